@@ -1,0 +1,13 @@
+#include <omp.h>
+
+#include "cli/commands.h"
+#include "util/error.h"
+
+namespace tg::cli {
+
+void apply_threads(int threads) {
+  if (threads < 0) fail("--threads must be positive, got {}", threads);
+  if (threads > 0) omp_set_num_threads(threads);
+}
+
+}  // namespace tg::cli

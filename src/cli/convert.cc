@@ -1,0 +1,39 @@
+// `tiergraph convert INPUT -o GRAPH`: any supported text format to a graph file.
+#include <unistd.h>
+
+#include <memory>
+
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "graph/convert.h"
+#include "util/log.h"
+
+namespace tg::cli {
+
+Runner add_convert(CLI::App& app) {
+  auto* cmd = app.add_subcommand("convert", "Convert an edge list / Matrix Market / DIMACS / METIS file to a graph file");
+  struct Args {
+    std::string input, output;
+    GraphInputArgs graph;
+    int threads = 0;
+    bool json = false, overwrite = false;
+  };
+  auto args = std::make_shared<Args>();
+  cmd->add_option("input", args->input, "Input file (.gz/.xz/.zst read transparently; - for stdin)")->required();
+  cmd->add_option("-o,--output", args->output, "Graph file to write")->required();
+  add_graph_input_options(*cmd, args->graph);
+  cmd->add_option("-t,--threads", args->threads, "Threads (default: all cores)");
+  cmd->add_flag("--overwrite", args->overwrite, "Replace the output if it exists");
+  cmd->add_flag("--json", args->json, "Print the conversion report as JSON on stdout");
+  return [args] {
+    apply_threads(args->threads);
+    ConvertOptions options = make_convert_options(args->graph);
+    options.overwrite = args->overwrite;
+    const ConvertReport report = convert_file(args->input, args->output, options);
+    log::info("Converted '{}' ({}) to '{}'", args->input, report.format, args->output);
+    log_convert_report(report);
+    if (args->json) fmt::print("{}\n", report.to_json().dump(2));
+  };
+}
+
+}  // namespace tg::cli

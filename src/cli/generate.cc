@@ -1,0 +1,77 @@
+// `tiergraph generate`: Kronecker (Graph500) or uniform random graphs, to a graph file or, when
+// the output name ends in .el/.wel/.txt, to a text edge list for other systems.
+#include <filesystem>
+#include <memory>
+
+#include "cli/commands.h"
+#include "graph/convert.h"
+#include "graph/edge_list_text.h"
+#include "util/error.h"
+#include "util/log.h"
+#include "util/timer.h"
+
+namespace tg::cli {
+
+Runner add_generate(CLI::App& app) {
+  auto* cmd = app.add_subcommand("generate", "Generate a Kronecker (Graph500) or uniform random graph");
+  struct Args {
+    int kron = 0, uniform = 0, edge_factor = 16, threads = 0;
+    uint64_t seed = GeneratorOptions{}.seed;
+    std::string weights, output;
+    bool undirected = false, json = false, overwrite = false;
+    uint32_t blocks = 0;
+  };
+  auto args = std::make_shared<Args>();
+  auto* g = cmd->add_option("-g,--kronecker", args->kron, "Kronecker graph of 2^SCALE vertices");
+  auto* u = cmd->add_option("-u,--uniform", args->uniform, "Uniform random graph of 2^SCALE vertices");
+  g->excludes(u);
+  cmd->add_option("-k,--edge-factor", args->edge_factor, "Edges per vertex (default 16)");
+  cmd->add_option("--seed", args->seed, "Random seed");
+  cmd->add_option("--weights", args->weights, "int: integers in [1,255]; real: reals in (0,1]")
+      ->check(CLI::IsMember({"int", "real"}));
+  cmd->add_flag("-s,--undirected", args->undirected, "Store as undirected (Graph500 graphs are undirected)");
+  cmd->add_option("--blocks", args->blocks, "Vertex ranges per side of the block grid");
+  cmd->add_option("-o,--output", args->output, "Graph file, or text edge list if it ends in .el/.wel/.txt")->required();
+  cmd->add_option("-t,--threads", args->threads, "Threads (default: all cores)");
+  cmd->add_flag("--overwrite", args->overwrite, "Replace the output if it exists");
+  cmd->add_flag("--json", args->json, "Print the report as JSON on stdout");
+  return [args] {
+    apply_threads(args->threads);
+    if ((args->kron == 0) == (args->uniform == 0)) fail("give exactly one of -g/--kronecker SCALE or -u/--uniform SCALE");
+    GeneratorOptions gen;
+    gen.kind = args->kron ? GeneratorKind::kKronecker : GeneratorKind::kUniform;
+    gen.scale = args->kron ? args->kron : args->uniform;
+    gen.edge_factor = args->edge_factor;
+    gen.seed = args->seed;
+    gen.weights = args->weights == "int" ? GeneratedWeights::kInteger
+                  : args->weights == "real" ? GeneratedWeights::kReal : GeneratedWeights::kNone;
+    Timer timer;
+    EdgeList list = generate(gen);
+    const double gen_seconds = timer.seconds();
+    log::info("Generated {} ({} edges) in {:.3f}s", list.source_name, list.size(), gen_seconds);
+    const std::string& out = args->output;
+    const bool text = out.ends_with(".el") || out.ends_with(".wel") || out.ends_with(".txt");
+    if (text) {
+      if (!args->overwrite && std::filesystem::exists(out)) fail("output '{}' already exists; pass --overwrite to replace it", out);
+      write_edge_list_text(list, out);
+      log::info("Wrote the edge list to '{}'", out);
+      return;
+    }
+    ConvertOptions options;
+    options.build.undirected = args->undirected;
+    options.build.blocks = args->blocks;
+    options.build.generated_weights = gen.weights != GeneratedWeights::kNone;
+    options.overwrite = args->overwrite;
+    ConvertReport report = convert_edge_list(std::move(list), out, options);
+    report.format = "generated";
+    log::info("Wrote '{}'", out);
+    log_convert_report(report);
+    if (args->json) {
+      auto j = report.to_json();
+      j["generate_seconds"] = gen_seconds;
+      fmt::print("{}\n", j.dump(2));
+    }
+  };
+}
+
+}  // namespace tg::cli

@@ -1,0 +1,47 @@
+// tiergraph: one binary, one subcommand per job. Results go to stdout, diagnostics to stderr;
+// any error prints one line naming the problem and exits with status 1.
+#include <omp.h>
+
+#include <cstdio>
+
+#include "cli/commands.h"
+#include "util/error.h"
+#include "util/log.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"tiergraph: graph analytics across memory tiers"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "tiergraph 0.1.0");
+  bool quiet = false;
+  app.add_flag("-q,--quiet", quiet, "Print only results and errors");
+  std::vector<std::pair<CLI::App*, tg::cli::Runner>> commands;
+  auto add = [&](tg::cli::Runner (*f)(CLI::App&)) {
+    const size_t before = app.get_subcommands({}).size();
+    auto runner = f(app);
+    commands.emplace_back(app.get_subcommands({})[before], std::move(runner));
+  };
+  add(tg::cli::add_convert);
+  add(tg::cli::add_generate);
+  add(tg::cli::add_info);
+  add(tg::cli::add_reblock);
+  add(tg::cli::add_run);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  if (quiet) tg::log::set_level(tg::log::Level::kQuiet);
+  try {
+    for (auto& [sub, runner] : commands) {
+      if (sub->parsed()) runner();
+    }
+  } catch (const tg::Error& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "tiergraph: error: {}\n", e.what());
+    return 1;
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "tiergraph: error: out of memory\n");
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,52 @@
+#include "cli/options.h"
+
+#include "util/error.h"
+
+namespace tg::cli {
+
+void add_graph_input_options(CLI::App& cmd, GraphInputArgs& a) {
+  cmd.add_option("--format", a.format, "Input format (default: from the name and content)")
+      ->check(CLI::IsMember({"auto", "edgelist", "csv", "tsv", "mtx", "dimacs", "pace", "metis", "cedge"}));
+  cmd.add_option("--ids", a.ids, "label: ids are any 64-bit labels (default for edge lists); index: ids are vertex indices")
+      ->check(CLI::IsMember({"label", "index"}));
+  cmd.add_option("--columns", a.columns, "Source,destination[,weight] columns: 0-based numbers or header names");
+  cmd.add_flag("--header", a.header, "CSV/TSV: the first line names the columns");
+  cmd.add_flag("--no-header", a.no_header, "CSV/TSV: the first line is an edge");
+  cmd.add_flag("-s,--undirected", a.undirected, "Store the symmetric closure (an undirected graph)");
+  cmd.add_flag("--keep-self-loops", a.keep_self_loops, "Keep self-loops (removed by default)");
+  cmd.add_flag("--keep-duplicates", a.keep_duplicates, "Keep duplicate edges (removed by default)");
+  cmd.add_option("--weights", a.weights, "Generate seeded weights: int ([1,255]) or real ((0,1])")
+      ->check(CLI::IsMember({"int", "real"}));
+  cmd.add_option("--weight-seed", a.weight_seed, "Seed for --weights");
+  cmd.add_option("--blocks", a.blocks, "Vertex ranges per side of the block grid (default: the fewest that fit)");
+}
+
+ConvertOptions make_convert_options(const GraphInputArgs& a) {
+  ConvertOptions o;
+  o.parse.format = a.format;
+  if (a.ids == "index") o.parse.id_mode = IdMode::kIndex;
+  if (a.ids == "label") o.parse.id_mode = IdMode::kLabel;
+  if (!a.columns.empty()) {
+    std::string rest = a.columns;
+    size_t pos;
+    while ((pos = rest.find(',')) != std::string::npos) {
+      o.parse.columns.push_back(rest.substr(0, pos));
+      rest = rest.substr(pos + 1);
+    }
+    o.parse.columns.push_back(rest);
+  }
+  if (a.header && a.no_header) fail("--header and --no-header contradict each other");
+  if (a.header) o.parse.header = true;
+  if (a.no_header) o.parse.header = false;
+  o.parse.progress = true;
+  o.build.undirected = a.undirected;
+  o.build.keep_self_loops = a.keep_self_loops;
+  o.build.keep_duplicates = a.keep_duplicates;
+  o.build.blocks = a.blocks;
+  if (a.weights == "int") o.weights = GeneratedWeights::kInteger;
+  if (a.weights == "real") o.weights = GeneratedWeights::kReal;
+  o.weight_seed = a.weight_seed;
+  return o;
+}
+
+}  // namespace tg::cli

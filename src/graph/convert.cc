@@ -1,0 +1,95 @@
+#include "graph/convert.h"
+
+#include <filesystem>
+
+#include "graph/graph_writer.h"
+#include "util/error.h"
+#include "util/log.h"
+#include "util/memory.h"
+#include "util/timer.h"
+
+namespace tg {
+
+namespace {
+void check_output(const std::string& output, const ConvertOptions& options) {
+  if (!options.overwrite && std::filesystem::exists(output)) {
+    fail("output '{}' already exists; pass --overwrite to replace it", output);
+  }
+}
+}  // namespace
+
+nlohmann::json ConvertReport::to_json() const {
+  const double edges_per_second = total_seconds > 0 ? static_cast<double>(build.input_edges) / total_seconds : 0;
+  return {{"format", format},
+          {"vertices", build.vertices},
+          {"edges", build.edges},
+          {"arcs", build.arcs},
+          {"input_edges", build.input_edges},
+          {"self_loops_removed", build.self_loops_removed},
+          {"duplicates_removed", build.duplicates_removed},
+          {"blocks_per_side", build.blocks},
+          {"read_seconds", read_seconds},
+          {"ids_seconds", build.ids_seconds},
+          {"clean_seconds", build.clean_seconds},
+          {"write_seconds", build.write_seconds},
+          {"total_seconds", total_seconds},
+          {"input_bytes", input_bytes},
+          {"output_bytes", output_bytes},
+          {"peak_rss_bytes", peak_rss_bytes},
+          {"edges_per_second", edges_per_second}};
+}
+
+void log_convert_report(const ConvertReport& r) {
+  log::info("Vertices: {}  Edges: {} ({})  Arcs stored: {}", r.build.vertices, r.build.edges,
+            r.build.edges == r.build.arcs ? "directed" : "undirected", r.build.arcs);
+  log::info("Removed: {} self-loops, {} duplicate edges (of {} read)", r.build.self_loops_removed,
+            r.build.duplicates_removed, r.build.input_edges);
+  log::info("Time: read {:.3f}s, ids {:.3f}s, clean {:.3f}s, write {:.3f}s, total {:.3f}s",
+            r.read_seconds, r.build.ids_seconds, r.build.clean_seconds, r.build.write_seconds, r.total_seconds);
+  if (r.total_seconds > 0) {
+    log::info("Throughput: {:.2f} M edges/s, {:.1f} MB/s of input; peak memory {:.1f} MiB, output {:.1f} MiB",
+              static_cast<double>(r.build.input_edges) / r.total_seconds / 1e6,
+              static_cast<double>(r.input_bytes) / r.total_seconds / 1e6,
+              static_cast<double>(r.peak_rss_bytes) / (1 << 20), static_cast<double>(r.output_bytes) / (1 << 20));
+  }
+}
+
+ConvertReport convert_edge_list(EdgeList list, const std::string& output, const ConvertOptions& options) {
+  Timer timer;
+  check_output(output, options);
+  GraphWriter writer(output, {list.source_name});
+  ConvertReport report;
+  BuildOptions build = options.build;
+  if (options.weights != GeneratedWeights::kNone) {
+    if (list.weighted()) log::info("note: replacing the input's weights with generated ones (--weights)");
+    add_generated_weights(list, options.weights, options.weight_seed);
+    build.generated_weights = true;
+  }
+  report.build = build_graph(std::move(list), build, writer);
+  report.total_seconds = timer.seconds();
+  report.output_bytes = std::filesystem::file_size(output);
+  report.peak_rss_bytes = peak_rss_bytes();
+  return report;
+}
+
+ConvertReport convert_file(const std::string& input, const std::string& output, const ConvertOptions& options) {
+  Timer timer;
+  check_output(output, options);
+  {
+    // Fail early, before reading a large input, on an unusable output path.
+    GraphWriter probe(output, {input});
+  }
+  ConvertReport report;
+  report.format = detect_format(input, options.parse);
+  EdgeList list = read_edge_list(input, options.parse);
+  report.read_seconds = timer.seconds();
+  const ConvertReport built = convert_edge_list(std::move(list), output, options);
+  report.build = built.build;
+  report.output_bytes = built.output_bytes;
+  report.total_seconds = timer.seconds();
+  report.input_bytes = input == "-" ? 0 : std::filesystem::file_size(input);
+  report.peak_rss_bytes = peak_rss_bytes();
+  return report;
+}
+
+}  // namespace tg

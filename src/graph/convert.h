@@ -1,0 +1,43 @@
+// The whole conversion: read (or generate) an edge list, optionally add generated weights,
+// build the graph file. Shared by `convert`, `generate` and `run` on a text input.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "graph/builder.h"
+#include "graph/generate.h"
+#include "graph/parse.h"
+
+namespace tg {
+
+struct ConvertOptions {
+  ParseOptions parse;
+  BuildOptions build;
+  GeneratedWeights weights = GeneratedWeights::kNone;  // --weights
+  uint64_t weight_seed = 1;
+  bool overwrite = false;
+};
+
+struct ConvertReport {
+  std::string format;
+  BuildReport build;
+  double read_seconds = 0;
+  double total_seconds = 0;
+  uint64_t input_bytes = 0;
+  uint64_t output_bytes = 0;
+  uint64_t peak_rss_bytes = 0;
+  nlohmann::json to_json() const;
+};
+
+ConvertReport convert_file(const std::string& input, const std::string& output, const ConvertOptions& options);
+
+// Builds a graph file from an edge list already in memory (generators).
+ConvertReport convert_edge_list(EdgeList list, const std::string& output, const ConvertOptions& options);
+
+// Human-readable summary lines for stderr.
+void log_convert_report(const ConvertReport& report);
+
+}  // namespace tg

@@ -1,0 +1,61 @@
+// One handler per text format. A handler first sees the opening lines one by one, serially
+// (banners, size lines, column headers), then parses data lines from any thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "graph/edge_list.h"
+#include "graph/parse.h"
+
+namespace tg::parse {
+
+// What one thread gathers from its stretch of lines.
+struct Batch {
+  std::vector<Edge<uint64_t, double>> edges;
+  WeightInfo weights;
+  uint64_t max_id = 0;
+  uint64_t entries = 0;      // format-specific count checked at the end (e.g. METIS list entries)
+  const char* error_at = nullptr;  // position of the first error in this stretch
+  std::string error;
+
+  void fail(const char* at, std::string message) {
+    if (error_at == nullptr) {
+      error_at = at;
+      error = std::move(message);
+    }
+  }
+  void add(uint64_t u, uint64_t v, double w) {
+    edges.push_back({u, v, w});
+    max_id = std::max(max_id, std::max(u, v));
+  }
+};
+
+class LineFormat {
+ public:
+  virtual ~LineFormat() = default;
+  virtual std::string name() const = 0;
+  // Serial opening phase: returns true if the line was consumed as a header line, false if it is
+  // the first data line (which is then parsed by data_line like every later one). Throws
+  // tg::Error (with `where` as prefix) for a malformed header.
+  virtual bool header_line(std::string_view line, const std::string& where) = 0;
+  // Parses one data line. `index` counts data lines that are not comments (METIS: the vertex).
+  virtual void data_line(std::string_view line, uint64_t index, Batch& batch) const = 0;
+  // Whether a line is a comment that does not count as a data line.
+  virtual bool is_comment(std::string_view line) const = 0;
+  // METIS numbers vertices by line, so blank lines are data there and nowhere else.
+  virtual bool blank_lines_are_data() const { return false; }
+  // Checks declared counts once everything is read; throws tg::Error naming the file.
+  virtual void finish(const std::string& file, uint64_t edges, uint64_t entries, uint64_t data_lines) const = 0;
+  // What the graph's edge list is, as far as the header said.
+  virtual bool weighted() const = 0;
+  virtual void describe(EdgeList& list) const = 0;
+};
+
+std::unique_ptr<LineFormat> make_format(const std::string& name, const ParseOptions& options);
+
+}  // namespace tg::parse

@@ -1,0 +1,31 @@
+// Synthetic graph generators: Kronecker as the Graph500 specification defines it, and uniform
+// random. Both are deterministic for a seed whatever the number of threads: every random draw is
+// a pure function of (seed, edge index, purpose), never of the thread that makes it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "graph/edge_list.h"
+
+namespace tg {
+
+enum class GeneratorKind { kKronecker, kUniform };
+enum class GeneratedWeights { kNone, kInteger, kReal };  // kInteger: [1,255] as GAP; kReal: (0,1]
+
+struct GeneratorOptions {
+  GeneratorKind kind = GeneratorKind::kKronecker;
+  int scale = 16;        // 2^scale vertices
+  int edge_factor = 16;  // edge_factor * 2^scale edges
+  uint64_t seed = 27491095;
+  GeneratedWeights weights = GeneratedWeights::kNone;
+};
+
+// Generates the edge list (index ids, declared_vertices = 2^scale, directed as generated).
+EdgeList generate(const GeneratorOptions& options);
+
+// Replaces or adds weights on an existing edge list with seeded generated ones, edge k's weight
+// a function of (seed, k) only. Used by `convert --weights`.
+void add_generated_weights(EdgeList& list, GeneratedWeights kind, uint64_t seed);
+
+}  // namespace tg

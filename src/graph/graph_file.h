@@ -1,0 +1,78 @@
+// An opened graph file: memory-mapped, validated, and viewed as typed sections and blocks.
+// Opening checks magic, version, the header checksum, that every section lies inside the file
+// with the size the counts imply, and (unless told not to) every section's checksum; any failure
+// is a tg::Error that names the file and the section.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "graph/edge_list.h"
+#include "graph/format.h"
+
+namespace tg {
+
+struct OpenOptions {
+  bool verify_checksums = true;
+};
+
+class GraphFile {
+ public:
+  static std::shared_ptr<const GraphFile> open(const std::string& path, OpenOptions options = {});
+  ~GraphFile();
+  GraphFile(const GraphFile&) = delete;
+  GraphFile& operator=(const GraphFile&) = delete;
+
+  const std::string& path() const { return path_; }
+  const format::Header& header() const { return header_; }
+  uint64_t num_vertices() const { return header_.num_vertices; }
+  uint64_t num_arcs() const { return header_.num_arcs; }
+  uint64_t num_edges() const { return header_.num_edges; }
+  bool directed() const { return (header_.flags & format::Flags::kDirected) != 0; }
+  bool weighted() const { return weight_type() != format::WeightType::kNone; }
+  format::WeightType weight_type() const { return static_cast<format::WeightType>(header_.weight_type); }
+  unsigned id_bytes() const { return header_.id_bytes; }
+  IdMode id_mode() const { return static_cast<IdMode>(header_.id_mode); }
+  uint32_t blocks_per_side() const { return header_.blocks_per_side; }
+  uint64_t file_bytes() const { return size_; }
+
+  bool has_section(format::SectionKind kind) const { return find(kind) != nullptr; }
+  const format::SectionEntry& section_entry(format::SectionKind kind) const;
+  std::span<const unsigned char> section_bytes(format::SectionKind kind) const;
+  template <typename T>
+  std::span<const T> section(format::SectionKind kind) const {
+    auto bytes = section_bytes(kind);
+    return {reinterpret_cast<const T*>(bytes.data()), bytes.size() / sizeof(T)};
+  }
+
+  std::span<const uint64_t> ranges() const { return section<uint64_t>(format::SectionKind::kRanges); }
+  // The original (input) id of dense vertex v.
+  uint64_t original_id(uint64_t v) const {
+    return id_map_.empty() ? v + header_.id_base : id_map_[v];
+  }
+  // Out-degree (in-degree) of v; for undirected graphs both are the degree.
+  uint64_t out_degree(uint64_t v) const { return degree(out_degrees_, v); }
+  uint64_t in_degree(uint64_t v) const { return degree(in_degrees_, v); }
+
+ private:
+  GraphFile() = default;
+  const format::SectionEntry* find(format::SectionKind kind) const;
+  void validate_layout() const;
+  void verify_checksums() const;
+  uint64_t degree(std::span<const unsigned char> section, uint64_t v) const {
+    if (degree_bytes_ == 4) return reinterpret_cast<const uint32_t*>(section.data())[v];
+    return reinterpret_cast<const uint64_t*>(section.data())[v];
+  }
+
+  std::string path_;
+  format::Header header_{};
+  const unsigned char* base_ = nullptr;
+  uint64_t size_ = 0;
+  std::span<const uint64_t> id_map_;
+  std::span<const unsigned char> out_degrees_, in_degrees_;
+  uint32_t degree_bytes_ = 4;
+};
+
+}  // namespace tg

@@ -1,0 +1,304 @@
+#include "graph/parse.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <future>
+
+#include "graph/formats.h"
+#include "io/input_stream.h"
+#include "util/error.h"
+#include "util/parallel.h"
+#include "util/progress.h"
+
+namespace tg {
+
+namespace {
+
+constexpr size_t kChunkBytes = size_t{32} << 20;  // text parsed per round: the fixed buffer
+
+std::string lower_extension(const std::string& path) {
+  std::filesystem::path p(path);
+  std::string ext = p.extension().string();
+  for (const char* compressed : {".gz", ".xz", ".zst"}) {
+    if (ext == compressed) {
+      p = p.stem();
+      ext = p.extension().string();
+    }
+  }
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  return ext;
+}
+
+std::string sniff_content(const std::string& path) {
+  auto stream = InputStream::open(path);
+  std::string head(65536, '\0');
+  head.resize(stream->read(head.data(), head.size()));
+  size_t pos = 0;
+  bool dimacs_comment = false;
+  while (pos < head.size()) {
+    size_t end = head.find('\n', pos);
+    if (end == std::string::npos) end = head.size();
+    std::string_view line(head.data() + pos, end - pos);
+    pos = end + 1;
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+    if (line.empty()) continue;
+    if (line.starts_with("%%MatrixMarket") || line.starts_with("%%matrixmarket")) return "mtx";
+    if (line.starts_with("p sp ")) return "dimacs";
+    if (line.starts_with("p tw ")) return "pace";
+    if (line.starts_with("a ")) return "dimacs";
+    if (line.starts_with("c ") || line == "c") {
+      dimacs_comment = true;
+      continue;
+    }
+    if (line.front() == '#' || line.front() == '%') continue;
+    if (dimacs_comment) return "dimacs";
+    if (line.find(',') != std::string_view::npos) return "csv";
+    return "edgelist";
+  }
+  return dimacs_comment ? "dimacs" : "edgelist";
+}
+
+// A stretch of complete lines handed to one thread.
+struct Stretch {
+  const char* begin;
+  const char* end;
+  uint64_t first_line;  // 1-based line number of the first line
+  uint64_t first_index; // data lines before it (METIS vertex numbering)
+};
+
+template <typename F>
+void for_each_line(const char* begin, const char* end, F f) {
+  const char* p = begin;
+  while (p < end) {
+    const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+    const char* line_end = nl ? nl : end;
+    const char* trimmed = line_end;
+    if (trimmed > p && trimmed[-1] == '\r') --trimmed;
+    f(std::string_view(p, static_cast<size_t>(trimmed - p)));
+    p = line_end + 1;
+  }
+}
+
+bool is_blank(std::string_view line) {
+  return std::all_of(line.begin(), line.end(), [](char c) { return c == ' ' || c == '\t'; });
+}
+
+// The edge array grows as batches arrive, 32-bit ids until an id needs 64.
+class EdgeSink {
+ public:
+  explicit EdgeSink(bool weighted) {
+    if (weighted) edges_ = EdgeArray<uint32_t, double>();
+  }
+  void append(std::vector<parse::Batch>& batches) {
+    uint64_t max_id = 0;
+    size_t total = 0;
+    for (const auto& b : batches) {
+      max_id = std::max(max_id, b.max_id);
+      total += b.edges.size();
+    }
+    if (max_id > UINT32_MAX) widen();
+    std::visit(
+        [&]<typename Id, typename W>(EdgeArray<Id, W>& out) {
+          size_t at = out.size();
+          out.resize(at + total);
+          std::vector<size_t> starts;
+          for (const auto& b : batches) {
+            starts.push_back(at);
+            at += b.edges.size();
+          }
+#pragma omp parallel for schedule(dynamic, 1)
+          for (size_t k = 0; k < batches.size(); ++k) {
+            Edge<Id, W>* dst = out.data() + starts[k];
+            for (const auto& e : batches[k].edges) {
+              if constexpr (std::is_same_v<W, double>) {
+                *dst++ = {static_cast<Id>(e.u), static_cast<Id>(e.v), e.w};
+              } else {
+                *dst++ = {static_cast<Id>(e.u), static_cast<Id>(e.v), {}};
+              }
+            }
+          }
+        },
+        edges_);
+  }
+  AnyEdgeArray take() { return std::move(edges_); }
+
+ private:
+  void widen() {
+    std::visit(
+        [&]<typename Id, typename W>(EdgeArray<Id, W>& in) {
+          if constexpr (std::is_same_v<Id, uint32_t>) {
+            EdgeArray<uint64_t, W> wide(in.size());
+#pragma omp parallel for
+            for (size_t i = 0; i < in.size(); ++i) wide[i] = {in[i].u, in[i].v, in[i].w};
+            edges_ = std::move(wide);
+          }
+        },
+        edges_);
+  }
+  AnyEdgeArray edges_;
+};
+
+}  // namespace
+
+std::string detect_format(const std::string& path, const ParseOptions& options) {
+  if (options.format != "auto") return options.format;
+  const std::string ext = lower_extension(path);
+  if (ext == ".mtx") return "mtx";
+  if (ext == ".graph" || ext == ".metis") return "metis";
+  if (ext == ".csv") return "csv";
+  if (ext == ".tsv") return "tsv";
+  if (ext == ".cedge") return "cedge";
+  if (ext == ".gr" || ext == ".dimacs") {
+    const std::string sniffed = sniff_content(path);
+    return sniffed == "pace" ? "pace" : "dimacs";
+  }
+  return sniff_content(path);
+}
+
+EdgeList read_edge_list(const std::string& path, const ParseOptions& options) {
+  const std::string format_name = detect_format(path, options);
+  auto format = parse::make_format(format_name, options);
+  auto stream = InputStream::open(path);
+  Progress progress("reading", stream->raw_size(), options.progress);
+
+  std::vector<char> buffer(kChunkBytes + 1);
+  size_t held = 0;  // bytes of a partial last line carried to the next round
+  uint64_t next_line = 1, data_lines = 0, entries = 0;
+  bool in_header = true, at_end = false;
+  std::optional<EdgeSink> sink;
+  EdgeList list;
+  list.source_name = path;
+  const int threads = max_threads();
+
+  // Read the next chunk in the background while this one is parsed.
+  std::vector<char> next_buffer(kChunkBytes + 1);
+  auto read_into = [&stream](char* dst, size_t n) {
+    size_t got = 0;
+    while (got < n) {
+      const size_t r = stream->read(dst + got, n - got);
+      if (r == 0) break;
+      got += r;
+    }
+    return got;
+  };
+  size_t got = read_into(buffer.data(), kChunkBytes);
+  while (got > 0 || held > 0) {
+    size_t filled = held + got;
+    at_end = got < kChunkBytes - held || got == 0;
+    // Complete lines end at the last newline (or at the end of the data).
+    size_t usable = filled;
+    if (!at_end) {
+      const char* last_nl = static_cast<const char*>(memrchr(buffer.data(), '\n', filled));
+      if (last_nl == nullptr) fail("{}:{}: a line is longer than {} MiB", path, next_line, kChunkBytes >> 20);
+      usable = static_cast<size_t>(last_nl - buffer.data()) + 1;
+    }
+    const char* begin = buffer.data();
+    const char* end = buffer.data() + usable;
+    // Start reading the next chunk while this one is parsed; the carried partial line goes first.
+    const size_t carry = filled - usable;
+    std::memcpy(next_buffer.data(), buffer.data() + usable, carry);
+    std::future<size_t> next_read;
+    if (!at_end) {
+      next_read = std::async(std::launch::async, read_into, next_buffer.data() + carry, kChunkBytes - carry);
+    }
+    // Opening lines, one at a time.
+    while (in_header && begin < end) {
+      const char* nl = static_cast<const char*>(std::memchr(begin, '\n', static_cast<size_t>(end - begin)));
+      const char* line_end = nl ? nl : end;
+      std::string_view line(begin, static_cast<size_t>(line_end - begin));
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      if (!format->header_line(line, fmt::format("{}:{}", path, next_line))) {
+        in_header = false;
+        break;
+      }
+      begin = line_end + (nl ? 1 : 0);
+      ++next_line;
+    }
+    if (!in_header && !sink) sink.emplace(format->weighted());
+    if (!in_header && begin < end) {
+      // Cut into stretches at line boundaries, count lines (and data lines) before each.
+      std::vector<Stretch> stretches;
+      const size_t bytes = static_cast<size_t>(end - begin);
+      const char* cut = begin;
+      for (int t = 0; t < threads * 4 && cut < end; ++t) {
+        const char* target = begin + bytes * (t + 1) / (threads * 4);
+        const char* stop = target >= end ? end : static_cast<const char*>(std::memchr(target, '\n', static_cast<size_t>(end - target)));
+        stop = stop ? std::min(stop + 1, end) : end;
+        if (stop > cut) stretches.push_back({cut, stop, 0, 0});
+        cut = stop;
+      }
+      std::vector<uint64_t> lines(stretches.size()), counted(stretches.size());
+#pragma omp parallel for schedule(static, 1)
+      for (size_t k = 0; k < stretches.size(); ++k) {
+        lines[k] = static_cast<uint64_t>(std::count(stretches[k].begin, stretches[k].end, '\n'));
+        if (format->blank_lines_are_data()) {
+          uint64_t c = 0;
+          for_each_line(stretches[k].begin, stretches[k].end, [&](std::string_view line) { c += !format->is_comment(line); });
+          counted[k] = c;
+        }
+      }
+      for (size_t k = 0; k < stretches.size(); ++k) {
+        stretches[k].first_line = next_line;
+        stretches[k].first_index = data_lines;
+        next_line += lines[k];
+        data_lines += counted[k];
+      }
+      std::vector<parse::Batch> batches(stretches.size());
+      std::vector<uint64_t> parsed_lines(stretches.size(), 0);
+#pragma omp parallel for schedule(dynamic, 1)
+      for (size_t k = 0; k < stretches.size(); ++k) {
+        auto& batch = batches[k];
+        batch.edges.reserve(static_cast<size_t>(stretches[k].end - stretches[k].begin) / 12);
+        uint64_t index = stretches[k].first_index, data = 0;
+        const bool blank_is_data = format->blank_lines_are_data();
+        for_each_line(stretches[k].begin, stretches[k].end, [&](std::string_view line) {
+          if (batch.error_at) return;
+          if (format->is_comment(line)) return;
+          if (!blank_is_data && is_blank(line)) return;
+          format->data_line(line, index++, batch);
+          ++data;
+        });
+        parsed_lines[k] = data;
+      }
+      for (size_t k = 0; k < stretches.size(); ++k) {
+        const auto& b = batches[k];
+        if (b.error_at) {
+          // Line and column of the first error, counted only now that one happened.
+          const char* line_start = stretches[k].begin;
+          uint64_t line = stretches[k].first_line;
+          for (const char* p = stretches[k].begin; p < b.error_at; ++p) {
+            if (*p == '\n') {
+              ++line;
+              line_start = p + 1;
+            }
+          }
+          fail("{}:{}:{}: {}", path, line, b.error_at - line_start + 1, b.error);
+        }
+        entries += b.entries;
+        list.weight_info.merge(b.weights);
+        if (!format->blank_lines_are_data()) data_lines += parsed_lines[k];
+      }
+      sink->append(batches);
+    }
+    held = carry;
+    std::swap(buffer, next_buffer);
+    got = next_read.valid() ? next_read.get() : 0;
+    progress.update(stream->raw_bytes_consumed());
+    if (at_end) break;
+  }
+  progress.finish();
+  if (!sink) sink.emplace(format->weighted());
+  list.edges = sink->take();
+  format->finish(path, list.size(), entries, data_lines);
+  format->describe(list);
+  if (options.id_mode) {
+    if (*options.id_mode == IdMode::kIndex && list.id_mode == IdMode::kLabel) list.id_mode = IdMode::kIndex;
+  }
+  if (list.size() == 0 && !list.declared_vertices) fail("{}: no edges found (the input is empty)", path);
+  return list;
+}
+
+}  // namespace tg

@@ -1,0 +1,68 @@
+#include "graph/reblock.h"
+
+#include <filesystem>
+
+#include "graph/builder.h"
+#include "graph/graph_view.h"
+#include "util/error.h"
+
+namespace tg {
+
+namespace {
+
+// The stored arcs back as an edge list of dense ids: all arcs of a directed graph, one copy
+// (u <= v) of each edge of an undirected one.
+template <typename Id, typename WFile>
+EdgeList extract(const GraphView<Id, WFile>& g) {
+  EdgeList list;
+  list.source_name = g.file().path();
+  list.declared_vertices = g.num_vertices();
+  list.id_mode = IdMode::kIndex;
+  list.undirected_input = !g.directed();
+  const bool keep_all = g.directed();
+  auto fill = [&]<typename W>(EdgeArray<Id, W>& edges) {
+    edges.reserve(keep_all ? g.num_arcs() : g.file().num_edges());
+    g.for_each_arc([&](uint64_t u, uint64_t v, WFile w) {
+      if (!keep_all && u > v) return;
+      if constexpr (std::is_same_v<W, double>) {
+        edges.push_back({static_cast<Id>(u), static_cast<Id>(v), static_cast<double>(w)});
+      } else {
+        edges.push_back({static_cast<Id>(u), static_cast<Id>(v), {}});
+      }
+    });
+  };
+  if constexpr (std::is_same_v<WFile, NoWeight>) {
+    EdgeArray<Id, NoWeight> edges;
+    fill(edges);
+    list.edges = std::move(edges);
+  } else {
+    EdgeArray<Id, double> edges;
+    fill(edges);
+    list.edges = std::move(edges);
+  }
+  return list;
+}
+
+}  // namespace
+
+void reblock_graph(const std::string& input, const std::string& output, uint32_t blocks, bool overwrite) {
+  if (blocks == 0) fail("--blocks must be at least 1");
+  if (!overwrite && std::filesystem::exists(output)) fail("output '{}' already exists; pass --overwrite to replace it", output);
+  auto file = GraphFile::open(input);
+  GraphWriter writer(output, {input});
+  BuildOptions options;
+  options.blocks = blocks;
+  options.keep_self_loops = true;  // the file is already clean (or deliberately not): keep it as is
+  options.keep_duplicates = true;
+  options.provenance = Provenance{file->header(), file->has_section(format::SectionKind::kIdMap)
+                                                      ? file->section<uint64_t>(format::SectionKind::kIdMap)
+                                                      : std::span<const uint64_t>()};
+  auto build = [&](auto view) { build_graph(extract(view), options, writer); };
+  if (file->weighted()) {
+    with_weighted_view(file, build);
+  } else {
+    with_unweighted_view(file, build);
+  }
+}
+
+}  // namespace tg

@@ -1,0 +1,11 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace tg {
+
+// Rewrites graph file `input` as `output` with a P x P block grid; everything else carries over.
+void reblock_graph(const std::string& input, const std::string& output, uint32_t blocks, bool overwrite);
+
+}  // namespace tg

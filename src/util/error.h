@@ -1,0 +1,23 @@
+// Errors tiergraph reports to its user. Library code never prints: it throws tg::Error with a
+// message that names the place (file, line, column, section) and what was expected; the CLI
+// prints it on stderr and exits non-zero.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace tg {
+
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+template <typename... Args>
+[[noreturn]] void fail(fmt::format_string<Args...> format, Args&&... args) {
+  throw Error(fmt::format(format, std::forward<Args>(args)...));
+}
+
+}  // namespace tg

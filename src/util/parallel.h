@@ -1,0 +1,90 @@
+// Small parallel building blocks over OpenMP.
+#pragma once
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace tg {
+
+inline int max_threads() { return omp_get_max_threads(); }
+
+// Exclusive prefix sum in place; returns the total.
+template <typename T>
+T exclusive_prefix_sum(T* a, size_t n) {
+  T sum = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const T x = a[i];
+    a[i] = sum;
+    sum += x;
+  }
+  return sum;
+}
+
+// Keeps the elements for which keep(x) holds, in order, in place; returns the new size.
+// Each thread compacts its own stretch, then the stretches are moved down in order.
+template <typename T, typename Keep>
+size_t parallel_compact(T* a, size_t n, Keep keep) {
+  const int threads = max_threads();
+  std::vector<size_t> begin(threads + 1), kept(threads);
+  for (int t = 0; t <= threads; ++t) begin[t] = n * t / threads;
+#pragma omp parallel num_threads(threads)
+  {
+    const int t = omp_get_thread_num();
+    size_t out = begin[t];
+    for (size_t i = begin[t]; i < begin[t + 1]; ++i) {
+      if (keep(a[i])) a[out++] = a[i];
+    }
+    kept[t] = out - begin[t];
+  }
+  size_t size = kept[0];
+  for (int t = 1; t < threads; ++t) {
+    std::memmove(static_cast<void*>(a + size), a + begin[t], kept[t] * sizeof(T));
+    size += kept[t];
+  }
+  return size;
+}
+
+// Sorts in place with bounded extra memory: one in-place pass distributes the elements into
+// buckets by bucket_of(x) (which must be monotone in the order), then the buckets are sorted in
+// parallel. bucket_of must return values below `buckets`.
+template <typename T, typename Less, typename BucketOf>
+void parallel_bucket_sort(T* a, size_t n, size_t buckets, Less less, BucketOf bucket_of) {
+  std::vector<size_t> count(buckets + 1, 0);
+  {
+    const int threads = max_threads();
+    std::vector<std::vector<size_t>> local(threads, std::vector<size_t>(buckets, 0));
+#pragma omp parallel num_threads(threads)
+    {
+      auto& mine = local[omp_get_thread_num()];
+#pragma omp for schedule(static)
+      for (size_t i = 0; i < n; ++i) ++mine[bucket_of(a[i])];
+    }
+    for (const auto& l : local)
+      for (size_t b = 0; b < buckets; ++b) count[b] += l[b];
+  }
+  std::vector<size_t> start(buckets + 1);
+  start[0] = 0;
+  for (size_t b = 0; b < buckets; ++b) start[b + 1] = start[b] + count[b];
+  // American flag: place each element into its bucket by following swap cycles.
+  std::vector<size_t> next(start.begin(), start.end() - 1);
+  for (size_t b = 0; b < buckets; ++b) {
+    while (next[b] < start[b + 1]) {
+      T x = a[next[b]];
+      size_t target = bucket_of(x);
+      while (target != b) {
+        std::swap(x, a[next[target]++]);
+        target = bucket_of(x);
+      }
+      a[next[b]++] = x;
+    }
+  }
+#pragma omp parallel for schedule(dynamic, 1)
+  for (size_t b = 0; b < buckets; ++b) std::sort(a + start[b], a + start[b + 1], less);
+}
+
+}  // namespace tg
