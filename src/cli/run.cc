@@ -1,7 +1,236 @@
+// `tiergraph run ALGO GRAPH`: the benchmark driver, in the manner of GAPBS: read the graph once,
+// run the kernel for each trial (timing only the kernel), verify each trial if asked, print
+// `Label: value` lines (or JSON), and write the last trial's per-vertex result if asked.
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "algorithms/bfs.h"
+#include "algorithms/output.h"
+#include "algorithms/pagerank.h"
+#include "algorithms/radii.h"
+#include "algorithms/sources.h"
+#include "algorithms/sssp.h"
+#include "algorithms/wcc.h"
 #include "cli/commands.h"
+#include "cli/options.h"
+#include "graph/format.h"
+#include "util/error.h"
+#include "util/log.h"
+#include "util/timer.h"
+
 namespace tg::cli {
-Runner add_run(CLI::App& app) {
-  app.add_subcommand("run", "Run an algorithm (not yet built)");
-  return [] {};
+
+namespace {
+
+struct RunArgs {
+  std::string algorithm, graph, output, direction = "auto";
+  GraphInputArgs input;
+  int trials = 1, threads = 0, iterations = 20, samples = 64;
+  bool verify = false, json = false, parents = false, unit_weights = false, no_checksums = false;
+  std::optional<uint64_t> source;
+  uint64_t seed = 27491095;
+  double alpha = 20, tolerance = 0, damping = 0.85, delta = 0;
+};
+
+bool is_graph_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[8] = {};
+  in.read(magic, 8);
+  return in.gcount() == 8 && std::memcmp(magic, format::kMagic, 8) == 0;
 }
+
+// A graph file for `path`: itself, or a temporary conversion of a text input.
+std::shared_ptr<const GraphFile> open_graph(const RunArgs& a) {
+  OpenOptions open_options{.verify_checksums = !a.no_checksums};
+  if (!std::filesystem::exists(a.graph)) fail("cannot open '{}': no such file", a.graph);
+  if (is_graph_file(a.graph)) return GraphFile::open(a.graph, open_options);
+  log::info("'{}' is not a graph file: converting it on the fly", a.graph);
+  const auto dir = std::filesystem::temp_directory_path();
+  std::string temp = (dir / "tiergraph-run-XXXXXX").string();
+  const int fd = mkstemp(temp.data());
+  if (fd < 0) fail("cannot create a temporary file in {}", dir.string());
+  close(fd);
+  ConvertOptions options = make_convert_options(a.input);
+  options.overwrite = true;
+  try {
+    const auto report = convert_file(a.graph, temp, options);
+    log_convert_report(report);
+    auto g = GraphFile::open(temp, open_options);
+    std::filesystem::remove(temp);  // the mapping keeps the data alive
+    return g;
+  } catch (...) {
+    std::filesystem::remove(temp);
+    throw;
+  }
+}
+
+struct TrialOutcome {
+  AlgorithmResult result;
+  double seconds = 0;
+  std::optional<uint64_t> source;
+  std::optional<Verdict> verdict;
+  nlohmann::json iterations;
+};
+
+template <typename Id, typename W>
+std::vector<TrialOutcome> run_trials(const RunArgs& a, const GraphView<Id, W>& g) {
+  EngineOptions engine_options;
+  engine_options.direction = a.direction == "push" ? Direction::kPush : a.direction == "pull" ? Direction::kPull : Direction::kAuto;
+  engine_options.alpha = a.alpha;
+  Engine<Id, W> engine(g, engine_options);
+  SourcePicker picker(g.num_vertices(), a.seed);
+  PageRankOptions pr{a.damping, a.iterations, a.tolerance, 1000};
+  std::vector<TrialOutcome> outcomes;
+  for (int t = 0; t < a.trials; ++t) {
+    TrialOutcome o;
+    const bool needs_source = a.algorithm == "bfs" || a.algorithm == "sssp";
+    if (needs_source) o.source = a.source ? g.file().dense_id(*a.source) : picker.next(g);
+    std::vector<uint64_t> radii_from;
+    if (a.algorithm == "radii") radii_from = radii_sources(g, a.samples, a.seed + static_cast<uint64_t>(t));
+    engine.reset_stats();
+    Timer timer;
+    if (a.algorithm == "bfs") {
+      o.result = run_bfs(engine, *o.source, a.parents);
+    } else if (a.algorithm == "sssp") {
+      const auto delta = a.delta > 0 ? static_cast<DistanceOf<W>>(a.delta) : default_delta<W>(g.file());
+      if (delta <= 0) fail("--delta must be positive");
+      o.result = run_sssp(engine, *o.source, delta);
+    } else if (a.algorithm == "wcc") {
+      o.result = run_wcc(engine);
+    } else if (a.algorithm == "pr") {
+      o.result = run_pagerank(engine, pr);
+    } else {
+      o.result = run_radii(engine, radii_from);
+    }
+    o.seconds = timer.seconds();
+    o.iterations = to_json(engine.stats());
+    if (a.verify) {
+      if (a.algorithm == "bfs") o.verdict = verify_bfs(g, *o.source, o.result);
+      else if (a.algorithm == "sssp") o.verdict = verify_sssp(g, *o.source, o.result);
+      else if (a.algorithm == "wcc") o.verdict = verify_wcc(g, o.result);
+      else if (a.algorithm == "pr") o.verdict = verify_pagerank(g, pr, o.result);
+      else o.verdict = verify_radii(g, radii_from, o.result);
+    }
+    outcomes.push_back(std::move(o));
+  }
+  return outcomes;
+}
+
+void check_algorithm_fits(const RunArgs& a, const GraphFile& g) {
+  if (a.algorithm != "sssp") return;
+  if (!g.weighted() && !a.unit_weights) {
+    fail("sssp needs edge weights and '{}' has none; pass --unit-weights to count hops as distance 1", g.path());
+  }
+  if (g.weighted() && !a.unit_weights && g.header().min_weight < 0) {
+    fail("sssp needs non-negative weights; '{}' has weights down to {}", g.path(), g.header().min_weight);
+  }
+}
+
+void run_command(const RunArgs& a) {
+  apply_threads(a.threads);
+  if (a.trials < 1) fail("--trials must be at least 1");
+  if (a.samples < 1 || a.samples > 64) fail("--samples must be between 1 and 64, got {}", a.samples);
+  if (a.iterations < 1) fail("--iterations must be at least 1");
+  if (a.tolerance < 0) fail("--tolerance must not be negative");
+  if (!(a.damping > 0 && a.damping < 1)) fail("--damping must be in (0, 1)");
+  if (a.alpha <= 0) fail("--alpha must be positive");
+  Timer read_timer;
+  auto file = open_graph(a);
+  const double read_seconds = read_timer.seconds();
+  check_algorithm_fits(a, *file);
+  if (file->num_vertices() == 0) fail("'{}' has no vertices", file->path());
+  if (a.parents && a.algorithm != "bfs") fail("--parents applies to bfs only");
+
+  std::vector<TrialOutcome> outcomes;
+  if (a.algorithm == "sssp" && !a.unit_weights) {
+    with_weighted_view(file, [&](const auto& view) { outcomes = run_trials(a, view); });
+  } else {
+    with_unweighted_view(file, [&](const auto& view) { outcomes = run_trials(a, view); });
+  }
+
+  double total = 0;
+  bool all_ok = true;
+  nlohmann::json trials = nlohmann::json::array();
+  for (const auto& o : outcomes) {
+    total += o.seconds;
+    if (o.verdict && !o.verdict->ok) all_ok = false;
+    nlohmann::json t{{"seconds", o.seconds}, {"summary", o.result.summary}, {"iterations", o.iterations}};
+    if (o.source) t["source"] = file->original_id(*o.source);
+    if (o.result.edges_traversed) t["teps"] = static_cast<double>(o.result.edges_traversed) / o.seconds;
+    if (o.verdict) {
+      t["verified"] = o.verdict->ok;
+      if (!o.verdict->ok) t["verification_error"] = o.verdict->message;
+    }
+    trials.push_back(t);
+  }
+  const double average = total / static_cast<double>(outcomes.size());
+  if (a.json) {
+    nlohmann::json j{{"algorithm", a.algorithm},
+                     {"graph", file->path()},
+                     {"vertices", file->num_vertices()},
+                     {"edges", file->num_edges()},
+                     {"directed", file->directed()},
+                     {"threads", omp_get_max_threads()},
+                     {"read_seconds", read_seconds},
+                     {"trials", trials},
+                     {"average_seconds", average}};
+    if (a.verify) j["verification"] = all_ok ? "PASS" : "FAIL";
+    fmt::print("{}\n", j.dump(2));
+  } else {
+    fmt::print("Graph: {} ({} vertices, {} {} edges)\n", file->path(), file->num_vertices(), file->num_edges(),
+               file->directed() ? "directed" : "undirected");
+    fmt::print("Read Time: {:.5f}\n", read_seconds);
+    for (const auto& o : outcomes) {
+      if (o.source) fmt::print("Source: {}\n", file->original_id(*o.source));
+      fmt::print("Trial Time: {:.5f}\n", o.seconds);
+      for (const auto& [key, value] : o.result.summary.items()) fmt::print("{}: {}\n", key, value.dump());
+      if (o.result.edges_traversed) fmt::print("MTEPS: {:.2f}\n", static_cast<double>(o.result.edges_traversed) / o.seconds / 1e6);
+      if (o.verdict) {
+        fmt::print("Verification: {}\n", o.verdict->ok ? "PASS" : "FAIL");
+        if (!o.verdict->ok) log::info("verification failed: {}", o.verdict->message);
+      }
+    }
+    fmt::print("Average Time: {:.5f}\n", average);
+  }
+  if (!a.output.empty()) {
+    write_result(*file, outcomes.back().result, a.output);
+    log::info("Wrote per-vertex results to '{}'", a.output);
+  }
+  if (!all_ok) fail("verification failed");
+}
+
+}  // namespace
+
+Runner add_run(CLI::App& app) {
+  auto* cmd = app.add_subcommand("run", "Run an algorithm: bfs, sssp, wcc, pr, radii");
+  auto a = std::make_shared<RunArgs>();
+  cmd->add_option("algorithm", a->algorithm, "bfs | sssp | wcc | pr | radii")->required()->check(CLI::IsMember({"bfs", "sssp", "wcc", "pr", "radii"}));
+  cmd->add_option("graph", a->graph, "Graph file, or any input `convert` reads (converted on the fly)")->required();
+  cmd->add_option("-n,--trials", a->trials, "Trials (each timed; sources differ per trial)");
+  cmd->add_option("-t,--threads", a->threads, "Threads (default: all cores)");
+  cmd->add_flag("-v,--verify", a->verify, "Check each trial's result with the algorithm's serial verifier");
+  cmd->add_flag("--json", a->json, "Print the run report (with per-iteration statistics) as JSON");
+  cmd->add_option("-o,--output", a->output, "Write per-vertex results: TSV, or NumPy if the name ends in .npy");
+  cmd->add_option("-r,--source", a->source, "Source vertex (original id) for bfs and sssp");
+  cmd->add_option("--seed", a->seed, "Seed for source sampling (bfs, sssp, radii)");
+  cmd->add_option("--direction", a->direction, "Edge pass direction: auto (per iteration), push or pull")->check(CLI::IsMember({"auto", "push", "pull"}));
+  cmd->add_option("--alpha", a->alpha, "Auto direction: pull when frontier + its edges exceed arcs/alpha (default 20)");
+  cmd->add_flag("--parents", a->parents, "bfs: also compute the BFS tree (verified as a tree)");
+  cmd->add_option("-d,--delta", a->delta, "sssp: delta-stepping bucket width (default: mean weight / mean degree)");
+  cmd->add_flag("--unit-weights", a->unit_weights, "sssp: every edge has length 1 (hop distances)");
+  cmd->add_option("-i,--iterations", a->iterations, "pr: iterations when no tolerance is given (default 20)");
+  cmd->add_option("--tolerance", a->tolerance, "pr: iterate until the L1 change is below this");
+  cmd->add_option("--damping", a->damping, "pr: damping factor (default 0.85)");
+  cmd->add_option("-k,--samples", a->samples, "radii: sampled sources, at most 64 (default 64)");
+  cmd->add_flag("--no-checksums", a->no_checksums, "Skip verifying the graph file's checksums");
+  add_graph_input_options(*cmd, a->input);
+  return [a] { run_command(*a); };
+}
+
 }  // namespace tg::cli

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -89,6 +90,19 @@ std::shared_ptr<const GraphFile> GraphFile::open(const std::string& path, OpenOp
   g->out_degrees_ = g->section_bytes(SectionKind::kOutDegrees);
   g->in_degrees_ = g->directed() ? g->section_bytes(SectionKind::kInDegrees) : g->out_degrees_;
   return g;
+}
+
+uint64_t GraphFile::dense_id(uint64_t original) const {
+  if (id_map_.empty()) {
+    if (original < header_.id_base || original - header_.id_base >= num_vertices()) {
+      fail("'{}' has no vertex with id {} (ids are {}..{})", path_, original, header_.id_base,
+           header_.id_base + num_vertices() - 1);
+    }
+    return original - header_.id_base;
+  }
+  const auto it = std::lower_bound(id_map_.begin(), id_map_.end(), original);
+  if (it == id_map_.end() || *it != original) fail("'{}' has no vertex with id {}", path_, original);
+  return static_cast<uint64_t>(it - id_map_.begin());
 }
 
 const format::SectionEntry* GraphFile::find(SectionKind kind) const {

@@ -52,6 +52,8 @@ class GraphFile {
   uint64_t original_id(uint64_t v) const {
     return id_map_.empty() ? v + header_.id_base : id_map_[v];
   }
+  // The dense vertex of an original id; throws tg::Error if no vertex has it.
+  uint64_t dense_id(uint64_t original) const;
   // Out-degree (in-degree) of v; for undirected graphs both are the degree.
   uint64_t out_degree(uint64_t v) const { return degree(out_degrees_, v); }
   uint64_t in_degree(uint64_t v) const { return degree(in_degrees_, v); }

@@ -1,0 +1,128 @@
+#include "algorithms/output.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "util/error.h"
+
+namespace tg {
+
+namespace {
+
+class AtomicFile {
+ public:
+  explicit AtomicFile(std::string path) : path_(std::move(path)), temp_(path_ + ".tmp-XXXXXX") {
+    const auto parent = std::filesystem::path(path_).parent_path();
+    if (!parent.empty() && !std::filesystem::is_directory(parent)) {
+      fail("cannot write '{}': directory '{}' does not exist", path_, parent.string());
+    }
+    fd_ = mkstemp(temp_.data());
+    if (fd_ < 0) fail("cannot create a temporary file beside '{}': {}", path_, std::strerror(errno));
+  }
+  ~AtomicFile() {
+    if (fd_ >= 0) close(fd_);
+    if (!done_) unlink(temp_.c_str());
+  }
+  void write(const void* data, size_t bytes) {
+    const char* p = static_cast<const char*>(data);
+    while (bytes > 0) {
+      const ssize_t n = ::write(fd_, p, bytes);
+      if (n < 0) fail("writing '{}' failed: {}", path_, std::strerror(errno));
+      p += n;
+      bytes -= static_cast<size_t>(n);
+    }
+  }
+  void commit() {
+    if (fchmod(fd_, 0644) != 0 || close(fd_) != 0) fail("writing '{}' failed: {}", path_, std::strerror(errno));
+    fd_ = -1;
+    if (rename(temp_.c_str(), path_.c_str()) != 0) fail("cannot rename onto '{}': {}", path_, std::strerror(errno));
+    done_ = true;
+  }
+
+ private:
+  std::string path_, temp_;
+  int fd_ = -1;
+  bool done_ = false;
+};
+
+int64_t reported_int(const GraphFile& g, const AlgorithmResult& r, uint64_t v) {
+  const int64_t x = r.ints[v];
+  if (r.values_are_vertices && x != kUnreached) return static_cast<int64_t>(g.original_id(static_cast<uint64_t>(x)));
+  return x;
+}
+
+void write_npy(const GraphFile& g, const AlgorithmResult& r, AtomicFile& out) {
+  const uint64_t n = g.num_vertices();
+  const std::string dict = fmt::format("{{'descr': [('id', '<u8'), ('value', '{}')], 'fortran_order': False, 'shape': ({},), }}",
+                                       r.real ? "<f8" : "<i8", n);
+  std::string header = dict;
+  const size_t preamble = 10;
+  header.append(64 - (preamble + header.size() + 1) % 64, ' ');
+  header.push_back('\n');
+  const char magic[] = "\x93NUMPY\x01\x00";
+  out.write(magic, 8);
+  const uint16_t len = static_cast<uint16_t>(header.size());
+  out.write(&len, 2);
+  out.write(header.data(), header.size());
+  std::vector<char> rows;
+  rows.reserve(16 * std::min<uint64_t>(n, 1 << 20));
+  for (uint64_t v = 0; v < n; ++v) {
+    const uint64_t id = g.original_id(v);
+    rows.insert(rows.end(), reinterpret_cast<const char*>(&id), reinterpret_cast<const char*>(&id) + 8);
+    if (r.real) {
+      const double x = r.reals[v];
+      rows.insert(rows.end(), reinterpret_cast<const char*>(&x), reinterpret_cast<const char*>(&x) + 8);
+    } else {
+      const int64_t x = reported_int(g, r, v);
+      rows.insert(rows.end(), reinterpret_cast<const char*>(&x), reinterpret_cast<const char*>(&x) + 8);
+    }
+    if (rows.size() >= (size_t{16} << 20)) {
+      out.write(rows.data(), rows.size());
+      rows.clear();
+    }
+  }
+  out.write(rows.data(), rows.size());
+}
+
+void write_tsv(const GraphFile& g, const AlgorithmResult& r, AtomicFile& out) {
+  fmt::memory_buffer buf;
+  for (uint64_t v = 0; v < g.num_vertices(); ++v) {
+    if (r.real) {
+      const double x = r.reals[v];
+      if (std::isinf(x)) fmt::format_to(std::back_inserter(buf), "{}\tinfinity\n", g.original_id(v));
+      else fmt::format_to(std::back_inserter(buf), "{}\t{}\n", g.original_id(v), x);
+    } else {
+      const int64_t x = reported_int(g, r, v);
+      if (x == kUnreached) fmt::format_to(std::back_inserter(buf), "{}\tinfinity\n", g.original_id(v));
+      else fmt::format_to(std::back_inserter(buf), "{}\t{}\n", g.original_id(v), x);
+    }
+    if (buf.size() >= (size_t{16} << 20)) {
+      out.write(buf.data(), buf.size());
+      buf.clear();
+    }
+  }
+  out.write(buf.data(), buf.size());
+}
+
+}  // namespace
+
+void write_result(const GraphFile& graph, const AlgorithmResult& result, const std::string& path) {
+  AtomicFile out(path);
+  if (path.ends_with(".npy")) {
+    write_npy(graph, result, out);
+  } else {
+    write_tsv(graph, result, out);
+  }
+  out.commit();
+}
+
+}  // namespace tg

@@ -1,0 +1,32 @@
+// What an algorithm run produces: one value per vertex (integer or real), optional parents, a
+// summary, and what the driver needs for TEPS. Verifiers return a Verdict.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace tg {
+
+inline constexpr int64_t kUnreached = std::numeric_limits<int64_t>::max();
+
+struct AlgorithmResult {
+  bool real = false;            // values in `reals`, else in `ints`
+  std::vector<int64_t> ints;    // kUnreached where a vertex was not reached
+  std::vector<double> reals;    // +infinity where a vertex was not reached
+  std::vector<int64_t> parents; // BFS --parents: dense parent id, -1 if none
+  bool values_are_vertices = false;  // ints hold dense vertex ids (WCC labels): report original ids
+  nlohmann::json summary = nlohmann::json::object();
+  uint64_t edges_traversed = 0; // for TEPS (traversals)
+};
+
+struct Verdict {
+  bool ok = true;
+  std::string message;  // the first violation found
+  static Verdict fail(std::string m) { return {false, std::move(m)}; }
+};
+
+}  // namespace tg

@@ -1,0 +1,332 @@
+// The shared-memory engine: runs a vertex program's edge pass over a frontier, push or pull,
+// over the block grid, and vertex passes over sets of vertices.
+//
+// A vertex program (see algorithms/) declares:
+//   using Op = MinOp<T> | SumOp<T> | OrOp<T>;        how messages to one vertex combine
+//   Op::Value scatter(Id u, W w) const;               the message an edge u->v carries
+//   Op::Value& target(Id v);                          where v's messages are combined
+//   bool apply(Id v);                                 v's target changed: should v be active?
+// and optionally:
+//   bool wants(Id v) const;                           v may still change (others are skipped)
+//   bool saturated(Id v, Op::Value acc) const;        pull may stop reading v's in-edges
+//   static constexpr bool kBothDirections = true;     follow edges both ways (weak connectivity)
+// Nothing about push or pull, atomics, threads, blocks or tiers.
+//
+// Semantics: in push, messages are combined atomically into target(v) and apply(v) runs once per
+// changed v after the pass; in pull, v's in-edges from the frontier are reduced locally, combined
+// into target(v), and apply(v) runs at once. So scatter must not read what apply writes in the
+// same pass (keep a separate "next" array, as Radii does); reading target() is fine.
+#pragma once
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "engine/combine.h"
+#include "engine/frontier.h"
+#include "engine/stats.h"
+#include "graph/graph_view.h"
+#include "util/timer.h"
+
+namespace tg {
+
+struct EngineOptions {
+  Direction direction = Direction::kAuto;
+  // Pull when the frontier and its out-edges exceed arcs / alpha (Ligra's rule; Beamer's BFS
+  // uses the same shape). Larger alpha switches to pull earlier.
+  double alpha = 20.0;
+  bool record_stats = true;
+};
+
+template <typename P, typename Id>
+concept HasWants = requires(const P& p, Id v) { { p.wants(v) } -> std::convertible_to<bool>; };
+template <typename P, typename Id>
+concept HasSaturated = requires(const P& p, Id v, typename P::Op::Value x) { { p.saturated(v, x) } -> std::convertible_to<bool>; };
+template <typename P>
+concept BothDirections = requires { requires P::kBothDirections; };
+
+template <typename Id, typename W>
+class Engine {
+ public:
+  using Graph = GraphView<Id, W>;
+
+  Engine(const Graph& graph, EngineOptions options) : g_(graph), options_(options), claimed_(graph.num_vertices()) {
+    p_ = g_.blocks_per_side();
+    pull_chunks_ = balanced_chunks([&](uint64_t v) { return g_.in_degree(v) + (g_.directed() ? g_.out_degree(v) : 0); });
+  }
+
+  const Graph& graph() const { return g_; }
+  uint64_t num_vertices() const { return g_.num_vertices(); }
+  std::vector<IterationStats>& stats() { return stats_; }
+  void reset_stats() { stats_.clear(); }
+
+  Frontier<Id> all() const { return Frontier<Id>::all(g_.num_vertices(), g_.num_arcs()); }
+  Frontier<Id> from_list(std::vector<Id> list) const {
+    uint64_t edges = 0;
+#pragma omp parallel for reduction(+ : edges) if (list.size() > 4096)
+    for (size_t k = 0; k < list.size(); ++k) edges += g_.out_degree(list[k]);
+    return Frontier<Id>::sparse(g_.num_vertices(), std::move(list), edges);
+  }
+
+  // One pass of messages along the edges out of `frontier`; returns the vertices apply() activated.
+  template <typename Program>
+  Frontier<Id> edge_pass(Program& program, Frontier<Id>& frontier) {
+    Timer timer;
+    IterationStats s;
+    s.iteration = stats_.size();
+    s.frontier_size = frontier.size();
+    s.frontier_edges = frontier.out_edges();
+    Direction d = options_.direction;
+    if (d == Direction::kAuto) {
+      const double work = static_cast<double>(frontier.size() + frontier.out_edges());
+      d = work > static_cast<double>(g_.num_arcs()) / options_.alpha ? Direction::kPull : Direction::kPush;
+    }
+    s.direction = d;
+    Frontier<Id> next = d == Direction::kPush ? push(program, frontier, s) : pull(program, frontier, s);
+    s.activated = next.size();
+    s.seconds = timer.seconds();
+    if (options_.record_stats) stats_.push_back(s);
+    return next;
+  }
+
+  // Runs f(v) for every vertex, in parallel.
+  template <typename F>
+  void vertex_pass(F f) const {
+    const uint64_t n = g_.num_vertices();
+#pragma omp parallel for schedule(static)
+    for (uint64_t v = 0; v < n; ++v) f(static_cast<Id>(v));
+  }
+  // Runs f(v) for every member of the frontier, in parallel.
+  template <typename F>
+  void vertex_pass(Frontier<Id>& frontier, F f) const {
+    if (frontier.kind() == Frontier<Id>::Kind::kAll) return vertex_pass(f);
+    const auto& list = frontier.list();
+#pragma omp parallel for schedule(static)
+    for (size_t k = 0; k < list.size(); ++k) f(list[k]);
+  }
+
+ private:
+  uint32_t range_of(uint64_t v) const {
+    const auto r = g_.ranges();
+    return static_cast<uint32_t>(std::upper_bound(r.begin() + 1, r.end(), v) - r.begin() - 1);
+  }
+
+  // Calls f(neighbor, weight) for the out-edges of u (and its in-edges when both is set).
+  template <bool kBoth, typename F>
+  void for_out(uint64_t u, F&& f) const {
+    if (p_ == 1) {
+      scan(g_.out_block(0, 0), u, f);
+      if constexpr (kBoth) {
+        if (g_.directed()) scan(g_.in_block(0, 0), u, f);
+      }
+      return;
+    }
+    const uint32_t i = range_of(u);
+    for (uint32_t j = 0; j < p_; ++j) scan(g_.out_block(i, j), u, f);
+    if constexpr (kBoth) {
+      if (g_.directed())
+        for (uint32_t j = 0; j < p_; ++j) scan(g_.in_block(j, i), u, f);
+    }
+  }
+  // Calls f(neighbor, weight) for the in-edges of v (and its out-edges when both is set) until f
+  // returns true (saturated).
+  template <bool kBoth, typename F>
+  uint64_t for_in_until(uint64_t v, F&& f) const {
+    uint64_t examined = 0;
+    if (p_ == 1) {
+      if (scan_until(g_.in_block(0, 0), v, f, examined)) return examined;
+      if constexpr (kBoth) {
+        if (g_.directed()) scan_until(g_.out_block(0, 0), v, f, examined);
+      }
+      return examined;
+    }
+    const uint32_t j = range_of(v);
+    for (uint32_t i = 0; i < p_; ++i)
+      if (scan_until(g_.in_block(i, j), v, f, examined)) return examined;
+    if constexpr (kBoth) {
+      if (g_.directed())
+        for (uint32_t i = 0; i < p_; ++i)
+          if (scan_until(g_.out_block(j, i), v, f, examined)) return examined;
+    }
+    return examined;
+  }
+  template <typename F>
+  static void scan(const BlockView<Id, W>& b, uint64_t u, F& f) {
+    const uint32_t end = b.end(u);
+    for (uint32_t k = b.begin(u); k < end; ++k) f(b.neighbors[k], b.weight(k));
+  }
+  template <typename F>
+  static bool scan_until(const BlockView<Id, W>& b, uint64_t v, F& f, uint64_t& examined) {
+    const uint32_t begin = b.begin(v), end = b.end(v);
+    for (uint32_t k = begin; k < end; ++k) {
+      if (f(b.neighbors[k], b.weight(k))) {
+        examined += k - begin + 1;
+        return true;
+      }
+    }
+    examined += end - begin;
+    return false;
+  }
+
+  template <typename Program>
+  Frontier<Id> push(Program& program, Frontier<Id>& frontier, IterationStats& s) {
+    using Op = typename Program::Op;
+    constexpr bool kBoth = BothDirections<Program>;
+    const auto& list = frontier.list();
+    const int threads = max_threads();
+    std::vector<std::vector<Id>> found(threads);
+    // Work division balanced by edges: tasks of about equal out-degree sums.
+    const auto tasks = edge_balanced_tasks(list);
+#pragma omp parallel num_threads(threads)
+    {
+      auto& mine = found[omp_get_thread_num()];
+      const size_t task_count = tasks.size() - 1;
+#pragma omp for schedule(dynamic, 1)
+      for (size_t t = 0; t < task_count; ++t) {
+        for (size_t k = tasks[t]; k < tasks[t + 1]; ++k) {
+          const Id u = list[k];
+          for_out<kBoth>(u, [&](Id v, W w) {
+            if constexpr (HasWants<Program, Id>) {
+              if (!program.wants(v)) return;
+            }
+            if (Op::atomic_combine(program.target(v), program.scatter(u, w)) && claimed_.set_atomic(v)) {
+              mine.push_back(v);
+            }
+          });
+        }
+      }
+    }
+    s.edges_examined = frontier.out_edges() * (kBoth && g_.directed() ? 2 : 1);
+    std::vector<size_t> offset(threads + 1, 0);
+    for (int t = 0; t < threads; ++t) offset[t + 1] = offset[t] + found[t].size();
+    std::vector<Id> next(offset[threads]);
+    uint64_t edges = 0;
+#pragma omp parallel num_threads(threads) reduction(+ : edges)
+    {
+      // apply() decides which changed vertices become active; keep those in place.
+      const int t = omp_get_thread_num();
+      size_t out = offset[t];
+      for (Id v : found[t]) {
+        claimed_.clear_atomic(v);
+        if (program.apply(v)) {
+          next[out++] = v;
+          edges += g_.out_degree(v);
+        }
+      }
+      found[t].resize(out - offset[t]);
+    }
+    size_t size = 0;
+    for (int t = 0; t < threads; ++t) {
+      std::copy(next.begin() + offset[t], next.begin() + offset[t] + found[t].size(), next.begin() + size);
+      size += found[t].size();
+    }
+    next.resize(size);
+    return Frontier<Id>::sparse(g_.num_vertices(), std::move(next), edges);
+  }
+
+  template <typename Program>
+  Frontier<Id> pull(Program& program, Frontier<Id>& frontier, IterationStats& s) {
+    using Op = typename Program::Op;
+    using Value = typename Op::Value;
+    constexpr bool kBoth = BothDirections<Program>;
+    frontier.prepare_dense();
+    const bool everyone = frontier.kind() == Frontier<Id>::Kind::kAll;
+    Bitmap next(g_.num_vertices());
+    uint64_t size = 0, edges = 0, examined = 0;
+    const size_t chunk_count = pull_chunks_.size() - 1;
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : size, edges, examined)
+    for (size_t c = 0; c < chunk_count; ++c) {
+      // Chunks cover whole 64-vertex words, so each thread owns the bitmap words it writes.
+      for (uint64_t v = pull_chunks_[c]; v < pull_chunks_[c + 1]; ++v) {
+        if constexpr (HasWants<Program, Id>) {
+          if (!program.wants(static_cast<Id>(v))) continue;
+        }
+        Value acc = Op::identity();
+        examined += for_in_until<kBoth>(v, [&](Id u, W w) {
+          if (!everyone && !frontier.contains(u)) return false;
+          acc = Op::combine(acc, program.scatter(u, w));
+          if constexpr (HasSaturated<Program, Id>) {
+            return program.saturated(static_cast<Id>(v), acc);
+          }
+          return false;
+        });
+        Value& target = program.target(static_cast<Id>(v));
+        const Value combined = Op::combine(target, acc);
+        if (combined == target) continue;
+        target = combined;
+        if (program.apply(static_cast<Id>(v))) {
+          next.set(v);
+          ++size;
+          edges += g_.out_degree(v);
+        }
+      }
+    }
+    s.edges_examined = examined;
+    return Frontier<Id>::dense(g_.num_vertices(), std::move(next), size, edges);
+  }
+
+  // Splits a frontier list into tasks of roughly equal out-edge counts.
+  std::vector<size_t> edge_balanced_tasks(const std::vector<Id>& list) const {
+    const size_t threads = static_cast<size_t>(max_threads());
+    std::vector<size_t> tasks{0};
+    if (list.size() <= 64) {
+      tasks.push_back(list.size());
+      return tasks;
+    }
+    if (list.size() < 8192) {
+      for (size_t k = 64; k < list.size(); k += 64) tasks.push_back(k);
+      tasks.push_back(list.size());
+      return tasks;
+    }
+    std::vector<uint64_t> prefix(list.size() + 1, 0);
+#pragma omp parallel for
+    for (size_t k = 0; k < list.size(); ++k) prefix[k + 1] = g_.out_degree(list[k]) + 1;
+    for (size_t k = 0; k < list.size(); ++k) prefix[k + 1] += prefix[k];
+    const uint64_t total = prefix.back();
+    const size_t count = threads * 16;
+    for (size_t t = 1; t < count; ++t) {
+      const uint64_t target = total * t / count;
+      const size_t at = static_cast<size_t>(std::lower_bound(prefix.begin(), prefix.end(), target) - prefix.begin());
+      if (at > tasks.back() && at < list.size()) tasks.push_back(at);
+    }
+    tasks.push_back(list.size());
+    return tasks;
+  }
+
+  // Vertex chunks (multiples of 64 vertices) of about equal cost for pull passes.
+  template <typename Cost>
+  std::vector<uint64_t> balanced_chunks(Cost cost) const {
+    const uint64_t n = g_.num_vertices();
+    const uint64_t words = (n + 63) / 64;
+    std::vector<uint64_t> word_cost(words + 1, 0);
+#pragma omp parallel for
+    for (uint64_t w = 0; w < words; ++w) {
+      uint64_t c = 0;
+      for (uint64_t v = w * 64; v < std::min(n, w * 64 + 64); ++v) c += cost(v) + 1;
+      word_cost[w + 1] = c;
+    }
+    for (uint64_t w = 0; w < words; ++w) word_cost[w + 1] += word_cost[w];
+    const uint64_t total = word_cost.back();
+    const uint64_t count = static_cast<uint64_t>(max_threads()) * 32;
+    std::vector<uint64_t> chunks{0};
+    for (uint64_t t = 1; t < count; ++t) {
+      const uint64_t target = total * t / count;
+      const uint64_t w = static_cast<uint64_t>(std::lower_bound(word_cost.begin(), word_cost.end(), target) - word_cost.begin());
+      const uint64_t v = std::min(n, w * 64);
+      if (v > chunks.back() && v < n) chunks.push_back(v);
+    }
+    chunks.push_back(n);
+    return chunks;
+  }
+
+  const Graph& g_;
+  EngineOptions options_;
+  uint32_t p_ = 1;
+  Bitmap claimed_;
+  std::vector<uint64_t> pull_chunks_;
+  std::vector<IterationStats> stats_;
+};
+
+}  // namespace tg

@@ -1,0 +1,124 @@
+// The set of active vertices, as a sparse list or a dense bitmap (or "every vertex"), converted
+// on demand: push wants the list, pull wants the bitmap.
+#pragma once
+
+#include <omp.h>
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "util/parallel.h"
+
+namespace tg {
+
+class Bitmap {
+ public:
+  Bitmap() = default;
+  explicit Bitmap(uint64_t n) : words_((n + 63) / 64, 0) {}
+  bool get(uint64_t i) const { return (words_[i >> 6] >> (i & 63)) & 1; }
+  void set(uint64_t i) { words_[i >> 6] |= uint64_t{1} << (i & 63); }
+  // Sets bit i atomically; true if this call set it.
+  bool set_atomic(uint64_t i) {
+    const uint64_t bit = uint64_t{1} << (i & 63);
+    std::atomic_ref<uint64_t> w(words_[i >> 6]);
+    if (w.load(std::memory_order_relaxed) & bit) return false;
+    return (w.fetch_or(bit, std::memory_order_relaxed) & bit) == 0;
+  }
+  void clear(uint64_t i) { words_[i >> 6] &= ~(uint64_t{1} << (i & 63)); }
+  // Clears bit i while other threads may touch other bits of the same word.
+  void clear_atomic(uint64_t i) {
+    std::atomic_ref<uint64_t>(words_[i >> 6]).fetch_and(~(uint64_t{1} << (i & 63)), std::memory_order_relaxed);
+  }
+  void reset() { std::fill(words_.begin(), words_.end(), 0); }
+  uint64_t word(uint64_t w) const { return words_[w]; }
+  uint64_t words() const { return words_.size(); }
+
+ private:
+  std::vector<uint64_t> words_;
+};
+
+template <typename Id>
+class Frontier {
+ public:
+  enum class Kind { kSparse, kDense, kAll };
+
+  static Frontier all(uint64_t n, uint64_t arcs) {
+    Frontier f(n);
+    f.kind_ = Kind::kAll;
+    f.size_ = n;
+    f.out_edges_ = arcs;
+    return f;
+  }
+  static Frontier sparse(uint64_t n, std::vector<Id> list, uint64_t out_edges) {
+    Frontier f(n);
+    f.kind_ = Kind::kSparse;
+    f.size_ = list.size();
+    f.list_ = std::move(list);
+    f.out_edges_ = out_edges;
+    return f;
+  }
+  static Frontier dense(uint64_t n, Bitmap bits, uint64_t size, uint64_t out_edges) {
+    Frontier f(n);
+    f.kind_ = Kind::kDense;
+    f.bits_ = std::move(bits);
+    f.size_ = size;
+    f.out_edges_ = out_edges;
+    return f;
+  }
+
+  Kind kind() const { return kind_; }
+  uint64_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  uint64_t out_edges() const { return out_edges_; }  // sum of out-degrees of the members
+  uint64_t universe() const { return n_; }
+
+  // The members as a list (built from the bitmap on first use).
+  const std::vector<Id>& list() {
+    if (kind_ == Kind::kSparse || have_list_) return list_;
+    list_.clear();
+    if (kind_ == Kind::kAll) {
+      list_.resize(n_);
+#pragma omp parallel for
+      for (uint64_t v = 0; v < n_; ++v) list_[v] = static_cast<Id>(v);
+    } else {
+      const uint64_t words = bits_.words();
+      const int threads = max_threads();
+      std::vector<std::vector<Id>> parts(threads);
+#pragma omp parallel num_threads(threads)
+      {
+        auto& mine = parts[omp_get_thread_num()];
+#pragma omp for schedule(static)
+        for (uint64_t w = 0; w < words; ++w) {
+          for (uint64_t bits = bits_.word(w); bits; bits &= bits - 1) {
+            mine.push_back(static_cast<Id>(w * 64 + static_cast<uint64_t>(__builtin_ctzll(bits))));
+          }
+        }
+      }
+      for (auto& p : parts) list_.insert(list_.end(), p.begin(), p.end());
+    }
+    have_list_ = true;
+    return list_;
+  }
+
+  // Membership test for pull; valid after prepare_dense().
+  bool contains(uint64_t v) const { return kind_ == Kind::kAll || bits_.get(v); }
+  void prepare_dense() {
+    if (kind_ != Kind::kSparse || have_bits_) return;
+    bits_ = Bitmap(n_);
+    for (Id v : list_) bits_.set(v);
+    have_bits_ = true;
+    kind_ = Kind::kDense;
+    have_list_ = true;
+  }
+
+ private:
+  explicit Frontier(uint64_t n) : n_(n) {}
+  Kind kind_ = Kind::kSparse;
+  uint64_t n_ = 0, size_ = 0, out_edges_ = 0;
+  std::vector<Id> list_;
+  Bitmap bits_;
+  bool have_list_ = false, have_bits_ = false;
+};
+
+}  // namespace tg

@@ -1,0 +1,97 @@
+"""Fixtures for the tiergraph CLI tests: the binary, the shared datasets, a scratch directory."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+
+def _binary_path() -> Path:
+    env = os.environ.get("TG_BIN")
+    return Path(env) if env else REPO / "build" / "tiergraph"
+
+
+def _datasets_candidates() -> list[Path]:
+    env = os.environ.get("TG_DATASETS_DIR")
+    if env:
+        return [Path(env)]
+    return [REPO.parent / "shared" / "datasets", Path("/work/shared/datasets")]
+
+
+class Result:
+    def __init__(self, args, proc: subprocess.CompletedProcess):
+        self.args = args
+        self.returncode = proc.returncode
+        self.stdout = proc.stdout
+        self.stderr = proc.stderr
+
+    def json(self):
+        return json.loads(self.stdout)
+
+    def error_lines(self) -> list[str]:
+        return [line for line in self.stderr.splitlines() if line.startswith("tiergraph: error:")]
+
+    def __repr__(self):
+        return f"<tiergraph {' '.join(map(str, self.args))} rc={self.returncode} stderr={self.stderr.strip()[-500:]!r}>"
+
+
+class Tiergraph:
+    """Runs the tiergraph binary (quiet, so stderr holds only errors)."""
+
+    def __init__(self, binary: Path):
+        self.binary = binary
+
+    def run(self, *args, check: bool = False, timeout: float = 300, stdin: bytes | None = None) -> Result:
+        argv = [str(self.binary), "-q", *map(str, args)]
+        proc = subprocess.run(argv, input=stdin, capture_output=True, timeout=timeout)
+        res = Result(args, subprocess.CompletedProcess(argv, proc.returncode,
+                                                       proc.stdout.decode("utf-8", "replace"),
+                                                       proc.stderr.decode("utf-8", "replace")))
+        if check and res.returncode != 0:
+            raise AssertionError(f"command failed: {res!r}")
+        return res
+
+    def convert(self, src, out, *opts, check: bool = True) -> Result:
+        return self.run("convert", src, "-o", out, *opts, check=check)
+
+    def info(self, graph, *opts, check: bool = True) -> dict | Result:
+        res = self.run("info", graph, "--json", *opts, check=check)
+        return res.json() if check else res
+
+
+@pytest.fixture(scope="session")
+def tg_bin() -> Path:
+    path = _binary_path()
+    if not path.is_file() or not os.access(path, os.X_OK):
+        pytest.skip(f"tiergraph binary not found at {path} (build it, or set TG_BIN)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def tg(tg_bin) -> Tiergraph:
+    return Tiergraph(tg_bin)
+
+
+@pytest.fixture(scope="session")
+def datasets_dir() -> Path:
+    for candidate in _datasets_candidates():
+        if candidate.is_dir():
+            return candidate
+    pytest.skip("no datasets directory: set TG_DATASETS_DIR or provide ../shared/datasets or "
+                f"/work/shared/datasets (tried {', '.join(map(str, _datasets_candidates()))})")
+
+
+@pytest.fixture
+def tmp(tmp_path) -> Path:
+    """A fresh scratch directory for one test."""
+    return tmp_path
