@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what tiergraph needs to build and test, from Debian's packages and PyPI.
+# Idempotent and quiet when everything is already present.
+set -euo pipefail
+
+apt_packages=(cmake ninja-build g++ pkg-config libomp-dev libcli11-dev nlohmann-json3-dev libfmt-dev
+  libgtest-dev libgmock-dev zlib1g-dev liblzma-dev libzstd-dev libxxhash-dev xz-utils zstd gzip)
+missing=()
+for p in "${apt_packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+python_modules=(pytest numpy scipy networkx zstandard)
+missing_py=()
+for m in "${python_modules[@]}"; do
+  python3 -c "import $m" >/dev/null 2>&1 || missing_py+=("$m")
+done
+if ((${#missing_py[@]})); then
+  echo "setup: installing Python modules ${missing_py[*]}" >&2
+  python3 -m pip install -q "${missing_py[@]}" 2>&1 | grep -v -i "warning: running pip as" >&2 || true
+fi

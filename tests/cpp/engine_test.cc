@@ -1,0 +1,233 @@
+// The engine gives one answer whatever the direction, the thread count and the block grid; and
+// each verifier rejects a corrupted result.
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <cmath>
+
+#include "algorithms/bfs.h"
+#include "algorithms/pagerank.h"
+#include "algorithms/radii.h"
+#include "algorithms/sssp.h"
+#include "algorithms/wcc.h"
+#include "test_graphs.h"
+
+namespace tg {
+namespace {
+
+using testing::kronecker_graph;
+
+struct Config {
+  Direction direction;
+  int threads;
+};
+
+const Config kConfigs[] = {{Direction::kAuto, 1}, {Direction::kAuto, 2}, {Direction::kPush, 2}, {Direction::kPull, 2},
+                           {Direction::kPush, 1}, {Direction::kPull, 1}};
+
+// Runs `algo` on every configuration and the given grids and checks every answer equals the first.
+template <typename Run>
+void expect_same_everywhere(const std::vector<std::shared_ptr<const GraphFile>>& grids, Run run) {
+  std::optional<AlgorithmResult> first;
+  for (const auto& file : grids) {
+    for (const auto& c : kConfigs) {
+      omp_set_num_threads(c.threads);
+      with_unweighted_view(file, [&](const auto& g) {
+        Engine engine(g, EngineOptions{c.direction, 20.0, true});
+        AlgorithmResult r = run(engine);
+        if (!first) {
+          first = std::move(r);
+          return;
+        }
+        if (first->real) {
+          double l1 = 0;
+          for (size_t v = 0; v < r.reals.size(); ++v) l1 += std::fabs(r.reals[v] - first->reals[v]);
+          EXPECT_LT(l1, 1e-9) << "direction " << direction_name(c.direction) << " threads " << c.threads;
+        } else {
+          EXPECT_EQ(r.ints, first->ints) << "direction " << direction_name(c.direction) << " threads " << c.threads
+                                         << " blocks " << file->blocks_per_side();
+        }
+      });
+    }
+  }
+  omp_set_num_threads(2);
+}
+
+class EngineTest : public ::testing::TestWithParam<bool> {  // undirected?
+ protected:
+  void SetUp() override {
+    const bool undirected = GetParam();
+    const std::string tag = undirected ? "u" : "d";
+    for (uint32_t p : {1u, 3u}) {
+      grids_.push_back(kronecker_graph(11, undirected, GeneratedWeights::kNone, p, "kron11" + tag + std::to_string(p)));
+    }
+  }
+  std::vector<std::shared_ptr<const GraphFile>> grids_;
+};
+
+TEST_P(EngineTest, BfsSameEverywhereAndVerified) {
+  expect_same_everywhere(grids_, [](auto& engine) {
+    auto r = run_bfs(engine, 1, false);
+    EXPECT_TRUE(verify_bfs(engine.graph(), 1, r).ok);
+    return r;
+  });
+}
+
+TEST_P(EngineTest, WccSameEverywhereAndVerified) {
+  expect_same_everywhere(grids_, [](auto& engine) {
+    auto r = run_wcc(engine);
+    EXPECT_TRUE(verify_wcc(engine.graph(), r).ok);
+    return r;
+  });
+}
+
+TEST_P(EngineTest, PageRankSameEverywhereAndVerified) {
+  expect_same_everywhere(grids_, [](auto& engine) {
+    PageRankOptions o;
+    auto r = run_pagerank(engine, o);
+    EXPECT_TRUE(verify_pagerank(engine.graph(), o, r).ok);
+    return r;
+  });
+}
+
+TEST_P(EngineTest, RadiiSameEverywhereAndVerified) {
+  expect_same_everywhere(grids_, [](auto& engine) {
+    const auto sources = radii_sources(engine.graph(), 64, 7);
+    auto r = run_radii(engine, sources);
+    EXPECT_TRUE(verify_radii(engine.graph(), sources, r).ok);
+    return r;
+  });
+}
+
+TEST_P(EngineTest, UnitWeightSsspEqualsBfs) {
+  expect_same_everywhere(grids_, [](auto& engine) {
+    auto r = run_sssp(engine, 1, int64_t{1});
+    EXPECT_TRUE(verify_sssp(engine.graph(), 1, r).ok);
+    auto b = run_bfs(engine, 1, false);
+    EXPECT_EQ(r.ints, b.ints);
+    return r;
+  });
+}
+
+INSTANTIATE_TEST_SUITE_P(DirectedAndUndirected, EngineTest, ::testing::Bool());
+
+TEST(EngineTest, AutoDirectionUsesBothOnKronecker) {
+  auto file = kronecker_graph(12, true, GeneratedWeights::kNone, 1, "kron12dir");
+  with_unweighted_view(file, [&](const auto& g) {
+    Engine engine(g, EngineOptions{});
+    run_bfs(engine, 0, false);
+    bool pushed = false, pulled = false;
+    for (const auto& s : engine.stats()) {
+      pushed |= s.direction == Direction::kPush;
+      pulled |= s.direction == Direction::kPull;
+    }
+    EXPECT_TRUE(pushed);
+    EXPECT_TRUE(pulled);
+  });
+}
+
+TEST(WeightedSssp, SameEverywhereForIntAndRealWeights) {
+  for (auto weights : {GeneratedWeights::kInteger, GeneratedWeights::kReal}) {
+    std::vector<std::shared_ptr<const GraphFile>> grids;
+    for (uint32_t p : {1u, 2u}) {
+      grids.push_back(kronecker_graph(11, false, weights, p, "wkron" + std::to_string(int(weights)) + std::to_string(p)));
+    }
+    std::optional<AlgorithmResult> first;
+    for (const auto& file : grids) {
+      for (const auto& c : kConfigs) {
+        omp_set_num_threads(c.threads);
+        with_weighted_view(file, [&](const auto& g) {
+          using W = typename std::decay_t<decltype(g)>::WeightType;
+          Engine engine(g, EngineOptions{c.direction, 20.0, true});
+          auto r = run_sssp(engine, 3, default_delta<W>(*file));
+          EXPECT_TRUE(verify_sssp(g, 3, r).ok);
+          if (!first) first = r;
+          if (r.real) {
+            for (size_t v = 0; v < r.reals.size(); ++v) {
+              if (std::isinf(first->reals[v])) EXPECT_TRUE(std::isinf(r.reals[v]));
+              else EXPECT_NEAR(r.reals[v], first->reals[v], 1e-9);
+            }
+          } else {
+            EXPECT_EQ(r.ints, first->ints);
+          }
+        });
+      }
+    }
+  }
+  omp_set_num_threads(2);
+}
+
+// ---- verifiers reject corrupted results -----------------------------------------------------
+
+class VerifierTest : public ::testing::Test {
+ protected:
+  std::shared_ptr<const GraphFile> file_ = kronecker_graph(10, true, GeneratedWeights::kInteger, 1, "verify10");
+};
+
+TEST_F(VerifierTest, BfsCorruptedDepthFails) {
+  with_unweighted_view(file_, [&](const auto& g) {
+    Engine engine(g, EngineOptions{});
+    auto r = run_bfs(engine, 0, true);
+    ASSERT_TRUE(verify_bfs(g, 0, r).ok);
+    for (uint64_t v = 1; v < r.ints.size(); ++v) {
+      if (r.ints[v] != kUnreached && r.ints[v] > 1) {
+        auto bad = r;
+        bad.ints[v] += 1;
+        EXPECT_FALSE(verify_bfs(g, 0, bad).ok);
+        bad = r;
+        bad.ints[v] = kUnreached;
+        EXPECT_FALSE(verify_bfs(g, 0, bad).ok);
+        bad = r;
+        bad.parents[v] = static_cast<int64_t>(v);  // a parent that is no tree edge
+        EXPECT_FALSE(verify_bfs(g, 0, bad).ok);
+        break;
+      }
+    }
+  });
+}
+
+TEST_F(VerifierTest, SsspCorruptedDistanceFails) {
+  with_weighted_view(file_, [&](const auto& g) {
+    using W = typename std::decay_t<decltype(g)>::WeightType;
+    Engine engine(g, EngineOptions{});
+    auto r = run_sssp(engine, 0, default_delta<W>(*file_));
+    ASSERT_TRUE(verify_sssp(g, 0, r).ok);
+    for (uint64_t v = 1; v < r.ints.size(); ++v) {
+      if (r.ints[v] != kUnreached) {
+        auto bad = r;
+        bad.ints[v] -= 1;  // too short: no tight edge
+        EXPECT_FALSE(verify_sssp(g, 0, bad).ok);
+        bad = r;
+        bad.ints[v] += 1;  // too long: an edge is not relaxed
+        EXPECT_FALSE(verify_sssp(g, 0, bad).ok);
+        break;
+      }
+    }
+  });
+}
+
+TEST_F(VerifierTest, WccPageRankRadiiCorruptedFail) {
+  with_unweighted_view(file_, [&](const auto& g) {
+    Engine engine(g, EngineOptions{});
+    auto w = run_wcc(engine);
+    ASSERT_TRUE(verify_wcc(g, w).ok);
+    w.ints[5] = w.ints[5] + 1;
+    EXPECT_FALSE(verify_wcc(g, w).ok);
+
+    PageRankOptions o;
+    auto p = run_pagerank(engine, o);
+    ASSERT_TRUE(verify_pagerank(g, o, p).ok);
+    p.reals[3] += 1e-3;
+    p.reals[4] -= 1e-3;  // still sums to 1, but is no longer a fixed point
+    EXPECT_FALSE(verify_pagerank(g, o, p).ok);
+
+    const auto sources = radii_sources(g, 16, 1);
+    auto r = run_radii(engine, sources);
+    ASSERT_TRUE(verify_radii(g, sources, r).ok);
+    r.ints[sources[0]] += 1;
+    EXPECT_FALSE(verify_radii(g, sources, r).ok);
+  });
+}
+
+}  // namespace
+}  // namespace tg
