@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Kernel benchmark: the five algorithms on Kronecker scale 20 and 22 (edge factor 16), uniform
+scale 22 and the largest shared datasets, T threads, several trials, medians of kernel time.
+
+Every system reads the same edge list (written once here): tiergraph converts it to a graph file,
+GAPBS (GAPBS_DIR: bfs, sssp, cc, pr, converter) to .sg/.wsg, Ligra (LIGRA_DIR: apps/Radii,
+utils/SNAPtoAdj) to an adjacency file. Ratios are tiergraph / peer (below 1.0: tiergraph faster).
+PageRank runs a fixed 20 iterations on both sides; SSSP uses the same delta on both sides.
+
+    GAPBS_DIR=... LIGRA_DIR=... python3 bench/algorithms.py [--inputs kron20,kron22,urand22,...]
+"""
+import argparse
+import lzma
+import os
+import random
+from pathlib import Path
+
+from common import ROOT, datasets_dir, ensure_time_tool, median, run, tiergraph_bin, values
+
+DATASETS = {  # name: (file, undirected)
+    "web-cnr-2000": ("web-cnr-2000.txt.xz", False),
+    "road-pace-NE": ("road-pace-NE.gr.xz", True),
+    "twitter-ego": ("soc-twitter-ego-undirected.txt.xz", True),
+    "web-NotreDame": ("web-NotreDame.txt.xz", False),
+}
+
+
+def write_edge_lists(name, work, threads):
+    """Writes <name>.el and <name>.wel (weights 1..255, seeded) with 0-based ids; returns undirected?"""
+    el, wel = work / f"{name}.el", work / f"{name}.wel"
+    tg = tiergraph_bin()
+    if name.startswith("kron") or name.startswith("urand"):
+        flag = "-g" if name.startswith("kron") else "-u"
+        scale = name[4:] if name.startswith("kron") else name[5:]
+        if not el.exists():
+            run([tg, "generate", flag, scale, "-o", el, "-t", threads])
+        if not wel.exists():
+            run([tg, "generate", flag, scale, "--weights", "int", "-o", wel, "-t", threads])
+        return True
+    file, undirected = DATASETS[name]
+    if not el.exists():
+        rng = random.Random(1)
+        with lzma.open(datasets_dir() / file, "rt") as src, open(el, "w") as e, open(wel, "w") as w:
+            for line in src:
+                f = line.split()
+                if not f or line[0] in "#%cp":
+                    continue
+                u, v = int(f[0]), int(f[1])
+                if file.endswith(".gr.xz"):  # PACE ids are 1-based
+                    u, v = u - 1, v - 1
+                e.write(f"{u} {v}\n")
+                w.write(f"{u} {v} {rng.randint(1, 255)}\n")
+    return undirected
+
+
+def tiergraph_times(algo, graph, threads, trials, extra=()):
+    text, _, _ = run([tiergraph_bin(), "run", algo, graph, "-n", trials, "-t", threads] + list(extra),
+                     env={"OMP_NUM_THREADS": str(threads)})
+    return values(text, "Trial Time"), text
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--inputs", default="kron20,kron22,urand22,web-cnr-2000,road-pace-NE,twitter-ego")
+    ap.add_argument("--algorithms", default="bfs,sssp,wcc,pr,radii")
+    ap.add_argument("--trials", type=int, default=5)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--workdir", default=str(ROOT / "bench" / "work"))
+    args = ap.parse_args()
+    ensure_time_tool()
+    work = Path(args.workdir)
+    work.mkdir(parents=True, exist_ok=True)
+    gapbs, ligra = os.environ.get("GAPBS_DIR"), os.environ.get("LIGRA_DIR")
+    env = {"OMP_NUM_THREADS": str(args.threads)}
+    rows = []
+    print(f"{'input':<14} {'algo':<6} {'tiergraph s':>12} {'peer s':>10} {'ratio':>7}  peer")
+    for name in args.inputs.split(","):
+        sym = write_edge_lists(name, work, args.threads)
+        s = ["-s"] if sym else []
+        tg_g, tg_w = work / f"{name}.tg", work / f"{name}-w.tg"
+        if not tg_g.exists():
+            run([tiergraph_bin(), "convert", work / f"{name}.el", "-o", tg_g, "--ids", "index"] + s, env=env)
+        if not tg_w.exists():
+            run([tiergraph_bin(), "convert", work / f"{name}.wel", "-o", tg_w, "--ids", "index"] + s, env=env)
+        sg, wsg = work / f"{name}.sg", work / f"{name}.wsg"
+        if gapbs and not sg.exists():
+            run([Path(gapbs) / "converter", "-f", work / f"{name}.el", "-b", sg] + s, env=env)
+        if gapbs and not wsg.exists():
+            run([Path(gapbs) / "converter", "-f", work / f"{name}.wel", "-wb", wsg] + s, env=env)
+        adj = work / f"{name}.adj"
+        if ligra and not adj.exists():
+            run([Path(ligra) / "utils" / "SNAPtoAdj", "-s", work / f"{name}.el", adj], env=env)
+        for algo in args.algorithms.split(","):
+            peer_times, peer = [], ""
+            if algo == "sssp":
+                ours, text = tiergraph_times("sssp", tg_w, args.threads, args.trials)
+                delta = values(text, "delta")[0]
+                if gapbs:
+                    out, _, _ = run([Path(gapbs) / "sssp", "-f", wsg, "-n", args.trials, "-d", int(delta)], env=env)
+                    peer_times, peer = values(out, "Trial Time"), "GAPBS sssp"
+            elif algo == "radii":
+                ours, _ = tiergraph_times("radii", tg_g, args.threads, args.trials)
+                if ligra:
+                    out, _, _ = run([Path(ligra) / "apps" / "Radii", "-s", "-rounds", args.trials, adj], env=env)
+                    peer_times, peer = values(out, "Running time"), "Ligra Radii"
+            else:
+                extra = ["-i", "20"] if algo == "pr" else []
+                ours, _ = tiergraph_times(algo, tg_g, args.threads, args.trials, extra)
+                if gapbs:
+                    kernel = {"bfs": "bfs", "wcc": "cc", "pr": "pr"}[algo]
+                    more = ["-i", "20", "-t", "0"] if algo == "pr" else []
+                    out, _, _ = run([Path(gapbs) / kernel, "-f", sg, "-n", args.trials] + more, env=env)
+                    peer_times, peer = values(out, "Trial Time"), f"GAPBS {kernel}"
+            t, p = median(ours), median(peer_times)
+            ratio = t / p if peer_times else float("nan")
+            rows.append((name, algo, t, p, ratio))
+            print(f"{name:<14} {algo:<6} {t:>12.4f} {p:>10.4f} {ratio:>7.2f}  {peer}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
