@@ -36,7 +36,7 @@ def run(cmd, env=None, timeout=3600):
 
 
 def values(text, label):
-    return [float(x) for x in re.findall(rf"^{re.escape(label)}:?\s*([0-9.eE+-]+)", text, re.M)]
+    return [float(x) for x in re.findall(rf"^{re.escape(label)}\s*:?\s*([0-9.eE+-]+)", text, re.M)]
 
 
 def median(xs):
