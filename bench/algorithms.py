@@ -86,7 +86,7 @@ def main():
         if gapbs and not sg.exists():
             run([Path(gapbs) / "converter", "-f", work / f"{name}.el", "-b", sg] + s, env=env)
         if gapbs and not wsg.exists():
-            run([Path(gapbs) / "converter", "-f", work / f"{name}.wel", "-wb", wsg] + s, env=env)
+            run([Path(gapbs) / "converter", "-f", work / f"{name}.wel", "-w", "-b", wsg] + s, env=env)
         adj = work / f"{name}.adj"
         if ligra and not adj.exists():
             run([Path(ligra) / "utils" / "SNAPtoAdj", "-s", work / f"{name}.el", adj], env=env)
