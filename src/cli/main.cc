@@ -28,7 +28,9 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    fmt::print(stderr, "tiergraph: error: {} (see --help)\n", e.what());
+    return 1;
   }
   if (quiet) tg::log::set_level(tg::log::Level::kQuiet);
   try {

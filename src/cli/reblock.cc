@@ -19,7 +19,7 @@ Runner add_reblock(CLI::App& app) {
   auto args = std::make_shared<Args>();
   cmd->add_option("graph", args->input, "Graph file")->required();
   cmd->add_option("-o,--output", args->output, "Graph file to write")->required();
-  cmd->add_option("--blocks", args->blocks, "Vertex ranges per side of the new grid")->required()->check(CLI::PositiveNumber);
+  cmd->add_option("--blocks", args->blocks, "Vertex ranges per side of the new grid")->required();
   cmd->add_option("-t,--threads", args->threads, "Threads (default: all cores)");
   cmd->add_flag("--overwrite", args->overwrite, "Replace the output if it exists");
   return [args] {

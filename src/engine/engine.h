@@ -38,6 +38,8 @@ struct EngineOptions {
   // uses the same shape). Larger alpha switches to pull earlier.
   double alpha = 20.0;
   bool record_stats = true;
+  // Push passes with less work than this (frontier vertices + their edges) run on one thread.
+  uint64_t serial_work = 4096;
 };
 
 template <typename P, typename Id>
@@ -176,16 +178,21 @@ class Engine {
     constexpr bool kBoth = BothDirections<Program>;
     const auto& list = frontier.list();
     const int threads = max_threads();
+    // A small frontier (a road graph's thousands of levels) is cheaper done by one thread than
+    // paying for waking the team; that is what keeps high-diameter traversals fast.
+    const bool small = frontier.size() + frontier.out_edges() < options_.serial_work;
     std::vector<std::vector<Id>> found(threads);
+    std::vector<uint64_t> activated_edges(threads, 0);
     // Work division balanced by edges: tasks of about equal out-degree sums.
     const auto tasks = edge_balanced_tasks(list);
-#pragma omp parallel num_threads(threads)
+    const size_t task_count = tasks.size() - 1;
+#pragma omp parallel num_threads(small ? 1 : threads)
     {
-      auto& mine = found[omp_get_thread_num()];
-      const size_t task_count = tasks.size() - 1;
+      const int t = omp_get_thread_num();
+      auto& mine = found[t];
 #pragma omp for schedule(dynamic, 1)
-      for (size_t t = 0; t < task_count; ++t) {
-        for (size_t k = tasks[t]; k < tasks[t + 1]; ++k) {
+      for (size_t task = 0; task < task_count; ++task) {
+        for (size_t k = tasks[task]; k < tasks[task + 1]; ++k) {
           const Id u = list[k];
           for_out<kBoth>(u, [&](Id v, W w) {
             if constexpr (HasWants<Program, Id>) {
@@ -197,32 +204,25 @@ class Engine {
           });
         }
       }
-    }
-    s.edges_examined = frontier.out_edges() * (kBoth && g_.directed() ? 2 : 1);
-    std::vector<size_t> offset(threads + 1, 0);
-    for (int t = 0; t < threads; ++t) offset[t + 1] = offset[t] + found[t].size();
-    std::vector<Id> next(offset[threads]);
-    uint64_t edges = 0;
-#pragma omp parallel num_threads(threads) reduction(+ : edges)
-    {
-      // apply() decides which changed vertices become active; keep those in place.
-      const int t = omp_get_thread_num();
-      size_t out = offset[t];
-      for (Id v : found[t]) {
+      // After the barrier every message has landed: apply() decides which changed vertices
+      // become active; each thread keeps its own in place.
+      size_t kept = 0;
+      for (Id v : mine) {
         claimed_.clear_atomic(v);
         if (program.apply(v)) {
-          next[out++] = v;
-          edges += g_.out_degree(v);
+          mine[kept++] = v;
+          activated_edges[t] += g_.out_degree(v);
         }
       }
-      found[t].resize(out - offset[t]);
+      mine.resize(kept);
     }
-    size_t size = 0;
+    s.edges_examined = frontier.out_edges() * (kBoth && g_.directed() ? 2 : 1);
+    std::vector<Id> next;
+    uint64_t edges = 0;
     for (int t = 0; t < threads; ++t) {
-      std::copy(next.begin() + offset[t], next.begin() + offset[t] + found[t].size(), next.begin() + size);
-      size += found[t].size();
+      next.insert(next.end(), found[t].begin(), found[t].end());
+      edges += activated_edges[t];
     }
-    next.resize(size);
     return Frontier<Id>::sparse(g_.num_vertices(), std::move(next), edges);
   }
 

@@ -66,9 +66,10 @@ IdResolution resolve_ids(EdgeArray<Id, W>& edges, const EdgeList& list) {
     return r;
   }
   if (!any) return r;
-  const uint64_t span = hi - lo + 1;
+  const uint64_t width = hi - lo;  // span - 1: the span itself overflows for labels 0..2^64-1
   const uint64_t endpoints = 2 * edges.size();
-  if (span <= std::max<uint64_t>(4 * endpoints, uint64_t{1} << 24)) {
+  if (width < std::max<uint64_t>(4 * endpoints, uint64_t{1} << 24)) {
+    const uint64_t span = width + 1;
     // Dense enough for a direct table: mark the ids present, number them in order.
     MappedVector<uint64_t> slot(span);  // 1 if present, then the dense id
 #pragma omp parallel for
@@ -99,8 +100,8 @@ IdResolution resolve_ids(EdgeArray<Id, W>& edges, const EdgeList& list) {
     ids[2 * i] = edges[i].u;
     ids[2 * i + 1] = edges[i].v;
   }
-  const int shift = std::max(0, static_cast<int>(std::bit_width(span)) - 12);
-  parallel_bucket_sort(ids.data(), ids.size(), (span >> shift) + 1, std::less<uint64_t>(),
+  const int shift = std::max(0, static_cast<int>(std::bit_width(width)) - 12);
+  parallel_bucket_sort(ids.data(), ids.size(), (width >> shift) + 1, std::less<uint64_t>(),
                        [lo = lo, shift](uint64_t x) { return (x - lo) >> shift; });
   ids.resize(static_cast<size_t>(std::unique(ids.begin(), ids.end()) - ids.begin()));
   ids.shrink_to_fit();

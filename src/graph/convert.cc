@@ -81,7 +81,9 @@ ConvertReport convert_file(const std::string& input, const std::string& output, 
   }
   ConvertReport report;
   report.format = detect_format(input, options.parse);
-  EdgeList list = read_edge_list(input, options.parse);
+  ParseOptions parse = options.parse;
+  parse.format = report.format;  // sniff once
+  EdgeList list = read_edge_list(input, parse);
   report.read_seconds = timer.seconds();
   const ConvertReport built = convert_edge_list(std::move(list), output, options);
   report.build = built.build;

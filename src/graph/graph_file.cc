@@ -83,8 +83,11 @@ std::shared_ptr<const GraphFile> GraphFile::open(const std::string& path, OpenOp
   if (XXH3_64bits(&copy, sizeof(copy)) != h.header_checksum) {
     fail("'{}': header checksum mismatch (the header is corrupted)", path);
   }
-  g->validate_layout();
+  g->validate_table();
+  // Checksums before structure, so a corrupted section is named as itself and not as the first
+  // structure that disagrees with it.
   if (options.verify_checksums) g->verify_checksums();
+  g->validate_layout();
   if (g->has_section(SectionKind::kIdMap)) g->id_map_ = g->section<uint64_t>(SectionKind::kIdMap);
   g->degree_bytes_ = g->section_entry(SectionKind::kOutDegrees).element_size;
   g->out_degrees_ = g->section_bytes(SectionKind::kOutDegrees);
@@ -125,14 +128,9 @@ std::span<const unsigned char> GraphFile::section_bytes(SectionKind kind) const 
 
 // Checks that the header's counts and the section table agree, so later code can index sections
 // without bounds checks. Works from the header alone plus the small ranges and index sections.
-void GraphFile::validate_layout() const {
+void GraphFile::validate_table() const {
   const auto& h = header_;
   if (h.section_count > format::kMaxSections) fail("'{}': header lists {} sections", path_, h.section_count);
-  if (h.id_bytes != 4 && h.id_bytes != 8) fail("'{}': header has id width {}", path_, h.id_bytes);
-  if (h.weight_type > static_cast<uint8_t>(format::WeightType::kFloat64)) {
-    fail("'{}': header has unknown weight type {}", path_, h.weight_type);
-  }
-  if (h.blocks_per_side == 0) fail("'{}': header has 0 blocks per side", path_);
   for (uint32_t i = 0; i < h.section_count; ++i) {
     const auto& e = h.sections[i];
     const auto name = format::section_name(static_cast<SectionKind>(e.kind));
@@ -144,6 +142,15 @@ void GraphFile::validate_layout() const {
            path_, name, size_);
     }
   }
+}
+
+void GraphFile::validate_layout() const {
+  const auto& h = header_;
+  if (h.id_bytes != 4 && h.id_bytes != 8) fail("'{}': header has id width {}", path_, h.id_bytes);
+  if (h.weight_type > static_cast<uint8_t>(format::WeightType::kFloat64)) {
+    fail("'{}': header has unknown weight type {}", path_, h.weight_type);
+  }
+  if (h.blocks_per_side == 0) fail("'{}': header has 0 blocks per side", path_);
   const uint64_t n = h.num_vertices;
   const uint64_t p = h.blocks_per_side;
   const uint32_t wbytes = format::weight_bytes(weight_type());

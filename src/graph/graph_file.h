@@ -61,6 +61,7 @@ class GraphFile {
  private:
   GraphFile() = default;
   const format::SectionEntry* find(format::SectionKind kind) const;
+  void validate_table() const;
   void validate_layout() const;
   void verify_checksums() const;
   uint64_t degree(std::span<const unsigned char> section, uint64_t v) const {

@@ -145,6 +145,10 @@ class EdgeSink {
 
 std::string detect_format(const std::string& path, const ParseOptions& options) {
   if (options.format != "auto") return options.format;
+  if (path == "-") {
+    // Sniffing would consume standard input, which cannot be read twice.
+    fail("reading standard input needs --format (edgelist, csv, tsv, mtx, dimacs, pace, metis or cedge)");
+  }
   const std::string ext = lower_extension(path);
   if (ext == ".mtx") return "mtx";
   if (ext == ".graph" || ext == ".metis") return "metis";
