@@ -19,6 +19,7 @@ namespace tg {
 template <typename Id>
 struct BfsProgram {
   using Op = MinOp<Id>;  // messages are candidate parents; any one will do
+  static constexpr bool kActivatesOnce = true;
   static constexpr Id kNone = std::numeric_limits<Id>::max();
   std::vector<Id> parent;
   std::vector<int64_t> depth;

@@ -34,9 +34,13 @@ namespace tg {
 
 struct EngineOptions {
   Direction direction = Direction::kAuto;
-  // Pull when the frontier and its out-edges exceed arcs / alpha (Ligra's rule; Beamer's BFS
-  // uses the same shape). Larger alpha switches to pull earlier.
-  double alpha = 20.0;
+  // Auto direction, as direction-optimizing BFS (Beamer et al.) chooses: switch from push to pull
+  // when the frontier's out-edges exceed the edges still unexplored divided by alpha; switch back
+  // when the frontier holds fewer than n / beta vertices. Programs whose vertices activate at most
+  // once (kActivatesOnce) let the engine count unexplored edges; for the others every edge counts
+  // as unexplored, which gives Ligra's rule (pull when the frontier's edges exceed arcs / alpha).
+  double alpha = 15.0;
+  double beta = 18.0;
   bool record_stats = true;
   // Push passes with less work than this (frontier vertices + their edges) run on one thread.
   uint64_t serial_work = 4096;
@@ -48,6 +52,8 @@ template <typename P, typename Id>
 concept HasSaturated = requires(const P& p, Id v, typename P::Op::Value x) { { p.saturated(v, x) } -> std::convertible_to<bool>; };
 template <typename P>
 concept BothDirections = requires { requires P::kBothDirections; };
+template <typename P>
+concept ActivatesOnce = requires { requires P::kActivatesOnce; };
 
 template <typename Id, typename W>
 class Engine {
@@ -80,13 +86,13 @@ class Engine {
     s.iteration = stats_.size();
     s.frontier_size = frontier.size();
     s.frontier_edges = frontier.out_edges();
-    Direction d = options_.direction;
-    if (d == Direction::kAuto) {
-      const double work = static_cast<double>(frontier.size() + frontier.out_edges());
-      d = work > static_cast<double>(g_.num_arcs()) / options_.alpha ? Direction::kPull : Direction::kPush;
-    }
+    const Direction d = choose_direction<Program>(frontier);
     s.direction = d;
     Frontier<Id> next = d == Direction::kPush ? push(program, frontier, s) : pull(program, frontier, s);
+    // As in GAPBS, only push passes count as exploring: after a pull phase the traversal goes
+    // back to push and stays there until the frontier's edges are again a large share.
+    const uint64_t explored = frontier.explored_edges() + (d == Direction::kPush ? frontier.out_edges() : 0);
+    next.set_history(explored, d == Direction::kPull, frontier.size());
     s.activated = next.size();
     s.seconds = timer.seconds();
     if (options_.record_stats) stats_.push_back(s);
@@ -110,6 +116,22 @@ class Engine {
   }
 
  private:
+  template <typename Program>
+  Direction choose_direction(const Frontier<Id>& frontier) const {
+    if (options_.direction != Direction::kAuto) return options_.direction;
+    const double arcs = static_cast<double>(g_.num_arcs());
+    const double explored = ActivatesOnce<Program> ? static_cast<double>(frontier.explored_edges()) : 0.0;
+    const double unexplored = std::max(arcs - explored, 0.0);
+    const double work = static_cast<double>(frontier.size() + frontier.out_edges());
+    if (frontier.came_from_pull()) {
+      // Stay in pull while the frontier grows or is still large (Beamer's beta test).
+      const bool growing = frontier.size() >= frontier.previous_size();
+      const bool large = static_cast<double>(frontier.size()) > static_cast<double>(g_.num_vertices()) / options_.beta;
+      return growing || large ? Direction::kPull : Direction::kPush;
+    }
+    return work > unexplored / options_.alpha ? Direction::kPull : Direction::kPush;
+  }
+
   uint32_t range_of(uint64_t v) const {
     const auto r = g_.ranges();
     return static_cast<uint32_t>(std::upper_bound(r.begin() + 1, r.end(), v) - r.begin() - 1);

@@ -72,6 +72,16 @@ class Frontier {
   bool empty() const { return size_ == 0; }
   uint64_t out_edges() const { return out_edges_; }  // sum of out-degrees of the members
   uint64_t universe() const { return n_; }
+  // Out-edges of all earlier frontiers of this traversal, and whether the pass that made this
+  // frontier pulled: what the engine's direction choice looks at.
+  uint64_t explored_edges() const { return explored_edges_; }
+  bool came_from_pull() const { return came_from_pull_; }
+  uint64_t previous_size() const { return previous_size_; }  // size of the frontier before
+  void set_history(uint64_t explored_edges, bool came_from_pull, uint64_t previous_size) {
+    explored_edges_ = explored_edges;
+    came_from_pull_ = came_from_pull;
+    previous_size_ = previous_size;
+  }
 
   // The members as a list (built from the bitmap on first use).
   const std::vector<Id>& list() {
@@ -115,7 +125,8 @@ class Frontier {
  private:
   explicit Frontier(uint64_t n) : n_(n) {}
   Kind kind_ = Kind::kSparse;
-  uint64_t n_ = 0, size_ = 0, out_edges_ = 0;
+  uint64_t n_ = 0, size_ = 0, out_edges_ = 0, explored_edges_ = 0, previous_size_ = 0;
+  bool came_from_pull_ = false;
   std::vector<Id> list_;
   Bitmap bits_;
   bool have_list_ = false, have_bits_ = false;

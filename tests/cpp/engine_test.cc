@@ -33,7 +33,7 @@ void expect_same_everywhere(const std::vector<std::shared_ptr<const GraphFile>>&
     for (const auto& c : kConfigs) {
       omp_set_num_threads(c.threads);
       with_unweighted_view(file, [&](const auto& g) {
-        Engine engine(g, EngineOptions{c.direction, 20.0, true});
+        Engine engine(g, EngineOptions{.direction = c.direction});
         AlgorithmResult r = run(engine);
         if (!first) {
           first = std::move(r);
@@ -138,7 +138,7 @@ TEST(WeightedSssp, SameEverywhereForIntAndRealWeights) {
         omp_set_num_threads(c.threads);
         with_weighted_view(file, [&](const auto& g) {
           using W = typename std::decay_t<decltype(g)>::WeightType;
-          Engine engine(g, EngineOptions{c.direction, 20.0, true});
+          Engine engine(g, EngineOptions{.direction = c.direction});
           auto r = run_sssp(engine, 3, default_delta<W>(*file));
           EXPECT_TRUE(verify_sssp(g, 3, r).ok);
           if (!first) first = r;
