@@ -52,6 +52,22 @@ double pagerank_step(const GraphView<Id, W>& g, const PageRankOptions& o, std::v
   return change;
 }
 
+// Readies the next pass: each vertex's contribution r(u)/out(u), incoming sums at zero; returns
+// the rank held by dangling vertices. Fused into the rank update so each iteration walks the
+// vertex arrays once besides the edge pass.
+template <typename Id, typename W>
+double prepare_pass(const GraphView<Id, W>& g, const std::vector<double>& rank, PageRankProgram& pr) {
+  double dangling = 0;
+#pragma omp parallel for reduction(+ : dangling)
+  for (uint64_t v = 0; v < g.num_vertices(); ++v) {
+    const uint64_t out = g.out_degree(v);
+    pr.contribution[v] = out ? rank[v] / static_cast<double>(out) : 0.0;
+    if (!out) dangling += rank[v];
+    pr.incoming[v] = 0;
+  }
+  return dangling;
+}
+
 template <typename Id, typename W>
 AlgorithmResult run_pagerank(Engine<Id, W>& engine, const PageRankOptions& o) {
   const auto& g = engine.graph();
@@ -59,20 +75,28 @@ AlgorithmResult run_pagerank(Engine<Id, W>& engine, const PageRankOptions& o) {
   std::vector<double> rank(n, n ? 1.0 / static_cast<double>(n) : 0.0);
   PageRankProgram pr{std::vector<double>(n), std::vector<double>(n)};
   const int limit = o.tolerance > 0 ? o.max_iterations : o.iterations;
+  const double teleport = (1 - o.damping) / static_cast<double>(n);
   int iteration = 0;
   double change = 0;
+  double dangling = prepare_pass(g, rank, pr);
   while (iteration < limit) {
-    double dangling = 0;
-#pragma omp parallel for reduction(+ : dangling)
-    for (uint64_t v = 0; v < n; ++v) {
-      const uint64_t out = g.out_degree(v);
-      pr.contribution[v] = out ? rank[v] / static_cast<double>(out) : 0.0;
-      if (!out) dangling += rank[v];
-      pr.incoming[v] = 0;
-    }
     auto everyone = engine.all();
     engine.edge_pass(pr, everyone);
-    change = pagerank_step(g, o, rank, pr.incoming, dangling);
+    // The rank update fused with preparing the next pass.
+    const double base = teleport + o.damping * dangling / static_cast<double>(n);
+    double next_dangling = 0;
+    change = 0;
+#pragma omp parallel for reduction(+ : change, next_dangling)
+    for (uint64_t v = 0; v < n; ++v) {
+      const double next = base + o.damping * pr.incoming[v];
+      change += std::fabs(next - rank[v]);
+      rank[v] = next;
+      const uint64_t out = g.out_degree(v);
+      pr.contribution[v] = out ? next / static_cast<double>(out) : 0.0;
+      if (!out) next_dangling += next;
+      pr.incoming[v] = 0;
+    }
+    dangling = next_dangling;
     ++iteration;
     if (o.tolerance > 0 && change < o.tolerance) break;
   }

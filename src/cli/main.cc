@@ -11,6 +11,7 @@
 int main(int argc, char** argv) {
   CLI::App app{"tiergraph: graph analytics across memory tiers"};
   app.require_subcommand(1);
+  app.fallthrough();  // global flags (-q) may also follow the subcommand
   app.set_version_flag("--version", "tiergraph 0.1.0");
   bool quiet = false;
   app.add_flag("-q,--quiet", quiet, "Print only results and errors");

@@ -184,8 +184,9 @@ class Engine {
   template <typename F>
   static bool scan_until(const BlockView<Id, W>& b, uint64_t v, F& f, uint64_t& examined) {
     const uint32_t begin = b.begin(v), end = b.end(v);
+    const Id* nbrs = b.neighbors;
     for (uint32_t k = begin; k < end; ++k) {
-      if (f(b.neighbors[k], b.weight(k))) {
+      if (f(nbrs[k], b.weight(k))) {
         examined += k - begin + 1;
         return true;
       }
@@ -250,11 +251,17 @@ class Engine {
 
   template <typename Program>
   Frontier<Id> pull(Program& program, Frontier<Id>& frontier, IterationStats& s) {
+    frontier.prepare_dense();
+    // Two compiled loops: with every vertex active there is no membership test per edge.
+    if (frontier.kind() == Frontier<Id>::Kind::kAll) return pull_loop<true>(program, frontier, s);
+    return pull_loop<false>(program, frontier, s);
+  }
+
+  template <bool kEveryone, typename Program>
+  Frontier<Id> pull_loop(Program& program, const Frontier<Id>& frontier, IterationStats& s) {
     using Op = typename Program::Op;
     using Value = typename Op::Value;
     constexpr bool kBoth = BothDirections<Program>;
-    frontier.prepare_dense();
-    const bool everyone = frontier.kind() == Frontier<Id>::Kind::kAll;
     Bitmap next(g_.num_vertices());
     uint64_t size = 0, edges = 0, examined = 0;
     const size_t chunk_count = pull_chunks_.size() - 1;
@@ -267,12 +274,15 @@ class Engine {
         }
         Value acc = Op::identity();
         examined += for_in_until<kBoth>(v, [&](Id u, W w) {
-          if (!everyone && !frontier.contains(u)) return false;
+          if constexpr (!kEveryone) {
+            if (!frontier.contains(u)) return false;
+          }
           acc = Op::combine(acc, program.scatter(u, w));
           if constexpr (HasSaturated<Program, Id>) {
             return program.saturated(static_cast<Id>(v), acc);
+          } else {
+            return false;
           }
-          return false;
         });
         Value& target = program.target(static_cast<Id>(v));
         const Value combined = Op::combine(target, acc);
