@@ -9,11 +9,17 @@
 // only ever moves to a smaller vertex of the same component, so the component's least vertex is
 // the root all others reach; dense ids are numbered in increasing original id, so it is also
 // the least original id.
+// Before the rounds, as Afforest (Sutton et al., IPDPS 2018) does, every vertex is linked to its
+// first two neighbours: that forest already holds most of a giant component, whose edges the
+// first round then skips (it reads only the edges of vertices outside it, both ways).
 // Verifier: union-find over every arc, then the least member of each set.
 #pragma once
 
 #include <cstdint>
+#include <algorithm>
+#include <limits>
 #include <numeric>
+#include <random>
 #include <vector>
 
 #include "algorithms/result.h"
@@ -28,30 +34,90 @@ struct WccProgram {
   std::vector<Id> parent;
   std::vector<Id> grandparent;        // what an edge carries
   std::vector<Id> least_neighbour;    // the combine target: least grandparent seen over the edges
+  Id giant = std::numeric_limits<Id>::max();  // root of the sampled giant tree, skipped at first
 
+  bool wants(Id v) const { return giant == std::numeric_limits<Id>::max() || relaxed_load(parent[v]) != giant; }
   template <typename W>
   Id scatter(Id u, W) const { return grandparent[u]; }
   Id& target(Id v) { return least_neighbour[v]; }
   bool apply(Id) { return false; }  // activity is decided by the grandparent change below
 };
 
+// Hooks the trees of u and v together, the larger root under the smaller (lock-free).
+template <typename Id>
+void link(std::vector<Id>& parent, Id u, Id v) {
+  Id a = relaxed_load(parent[u]), b = relaxed_load(parent[v]);
+  while (a != b) {
+    const Id high = std::max(a, b), low = std::min(a, b);
+    const Id above = relaxed_load(parent[high]);
+    if (above == high && std::atomic_ref<Id>(parent[high]).compare_exchange_strong(const_cast<Id&>(above), low)) return;
+    a = relaxed_load(parent[above]);
+    b = relaxed_load(parent[low]);
+  }
+}
+
+template <typename Id>
+Id most_frequent_root(const std::vector<Id>& parent) {
+  std::vector<Id> sample;
+  std::mt19937_64 rng(7);
+  for (int k = 0; k < 1024 && !parent.empty(); ++k) sample.push_back(parent[rng() % parent.size()]);
+  std::sort(sample.begin(), sample.end());
+  Id best = sample.empty() ? Id{0} : sample[0];
+  size_t best_run = 0;
+  for (size_t i = 0; i < sample.size();) {
+    size_t j = i;
+    while (j < sample.size() && sample[j] == sample[i]) ++j;
+    if (j - i > best_run) {
+      best_run = j - i;
+      best = sample[i];
+    }
+    i = j;
+  }
+  return best;
+}
+
 template <typename Id, typename W>
 AlgorithmResult run_wcc(Engine<Id, W>& engine) {
   using Op = MinOp<Id>;
   const uint64_t n = engine.num_vertices();
   WccProgram<Id> wcc{std::vector<Id>(n), std::vector<Id>(n), std::vector<Id>(n)};
-  engine.vertex_pass([&](Id v) { wcc.parent[v] = wcc.grandparent[v] = wcc.least_neighbour[v] = v; });
-  auto frontier = engine.all();
+  auto& parent = wcc.parent;
+  engine.vertex_pass([&](Id v) { parent[v] = v; });
+  // Sampling: link along each vertex's first two edges, then point every vertex at its root.
+  engine.sample_pass(2, [&](Id u, Id v) { link(parent, u, v); });
+  engine.vertex_pass([&](Id v) {
+    Id root = parent[v];
+    while (root != parent[root]) root = parent[root];
+    parent[v] = root;
+  });
+  engine.vertex_pass([&](Id v) { wcc.grandparent[v] = wcc.least_neighbour[v] = parent[v]; });
+  wcc.giant = most_frequent_root(parent);
+
+  // First round: only the edges of vertices outside the giant tree, read in both directions
+  // (pull gathers what their neighbours hold, push tells their neighbours).
+  std::vector<Id> outside;
+  for (uint64_t v = 0; v < n; ++v)
+    if (parent[v] != wcc.giant) outside.push_back(static_cast<Id>(v));
+  auto everyone = engine.all();
+  engine.edge_pass_in(wcc, everyone, Direction::kPull);
+  wcc.giant = std::numeric_limits<Id>::max();
+  auto frontier = engine.from_list(std::move(outside));
   uint64_t rounds = 0;
+  bool first = true;
   while (!frontier.empty()) {
     ++rounds;
-    engine.edge_pass(wcc, frontier);
+    if (first) {
+      engine.edge_pass_in(wcc, frontier, Direction::kPush);
+      first = false;
+    } else {
+      engine.edge_pass(wcc, frontier);
+    }
     // Hooking and shortcutting; parents only ever decrease, so concurrent updates commute.
     engine.vertex_pass([&](Id v) {
       const Id least = wcc.least_neighbour[v];
-      Op::atomic_combine(wcc.parent[relaxed_load(wcc.parent[v])], least);  // stochastic hooking
-      Op::atomic_combine(wcc.parent[v], least);                            // aggressive hooking
-      Op::atomic_combine(wcc.parent[v], wcc.grandparent[v]);               // shortcutting
+      Op::atomic_combine(parent[relaxed_load(parent[v])], least);  // stochastic hooking
+      Op::atomic_combine(parent[v], least);                       // aggressive hooking
+      Op::atomic_combine(parent[v], wcc.grandparent[v]);          // shortcutting
     });
     std::vector<std::vector<Id>> changed(max_threads());
 #pragma omp parallel
@@ -59,7 +125,7 @@ AlgorithmResult run_wcc(Engine<Id, W>& engine) {
       auto& mine = changed[omp_get_thread_num()];
 #pragma omp for schedule(static)
       for (uint64_t v = 0; v < n; ++v) {
-        const Id next = wcc.parent[wcc.parent[v]];
+        const Id next = parent[parent[v]];
         if (next != wcc.grandparent[v]) {
           wcc.grandparent[v] = next;
           mine.push_back(static_cast<Id>(v));
@@ -75,7 +141,7 @@ AlgorithmResult run_wcc(Engine<Id, W>& engine) {
   uint64_t components = 0;
   for (uint64_t v = 0; v < n; ++v) {
     uint64_t root = v;
-    while (wcc.parent[root] != root) root = wcc.parent[root];
+    while (parent[root] != root) root = parent[root];
     r.ints[v] = static_cast<int64_t>(root);
     components += root == v;
   }

@@ -81,12 +81,21 @@ class Engine {
   // One pass of messages along the edges out of `frontier`; returns the vertices apply() activated.
   template <typename Program>
   Frontier<Id> edge_pass(Program& program, Frontier<Id>& frontier) {
+    return edge_pass_in(program, frontier, Direction::kAuto);
+  }
+
+  // The same in a direction the algorithm needs (kAuto: the engine's choice). The run's
+  // --direction option still wins, so forced push or pull runs stay what they say.
+  template <typename Program>
+  Frontier<Id> edge_pass_in(Program& program, Frontier<Id>& frontier, Direction wanted) {
     Timer timer;
     IterationStats s;
     s.iteration = stats_.size();
     s.frontier_size = frontier.size();
     s.frontier_edges = frontier.out_edges();
-    const Direction d = choose_direction<Program>(frontier);
+    const Direction d = options_.direction == Direction::kAuto && wanted != Direction::kAuto
+                            ? wanted
+                            : choose_direction<Program>(frontier);
     s.direction = d;
     Frontier<Id> next = d == Direction::kPush ? push(program, frontier, s) : pull(program, frontier, s);
     // As in GAPBS, only push passes count as exploring: after a pull phase the traversal goes
@@ -97,6 +106,22 @@ class Engine {
     s.seconds = timer.seconds();
     if (options_.record_stats) stats_.push_back(s);
     return next;
+  }
+
+  // Calls f(u, v) for the first `k` out-edges of every vertex u, in parallel: the sampled
+  // subgraph that Afforest-style connectivity links first (a tier fetches only the blocks' heads).
+  template <typename F>
+  void sample_pass(uint32_t k, F f) const {
+    const uint64_t n = g_.num_vertices();
+#pragma omp parallel for schedule(dynamic, 1024)
+    for (uint64_t u = 0; u < n; ++u) {
+      uint32_t taken = 0;
+      const uint32_t i = p_ == 1 ? 0 : range_of(u);
+      for (uint32_t j = 0; j < p_ && taken < k; ++j) {
+        const auto& b = g_.out_block(i, j);
+        for (uint32_t e = b.begin(u); e < b.end(u) && taken < k; ++e, ++taken) f(static_cast<Id>(u), b.neighbors[e]);
+      }
+    }
   }
 
   // Runs f(v) for every vertex, in parallel.
