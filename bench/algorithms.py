@@ -5,7 +5,9 @@ scale 22 and the largest shared datasets, T threads, several trials, medians of 
 Every system reads the same edge list (written once here): tiergraph converts it to a graph file,
 GAPBS (GAPBS_DIR: bfs, sssp, cc, pr, converter) to .sg/.wsg, Ligra (LIGRA_DIR: apps/Radii,
 utils/SNAPtoAdj) to an adjacency file. Ratios are tiergraph / peer (below 1.0: tiergraph faster).
-PageRank runs a fixed 20 iterations on both sides; SSSP uses the same delta on both sides.
+PageRank runs a fixed 20 iterations on both sides; SSSP uses the same delta on both sides; BFS
+and SSSP run from the same sources on both sides (tiergraph's seeded picks, given to GAPBS with
+-r); Radii runs on the symmetric graph on both sides (Ligra's Radii needs one).
 
     GAPBS_DIR=... LIGRA_DIR=... python3 bench/algorithms.py [--inputs kron20,kron22,urand22,...]
 """
@@ -59,6 +61,15 @@ def tiergraph_times(algo, graph, threads, trials, extra=()):
     return values(text, "Trial Time"), text
 
 
+def gapbs_per_source(binary, graph, sources, env, extra=()):
+    """One GAPBS trial per source, so both systems traverse from the same vertices."""
+    times = []
+    for source in sources:
+        out, _, _ = run([binary, "-f", graph, "-n", 1, "-r", int(source)] + list(extra), env=env)
+        times += values(out, "Trial Time")
+    return times
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--inputs", default="kron20,kron22,urand22,web-cnr-2000,road-pace-NE,twitter-ego")
@@ -90,24 +101,33 @@ def main():
         adj = work / f"{name}.adj"
         if ligra and not adj.exists():
             run([Path(ligra) / "utils" / "SNAPtoAdj", "-s", work / f"{name}.el", adj], env=env)
+        tg_sym = tg_g if sym else work / f"{name}-sym.tg"  # Radii's graph on both sides
+        if not tg_sym.exists():
+            run([tiergraph_bin(), "convert", work / f"{name}.el", "-o", tg_sym, "--ids", "index", "-s"], env=env)
         for algo in args.algorithms.split(","):
             peer_times, peer = [], ""
             if algo == "sssp":
                 ours, text = tiergraph_times("sssp", tg_w, args.threads, args.trials)
                 delta = values(text, "delta")[0]
                 if gapbs:
-                    out, _, _ = run([Path(gapbs) / "sssp", "-f", wsg, "-n", args.trials, "-d", int(delta)], env=env)
-                    peer_times, peer = values(out, "Trial Time"), "GAPBS sssp"
+                    peer_times = gapbs_per_source(Path(gapbs) / "sssp", wsg, values(text, "Source"), env,
+                                                  ["-d", int(delta)])
+                    peer = "GAPBS sssp"
             elif algo == "radii":
-                ours, _ = tiergraph_times("radii", tg_g, args.threads, args.trials)
+                ours, _ = tiergraph_times("radii", tg_sym, args.threads, args.trials)
                 if ligra:
                     out, _, _ = run([Path(ligra) / "apps" / "Radii", "-s", "-rounds", args.trials, adj], env=env)
                     peer_times, peer = values(out, "Running time"), "Ligra Radii"
+            elif algo == "bfs":
+                ours, text = tiergraph_times("bfs", tg_g, args.threads, args.trials)
+                if gapbs:
+                    peer_times = gapbs_per_source(Path(gapbs) / "bfs", sg, values(text, "Source"), env)
+                    peer = "GAPBS bfs"
             else:
                 extra = ["-i", "20"] if algo == "pr" else []
                 ours, _ = tiergraph_times(algo, tg_g, args.threads, args.trials, extra)
                 if gapbs:
-                    kernel = {"bfs": "bfs", "wcc": "cc", "pr": "pr"}[algo]
+                    kernel = {"wcc": "cc", "pr": "pr"}[algo]
                     more = ["-i", "20", "-t", "0"] if algo == "pr" else []
                     out, _, _ = run([Path(gapbs) / kernel, "-f", sg, "-n", args.trials] + more, env=env)
                     peer_times, peer = values(out, "Trial Time"), f"GAPBS {kernel}"

@@ -33,7 +33,7 @@ def main():
     env = {"OMP_NUM_THREADS": str(args.threads)}
     sym = ["-s"] if args.undirected else []
     tg_times, tg_rss = [], []
-    out = work / f"kron{args.scale}.tg"
+    out = work / f"kron{args.scale}-convert-bench.tg"  # not the kernel benchmark's files
     for _ in range(args.trials):
         _, wall, rss = run([tg, "convert", el, "-o", out, "--overwrite", "-t", args.threads] + sym, env=env)
         tg_times.append(wall)
@@ -47,7 +47,7 @@ def main():
     if gapbs:
         conv = Path(gapbs) / "converter"
         g_times, g_rss = [], []
-        sg = work / f"kron{args.scale}.sg"
+        sg = work / f"kron{args.scale}-convert-bench.sg"
         for _ in range(args.trials):
             _, wall, rss = run([conv, "-f", el, "-b", sg] + sym, env=env)
             g_times.append(wall)

@@ -19,7 +19,7 @@ Runner add_convert(CLI::App& app) {
     bool json = false, overwrite = false;
   };
   auto args = std::make_shared<Args>();
-  cmd->add_option("input", args->input, "Input file (.gz/.xz/.zst read transparently; - for stdin)")->required();
+  cmd->add_option("input,-f,--file", args->input, "Input file (.gz/.xz/.zst read transparently; - for stdin)")->required();
   cmd->add_option("-o,--output", args->output, "Graph file to write")->required();
   add_graph_input_options(*cmd, args->graph);
   cmd->add_option("-t,--threads", args->threads, "Threads (default: all cores)");

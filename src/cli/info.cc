@@ -138,7 +138,7 @@ Runner add_info(CLI::App& app) {
     bool json = false, no_checksums = false;
   };
   auto args = std::make_shared<Args>();
-  cmd->add_option("graph", args->path, "Graph file")->required();
+  cmd->add_option("graph,-f,--file", args->path, "Graph file")->required();
   cmd->add_flag("--json", args->json, "Print as JSON");
   cmd->add_flag("--no-checksums", args->no_checksums, "Skip verifying section checksums");
   return [args] {

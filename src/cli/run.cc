@@ -212,7 +212,7 @@ Runner add_run(CLI::App& app) {
   auto* cmd = app.add_subcommand("run", "Run an algorithm: bfs, sssp, wcc, pr, radii");
   auto a = std::make_shared<RunArgs>();
   cmd->add_option("algorithm", a->algorithm, "bfs | sssp | wcc | pr | radii")->required()->check(CLI::IsMember({"bfs", "sssp", "wcc", "pr", "radii"}));
-  cmd->add_option("graph", a->graph, "Graph file, or any input `convert` reads (converted on the fly)")->required();
+  cmd->add_option("graph,-f,--file", a->graph, "Graph file, or any input `convert` reads (converted on the fly)")->required();
   cmd->add_option("-n,--trials", a->trials, "Trials (each timed; sources differ per trial)");
   cmd->add_option("-t,--threads", a->threads, "Threads (default: all cores)");
   cmd->add_flag("-v,--verify", a->verify, "Check each trial's result with the algorithm's serial verifier");
