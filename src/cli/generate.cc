@@ -60,6 +60,7 @@ Runner add_generate(CLI::App& app) {
     ConvertOptions options;
     options.build.undirected = args->undirected;
     options.build.blocks = args->blocks;
+    options.build.progress = true;
     options.build.generated_weights = gen.weights != GeneratedWeights::kNone;
     options.overwrite = args->overwrite;
     ConvertReport report = convert_edge_list(std::move(list), out, options);

@@ -39,6 +39,7 @@ ConvertOptions make_convert_options(const GraphInputArgs& a) {
   if (a.header) o.parse.header = true;
   if (a.no_header) o.parse.header = false;
   o.parse.progress = true;
+  o.build.progress = true;
   o.build.undirected = a.undirected;
   o.build.keep_self_loops = a.keep_self_loops;
   o.build.keep_duplicates = a.keep_duplicates;

@@ -11,6 +11,7 @@
 #include "util/error.h"
 #include "util/log.h"
 #include "util/parallel.h"
+#include "util/progress.h"
 #include "util/timer.h"
 
 namespace tg {
@@ -201,7 +202,7 @@ WOut narrow_weight(const W& w) {
 // Writes one grid: index, offsets, neighbors, weights, degrees. Returns the arc count.
 template <typename Id, typename W, typename WOut>
 uint64_t write_grid(const EdgeArray<Id, W>& edges, Orientation orientation, const Grid& grid,
-                    const GridKinds& kinds, GraphWriter& writer) {
+                    const GridKinds& kinds, GraphWriter& writer, bool progress) {
   const uint32_t p = grid.p;
   // 1. Count arcs per (major vertex, minor block column), in the offsets' own layout.
   MappedVector<uint32_t> offsets(grid.offsets_size());
@@ -254,6 +255,8 @@ uint64_t write_grid(const EdgeArray<Id, W>& edges, Orientation orientation, cons
   // by one pass over the edges, its lists sorted so the file does not depend on thread timing.
   // About a sixth of the arcs per chunk bounds the extra memory; 32-bit cursors bound it too.
   const uint64_t chunk_arcs = std::min<uint64_t>(std::max<uint64_t>(uint64_t{1} << 23, arcs / 6 + 1), uint64_t{1} << 31);
+  Progress bar(orientation == Orientation::kByDestination ? "writing in" : "writing", arcs, progress);
+  uint64_t arcs_written = 0;
   MappedVector<Arc<Id, WOut>> buffer;
   std::vector<Id> neighbor_out;
   std::vector<WOut> weight_out;
@@ -308,9 +311,12 @@ uint64_t write_grid(const EdgeArray<Id, W>& edges, Orientation orientation, cons
           writer.write(s_weights, at * sizeof(WOut), weight_out.data() + segment[c], count * sizeof(WOut));
         }
       }
+      arcs_written += in_chunk;
+      bar.update(arcs_written);
       a = b;
     }
   }
+  bar.finish();
   // 4. Degrees, 32-bit unless some vertex needs more.
   uint64_t max_degree = 0;
 #pragma omp parallel for reduction(max : max_degree)
@@ -356,7 +362,11 @@ BuildReport build_dense(EdgeArray<Id, W>& edges, const EdgeList& list, IdResolut
     report.self_loops_removed = edges.size() - size;
     edges.resize(size);
   }
-  sort_edges(edges, n);
+  {
+    Progress bar("sorting", 1, options.progress);
+    bar.update(0);
+    sort_edges(edges, n);
+  }
   if (!options.keep_duplicates && size > 0) {
     // Keep an edge when it differs from its predecessor; the sort put the least weight first.
     MappedVector<uint8_t> keep(size);
@@ -425,8 +435,8 @@ BuildReport build_dense(EdgeArray<Id, W>& edges, const EdgeList& list, IdResolut
     const GridKinds in{SectionKind::kInIndex, SectionKind::kInOffsets, SectionKind::kInNeighbors,
                        SectionKind::kInWeights, SectionKind::kInDegrees};
     header.num_arcs = write_grid<Id, W, WOut>(
-        edges, undirected ? Orientation::kSymmetric : Orientation::kBySource, grid, out, writer);
-    if (!undirected) write_grid<Id, W, WOut>(edges, Orientation::kByDestination, grid, in, writer);
+        edges, undirected ? Orientation::kSymmetric : Orientation::kBySource, grid, out, writer, options.progress);
+    if (!undirected) write_grid<Id, W, WOut>(edges, Orientation::kByDestination, grid, in, writer, options.progress);
   };
   if constexpr (std::is_same_v<W, double>) {
     switch (weight_type) {

@@ -31,6 +31,7 @@ struct BuildOptions {
   bool keep_duplicates = false;
   uint32_t blocks = 0;  // P, the grid's side; 0 picks the smallest P whose blocks hold < 2^32 arcs
   bool generated_weights = false;
+  bool progress = false;  // progress bars on stderr (drawn only on a terminal)
   std::optional<Provenance> provenance;
 };
 
