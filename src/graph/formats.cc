@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 
 #include "graph/parse_fields.h"
 #include "util/error.h"
@@ -28,6 +29,17 @@ std::vector<std::string_view> split(std::string_view line, char delimiter) {
   std::string_view f;
   while (cursor.next(f)) fields.push_back(f);
   return fields;
+}
+
+// A 64-bit mix of an edge (and its weight), summed order-independently for the METIS check.
+uint64_t pair_hash(uint64_t u, uint64_t v, double w) {
+  uint64_t wbits;
+  std::memcpy(&wbits, &w, sizeof(wbits));
+  uint64_t x = u * 0x9E3779B97F4A7C15ull ^ (v + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full ^ wbits * 0x165667B19E3779F9ull;
+  x ^= x >> 31;
+  x *= 0xBF58476D1CE4E5B9ull;
+  x ^= x >> 29;
+  return x;
 }
 
 bool is_number(std::string_view f) {
@@ -111,7 +123,7 @@ class EdgeListFormat final : public LineFormat {
     if (weighted() && !take_weight(picked[2], batch, w)) return;
     batch.add(u, v, w);
   }
-  void finish(const std::string&, uint64_t, uint64_t, uint64_t) const override {}
+  void finish(const std::string&, const Totals&) const override {}
   bool weighted() const override { return column_[2] != kNone; }
   void describe(EdgeList& list) const override { list.id_mode = mode_; }
 
@@ -213,9 +225,9 @@ class MatrixMarketFormat final : public LineFormat {
     if (weighted_ && !take_weight(f[2], batch, w)) return;
     batch.add(u, v, w);
   }
-  void finish(const std::string& file, uint64_t edges, uint64_t, uint64_t) const override {
+  void finish(const std::string& file, const Totals& totals) const override {
     if (!size_seen_) fail("{}: the Matrix Market size line is missing", file);
-    if (edges != entries_) fail("{}: the size line declares {} entries, the file holds {}", file, entries_, edges);
+    if (totals.edges != entries_) fail("{}: the size line declares {} entries, the file holds {}", file, entries_, totals.edges);
   }
   bool weighted() const override { return weighted_; }
   void describe(EdgeList& list) const override {
@@ -278,9 +290,9 @@ class DimacsFormat final : public LineFormat {
     if (!rule_.take(f[1], batch, u) || !rule_.take(f[2], batch, v) || !take_weight(f[3], batch, w)) return;
     batch.add(u, v, w);
   }
-  void finish(const std::string& file, uint64_t edges, uint64_t, uint64_t) const override {
-    if (declared_m_ && edges != *declared_m_) {
-      fail("{}: the problem line declares {} {}, the file holds {}", file, *declared_m_, pace_ ? "edges" : "arcs", edges);
+  void finish(const std::string& file, const Totals& totals) const override {
+    if (declared_m_ && totals.edges != *declared_m_) {
+      fail("{}: the problem line declares {} {}, the file holds {}", file, *declared_m_, pace_ ? "edges" : "arcs", totals.edges);
     }
   }
   bool weighted() const override { return !pace_; }
@@ -353,15 +365,21 @@ class MetisFormat final : public LineFormat {
         if (!take_weight(wf, batch, w)) return;
       }
       ++batch.entries;
+      if (u < v) batch.listed_by_lower += pair_hash(u, v, w);
+      if (u > v) batch.listed_by_higher += pair_hash(v, u, w);
       if (u <= v) batch.add(u, v, w);  // each edge is listed by both ends; keep one copy
     }
   }
-  void finish(const std::string& file, uint64_t, uint64_t entries, uint64_t data_lines) const override {
+  void finish(const std::string& file, const Totals& totals) const override {
     if (!header_seen_) fail("{}: the METIS header line is missing", file);
-    if (data_lines < n_) fail("{}: the header declares {} vertices, the file has {} vertex lines", file, n_, data_lines);
-    if (entries != 2 * m_) {
+    if (totals.data_lines < n_) fail("{}: the header declares {} vertices, the file has {} vertex lines", file, n_, totals.data_lines);
+    if (totals.entries != 2 * m_) {
       fail("{}: degree mismatch: the header declares {} edges, so the adjacency lists should hold {} entries, they hold {}",
-           file, m_, 2 * m_, entries);
+           file, m_, 2 * m_, totals.entries);
+    }
+    if (totals.listed_by_lower != totals.listed_by_higher) {
+      fail("{}: the adjacency lists are not symmetric: some vertex lists a neighbour (or weight) that does not list it back",
+           file);
     }
   }
   bool weighted() const override { return edge_weights_; }

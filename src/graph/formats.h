@@ -20,6 +20,9 @@ struct Batch {
   WeightInfo weights;
   uint64_t max_id = 0;
   uint64_t entries = 0;      // format-specific count checked at the end (e.g. METIS list entries)
+  // METIS: order-independent sums of a hash of each listed pair, as listed by its lower and by
+  // its higher end; symmetric adjacency lists give equal sums.
+  uint64_t listed_by_lower = 0, listed_by_higher = 0;
   const char* error_at = nullptr;  // position of the first error in this stretch
   std::string error;
 
@@ -49,8 +52,12 @@ class LineFormat {
   virtual bool is_comment(std::string_view line) const = 0;
   // METIS numbers vertices by line, so blank lines are data there and nowhere else.
   virtual bool blank_lines_are_data() const { return false; }
+  // What the whole input held, for the checks at the end.
+  struct Totals {
+    uint64_t edges = 0, entries = 0, data_lines = 0, listed_by_lower = 0, listed_by_higher = 0;
+  };
   // Checks declared counts once everything is read; throws tg::Error naming the file.
-  virtual void finish(const std::string& file, uint64_t edges, uint64_t entries, uint64_t data_lines) const = 0;
+  virtual void finish(const std::string& file, const Totals& totals) const = 0;
   // What the graph's edge list is, as far as the header said.
   virtual bool weighted() const = 0;
   virtual void describe(EdgeList& list) const = 0;

@@ -170,7 +170,8 @@ EdgeList read_edge_list(const std::string& path, const ParseOptions& options) {
 
   std::vector<char> buffer(kChunkBytes + 1);
   size_t held = 0;  // bytes of a partial last line carried to the next round
-  uint64_t next_line = 1, data_lines = 0, entries = 0;
+  uint64_t next_line = 1, data_lines = 0;
+  parse::LineFormat::Totals totals;
   bool in_header = true, at_end = false;
   std::optional<EdgeSink> sink;
   EdgeList list;
@@ -281,7 +282,9 @@ EdgeList read_edge_list(const std::string& path, const ParseOptions& options) {
           }
           fail("{}:{}:{}: {}", path, line, b.error_at - line_start + 1, b.error);
         }
-        entries += b.entries;
+        totals.entries += b.entries;
+        totals.listed_by_lower += b.listed_by_lower;
+        totals.listed_by_higher += b.listed_by_higher;
         list.weight_info.merge(b.weights);
         if (!format->blank_lines_are_data()) data_lines += parsed_lines[k];
       }
@@ -296,7 +299,9 @@ EdgeList read_edge_list(const std::string& path, const ParseOptions& options) {
   progress.finish();
   if (!sink) sink.emplace(format->weighted());
   list.edges = sink->take();
-  format->finish(path, list.size(), entries, data_lines);
+  totals.edges = list.size();
+  totals.data_lines = data_lines;
+  format->finish(path, totals);
   format->describe(list);
   if (options.id_mode) {
     if (*options.id_mode == IdMode::kIndex && list.id_mode == IdMode::kLabel) list.id_mode = IdMode::kIndex;
