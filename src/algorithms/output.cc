@@ -1,58 +1,15 @@
 #include "algorithms/output.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <filesystem>
 #include <vector>
 
 #include <fmt/format.h>
 
-#include "util/error.h"
+#include "util/atomic_file.h"
 
 namespace tg {
 
 namespace {
-
-class AtomicFile {
- public:
-  explicit AtomicFile(std::string path) : path_(std::move(path)), temp_(path_ + ".tmp-XXXXXX") {
-    const auto parent = std::filesystem::path(path_).parent_path();
-    if (!parent.empty() && !std::filesystem::is_directory(parent)) {
-      fail("cannot write '{}': directory '{}' does not exist", path_, parent.string());
-    }
-    fd_ = mkstemp(temp_.data());
-    if (fd_ < 0) fail("cannot create a temporary file beside '{}': {}", path_, std::strerror(errno));
-  }
-  ~AtomicFile() {
-    if (fd_ >= 0) close(fd_);
-    if (!done_) unlink(temp_.c_str());
-  }
-  void write(const void* data, size_t bytes) {
-    const char* p = static_cast<const char*>(data);
-    while (bytes > 0) {
-      const ssize_t n = ::write(fd_, p, bytes);
-      if (n < 0) fail("writing '{}' failed: {}", path_, std::strerror(errno));
-      p += n;
-      bytes -= static_cast<size_t>(n);
-    }
-  }
-  void commit() {
-    if (fchmod(fd_, 0644) != 0 || close(fd_) != 0) fail("writing '{}' failed: {}", path_, std::strerror(errno));
-    fd_ = -1;
-    if (rename(temp_.c_str(), path_.c_str()) != 0) fail("cannot rename onto '{}': {}", path_, std::strerror(errno));
-    done_ = true;
-  }
-
- private:
-  std::string path_, temp_;
-  int fd_ = -1;
-  bool done_ = false;
-};
 
 int64_t reported_int(const GraphFile& g, const AlgorithmResult& r, uint64_t v) {
   const int64_t x = r.ints[v];

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "graph/format.h"
+#include "util/atomic_file.h"
 
 namespace tg {
 
@@ -16,7 +17,6 @@ class GraphWriter {
  public:
   // Refuses (tg::Error) an output in a missing directory or an output that is one of `inputs`.
   GraphWriter(std::string path, const std::vector<std::string>& inputs);
-  ~GraphWriter();
   GraphWriter(const GraphWriter&) = delete;
   GraphWriter& operator=(const GraphWriter&) = delete;
 
@@ -32,15 +32,12 @@ class GraphWriter {
   // Computes the checksums, writes the header and renames the file into place.
   void commit(format::Header header);
 
-  const std::string& path() const { return path_; }
+  const std::string& path() const { return file_.path(); }
 
  private:
-  std::string path_;
-  std::string temp_path_;
-  int fd_ = -1;
+  AtomicFile file_;
   uint64_t end_ = format::kHeaderBytes;
   std::vector<format::SectionEntry> sections_;
-  bool committed_ = false;
 };
 
 }  // namespace tg

@@ -1,0 +1,75 @@
+#include "util/atomic_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "util/error.h"
+
+namespace tg {
+
+AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
+  if (path_.empty()) fail("output path is empty");
+  const auto parent = std::filesystem::path(path_).parent_path();
+  if (!parent.empty() && !std::filesystem::is_directory(parent)) {
+    fail("cannot write '{}': directory '{}' does not exist", path_, parent.string());
+  }
+  if (std::filesystem::is_directory(path_)) fail("cannot write '{}': it is a directory", path_);
+  temp_ = path_ + ".tmp-XXXXXX";
+  fd_ = mkstemp(temp_.data());
+  if (fd_ < 0) fail("cannot create a temporary file beside '{}': {}", path_, std::strerror(errno));
+}
+
+AtomicFile::~AtomicFile() {
+  if (fd_ >= 0) close(fd_);
+  if (!committed_) unlink(temp_.c_str());
+}
+
+void AtomicFile::write(const void* data, size_t bytes) {
+  const char* p = static_cast<const char*>(data);
+  while (bytes > 0) {
+    const ssize_t n = ::write(fd_, p, bytes);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail("writing '{}' failed: {}", path_, std::strerror(errno));
+    }
+    p += n;
+    bytes -= static_cast<size_t>(n);
+  }
+}
+
+void AtomicFile::write_at(uint64_t offset, const void* data, size_t bytes) {
+  const char* p = static_cast<const char*>(data);
+  while (bytes > 0) {
+    const ssize_t n = pwrite(fd_, p, bytes, static_cast<off_t>(offset));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail("writing '{}' failed: {}", path_, std::strerror(errno));
+    }
+    p += n;
+    offset += static_cast<uint64_t>(n);
+    bytes -= static_cast<size_t>(n);
+  }
+}
+
+void AtomicFile::resize(uint64_t bytes) {
+  if (ftruncate(fd_, static_cast<off_t>(bytes)) != 0) fail("writing '{}' failed: {}", path_, std::strerror(errno));
+}
+
+void AtomicFile::commit() {
+  if (fchmod(fd_, 0644) != 0 || close(fd_) != 0) {
+    fd_ = -1;
+    fail("writing '{}' failed: {}", path_, std::strerror(errno));
+  }
+  fd_ = -1;
+  if (rename(temp_.c_str(), path_.c_str()) != 0) {
+    fail("cannot rename '{}' to '{}': {}", temp_, path_, std::strerror(errno));
+  }
+  committed_ = true;
+}
+
+}  // namespace tg
