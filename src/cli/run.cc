@@ -35,7 +35,8 @@ struct RunArgs {
   bool verify = false, json = false, parents = false, unit_weights = false, no_checksums = false;
   std::optional<uint64_t> source;
   uint64_t seed = 27491095;
-  double alpha = EngineOptions{}.alpha, beta = EngineOptions{}.beta, tolerance = 0, damping = 0.85, delta = 0;
+  double alpha = EngineOptions{}.alpha, beta = EngineOptions{}.beta, pull_share = EngineOptions{}.pull_share;
+  double tolerance = 0, damping = 0.85, delta = 0;
 };
 
 bool is_graph_file(const std::string& path) {
@@ -84,6 +85,7 @@ std::vector<TrialOutcome> run_trials(const RunArgs& a, const GraphView<Id, W>& g
   engine_options.direction = a.direction == "push" ? Direction::kPush : a.direction == "pull" ? Direction::kPull : Direction::kAuto;
   engine_options.alpha = a.alpha;
   engine_options.beta = a.beta;
+  engine_options.pull_share = a.pull_share;
   Engine<Id, W> engine(g, engine_options);
   SourcePicker picker(g.num_vertices(), a.seed);
   PageRankOptions pr{a.damping, a.iterations, a.tolerance, 1000};
@@ -141,6 +143,7 @@ void run_command(const RunArgs& a) {
   if (a.tolerance < 0) fail("--tolerance must not be negative");
   if (!(a.damping > 0 && a.damping < 1)) fail("--damping must be in (0, 1)");
   if (a.alpha <= 0 || a.beta <= 0) fail("--alpha and --beta must be positive");
+  if (!(a.pull_share > 0)) fail("--pull-share must be positive");
   Timer read_timer;
   auto file = open_graph(a);
   const double read_seconds = read_timer.seconds();
@@ -223,6 +226,7 @@ Runner add_run(CLI::App& app) {
   cmd->add_option("--direction", a->direction, "Edge pass direction: auto (per iteration), push or pull")->check(CLI::IsMember({"auto", "push", "pull"}));
   cmd->add_option("--alpha", a->alpha, "Auto direction: pull when the frontier's edges exceed unexplored edges / alpha (default 15)");
   cmd->add_option("--beta", a->beta, "Auto direction: back to push when the frontier has fewer than n / beta vertices (default 18)");
+  cmd->add_option("--pull-share", a->pull_share, "Auto direction for programs that cannot stop a pull early (sssp, wcc): pull when the frontier's edges exceed this share of all arcs (default 0.5)");
   cmd->add_flag("--parents", a->parents, "bfs: also compute the BFS tree (verified as a tree)");
   cmd->add_option("-d,--delta", a->delta, "sssp: delta-stepping bucket width (default: mean weight / mean degree)");
   cmd->add_flag("--unit-weights", a->unit_weights, "sssp: every edge has length 1 (hop distances)");

@@ -41,6 +41,10 @@ struct EngineOptions {
   // as unexplored, which gives Ligra's rule (pull when the frontier's edges exceed arcs / alpha).
   double alpha = 15.0;
   double beta = 18.0;
+  // A program with no saturation point reads every in-edge of every vertex when it pulls, so it
+  // pulls only when the frontier's edges exceed this share of all arcs (push pays atomics, about
+  // twice a plain read; delta-stepping SSSP and FastSV rounds are the cases this protects).
+  double pull_share = 0.5;
   bool record_stats = true;
   // Push passes with less work than this (frontier vertices + their edges) run on one thread.
   uint64_t serial_work = 4096;
@@ -145,6 +149,10 @@ class Engine {
   Direction choose_direction(const Frontier<Id>& frontier) const {
     if (options_.direction != Direction::kAuto) return options_.direction;
     const double arcs = static_cast<double>(g_.num_arcs());
+    if constexpr (!HasSaturated<Program, Id>) {
+      const double edges = static_cast<double>(frontier.out_edges());
+      return edges > arcs * options_.pull_share ? Direction::kPull : Direction::kPush;
+    }
     const double explored = ActivatesOnce<Program> ? static_cast<double>(frontier.explored_edges()) : 0.0;
     const double unexplored = std::max(arcs - explored, 0.0);
     const double work = static_cast<double>(frontier.size() + frontier.out_edges());
