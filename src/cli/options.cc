@@ -9,6 +9,7 @@ void add_graph_input_options(CLI::App& cmd, GraphInputArgs& a) {
       ->check(CLI::IsMember({"auto", "edgelist", "csv", "tsv", "mtx", "dimacs", "pace", "metis", "cedge"}));
   cmd.add_option("--ids", a.ids, "label: ids are any 64-bit labels (default for edge lists); index: ids are vertex indices")
       ->check(CLI::IsMember({"label", "index"}));
+  cmd.add_option("--vertices", a.vertices, "With --ids index: the vertex count; ids must be below it");
   cmd.add_option("--columns", a.columns, "Source,destination[,weight] columns: 0-based numbers or header names");
   cmd.add_flag("--header", a.header, "CSV/TSV: the first line names the columns");
   cmd.add_flag("--no-header", a.no_header, "CSV/TSV: the first line is an edge");
@@ -26,6 +27,7 @@ ConvertOptions make_convert_options(const GraphInputArgs& a) {
   o.parse.format = a.format;
   if (a.ids == "index") o.parse.id_mode = IdMode::kIndex;
   if (a.ids == "label") o.parse.id_mode = IdMode::kLabel;
+  o.parse.vertices = a.vertices;
   if (!a.columns.empty()) {
     std::string rest = a.columns;
     size_t pos;

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <optional>
 #include <string>
 
 #include "graph/convert.h"
@@ -18,6 +19,7 @@ struct GraphInputArgs {
   std::string weights;
   uint64_t weight_seed = 1;
   uint32_t blocks = 0;
+  std::optional<uint64_t> vertices;
 };
 
 void add_graph_input_options(CLI::App& cmd, GraphInputArgs& args);

@@ -52,6 +52,7 @@ bool is_number(std::string_view f) {
 struct IdRule {
   uint64_t base = 0;
   std::optional<uint64_t> count;
+  const char* declared_by = "the header";
   bool take(std::string_view field, Batch& batch, uint64_t& out) const {
     std::string error;
     if (!parse_id(field, out, error)) {
@@ -59,8 +60,8 @@ struct IdRule {
       return false;
     }
     if (out < base || (count && out - base >= *count)) {
-      batch.fail(field.data(), count ? fmt::format("vertex id {} is out of range: the header declares ids {}..{}",
-                                                   out, base, base + *count - 1)
+      batch.fail(field.data(), count ? fmt::format("vertex id {} is out of range: {} declares ids {}..{}",
+                                                   out, declared_by, base, base + *count - 1)
                                      : fmt::format("vertex id {} is below the first id {}", out, base));
       return false;
     }
@@ -85,6 +86,11 @@ class EdgeListFormat final : public LineFormat {
   EdgeListFormat(std::string name, char delimiter, const ParseOptions& options, std::vector<std::string> default_columns)
       : name_(std::move(name)), delimiter_(delimiter), options_(options), default_columns_(std::move(default_columns)) {
     if (options.id_mode == IdMode::kIndex) mode_ = IdMode::kIndex;
+    if (options.vertices) {
+      if (mode_ != IdMode::kIndex) fail("--vertices applies to index mode; add --ids index");
+      rule_.count = *options.vertices;
+      rule_.declared_by = "--vertices";
+    }
   }
   std::string name() const override { return name_; }
   bool is_comment(std::string_view line) const override {
@@ -125,7 +131,10 @@ class EdgeListFormat final : public LineFormat {
   }
   void finish(const std::string&, const Totals&) const override {}
   bool weighted() const override { return column_[2] != kNone; }
-  void describe(EdgeList& list) const override { list.id_mode = mode_; }
+  void describe(EdgeList& list) const override {
+    list.id_mode = mode_;
+    if (rule_.count) list.declared_vertices = rule_.count;
+  }
 
  private:
   static constexpr size_t kNone = ~size_t{0};

@@ -21,6 +21,9 @@ namespace tg {
 struct ParseOptions {
   std::string format = "auto";  // auto, edgelist, csv, tsv, mtx, dimacs, pace, metis, cedge
   std::optional<IdMode> id_mode;  // default: label for plain lists, declared count for others
+  // Index mode on formats that declare no vertex count: the graph has this many vertices, and
+  // every id must be below it (vertices that no edge mentions are kept, isolated).
+  std::optional<uint64_t> vertices;
   // Columns holding source, destination and (optionally) weight: 0-based indices or, for files
   // with a header line, column names. Empty: the format's default.
   std::vector<std::string> columns;

@@ -1476,3 +1476,19 @@ def test_generate_weighted_undirected(tg, tmp):
     assert len(rows) == 16384 and all(len(r) == 3 for r in rows)
     ws = np.array([float(r[2]) for r in rows])
     assert ws.min() > 0 and ws.max() <= 1
+
+
+def test_index_mode_vertex_count_bounds_ids(tg, tmp):
+    """--vertices gives index mode a count to check ids against, and keeps trailing isolated vertices."""
+    src = tmp / "g.txt"
+    src.write_text("0 1\n1 2\n")
+    out = tmp / "g.tg"
+    res = tg.run("convert", src, "-o", out, "--ids", "index", "--vertices", "10")
+    assert res.returncode == 0, repr(res)
+    info = tg.info(out)
+    assert info["vertices"] == 10 and info["out_degree"]["zero"] == 8
+    bad = tmp / "bad.tg"
+    res = tg.run("convert", src, "-o", bad, "--ids", "index", "--vertices", "2")
+    assert_fails(res, src, bad, line=2, col=3, contains="--vertices declares ids 0..1")
+    res = tg.run("convert", src, "-o", bad, "--vertices", "5")
+    assert res.returncode == 1 and "--ids index" in res.stderr
