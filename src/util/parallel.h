@@ -29,6 +29,7 @@ T exclusive_prefix_sum(T* a, size_t n) {
 // Each thread compacts its own stretch, then the stretches are moved down in order.
 template <typename T, typename Keep>
 size_t parallel_compact(T* a, size_t n, Keep keep) {
+  if (n == 0) return 0;  // a may be null then, and memmove(null, ...) is undefined even for 0 bytes
   const int threads = max_threads();
   std::vector<size_t> begin(threads + 1), kept(threads);
   for (int t = 0; t <= threads; ++t) begin[t] = n * t / threads;
