@@ -237,7 +237,10 @@ class Engine {
     // A small frontier (a road graph's thousands of levels) is cheaper done by one thread than
     // paying for waking the team; that is what keeps high-diameter traversals fast.
     const bool small = frontier.size() + frontier.out_edges() < options_.serial_work;
-    std::vector<std::vector<Id>> found(threads);
+    // Per-thread scratch, kept across passes so a long traversal does not allocate per level.
+    auto& found = found_;
+    found.resize(static_cast<size_t>(threads));
+    for (auto& f : found) f.clear();
     std::vector<uint64_t> activated_edges(threads, 0);
     // Work division balanced by edges: tasks of about equal out-degree sums.
     const auto tasks = edge_balanced_tasks(list);
@@ -254,7 +257,18 @@ class Engine {
             if constexpr (HasWants<Program, Id>) {
               if (!program.wants(v)) return;
             }
-            if (Op::atomic_combine(program.target(v), program.scatter(u, w)) && claimed_.set_atomic(v)) {
+            if constexpr (ActivatesOnce<Program>) {
+              // A target leaves its identity once: the message that moves it is the activation,
+              // so one compare-and-swap decides it (later messages still combine).
+              auto& target = program.target(v);
+              auto expected = Op::identity();
+              const auto message = program.scatter(u, w);
+              if (std::atomic_ref(target).compare_exchange_strong(expected, message, std::memory_order_relaxed)) {
+                mine.push_back(v);
+              } else {
+                Op::atomic_combine(target, message);
+              }
+            } else if (Op::atomic_combine(program.target(v), program.scatter(u, w)) && claimed_.set_atomic(v)) {
               mine.push_back(v);
             }
           });
@@ -264,7 +278,7 @@ class Engine {
       // become active; each thread keeps its own in place.
       size_t kept = 0;
       for (Id v : mine) {
-        claimed_.clear_atomic(v);
+        if constexpr (!ActivatesOnce<Program>) claimed_.clear_atomic(v);
         if (program.apply(v)) {
           mine[kept++] = v;
           activated_edges[t] += g_.out_degree(v);
@@ -273,12 +287,15 @@ class Engine {
       mine.resize(kept);
     }
     s.edges_examined = frontier.out_edges() * (kBoth && g_.directed() ? 2 : 1);
-    std::vector<Id> next;
+    size_t total = 0;
     uint64_t edges = 0;
     for (int t = 0; t < threads; ++t) {
-      next.insert(next.end(), found[t].begin(), found[t].end());
+      total += found[t].size();
       edges += activated_edges[t];
     }
+    std::vector<Id> next;
+    next.reserve(total);
+    for (int t = 0; t < threads; ++t) next.insert(next.end(), found[t].begin(), found[t].end());
     return Frontier<Id>::sparse(g_.num_vertices(), std::move(next), edges);
   }
 
@@ -390,6 +407,7 @@ class Engine {
   EngineOptions options_;
   uint32_t p_ = 1;
   Bitmap claimed_;
+  std::vector<std::vector<Id>> found_;
   std::vector<uint64_t> pull_chunks_;
   std::vector<IterationStats> stats_;
 };
