@@ -71,7 +71,6 @@ class Frontier {
   uint64_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   uint64_t out_edges() const { return out_edges_; }  // sum of out-degrees of the members
-  uint64_t universe() const { return n_; }
   // Out-edges of all earlier frontiers of this traversal, and whether the pass that made this
   // frontier pulled: what the engine's direction choice looks at.
   uint64_t explored_edges() const { return explored_edges_; }

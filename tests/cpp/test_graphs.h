@@ -1,6 +1,7 @@
 // Builds small graph files for tests from generated edge lists, in a temporary folder.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -14,11 +15,21 @@
 
 namespace tg::testing {
 
-inline std::string temp_path(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("tiergraph-test-" + std::to_string(getpid()));
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
+inline std::filesystem::path temp_dir() {
+  return std::filesystem::temp_directory_path() / ("tiergraph-test-" + std::to_string(getpid()));
 }
+
+inline std::string temp_path(const std::string& name) {
+  std::filesystem::create_directories(temp_dir());
+  return (temp_dir() / name).string();
+}
+
+// Removes this process's temporary graphs when the test program ends.
+class TempDirCleanup : public ::testing::Environment {
+ public:
+  void TearDown() override { std::filesystem::remove_all(temp_dir()); }
+};
+inline ::testing::Environment* const kTempDirCleanup = ::testing::AddGlobalTestEnvironment(new TempDirCleanup);
 
 // A Kronecker graph (optionally weighted, undirected) written with a P x P grid.
 inline std::shared_ptr<const GraphFile> kronecker_graph(int scale, bool undirected, GeneratedWeights weights,
