@@ -43,6 +43,22 @@ struct WccProgram {
   bool apply(Id) { return false; }  // activity is decided by the grandparent change below
 };
 
+// The vertices for which keep(v) holds, in increasing order, gathered by all threads.
+template <typename Id, typename Keep>
+std::vector<Id> vertices_where(uint64_t n, Keep keep) {
+  std::vector<std::vector<Id>> parts(max_threads());
+#pragma omp parallel
+  {
+    auto& mine = parts[omp_get_thread_num()];
+#pragma omp for schedule(static)
+    for (uint64_t v = 0; v < n; ++v)
+      if (keep(v)) mine.push_back(static_cast<Id>(v));
+  }
+  std::vector<Id> all;
+  for (auto& p : parts) all.insert(all.end(), p.begin(), p.end());
+  return all;
+}
+
 // Hooks the trees of u and v together, the larger root under the smaller (lock-free).
 template <typename Id>
 void link(std::vector<Id>& parent, Id u, Id v) {
@@ -95,9 +111,7 @@ AlgorithmResult run_wcc(Engine<Id, W>& engine) {
 
   // First round: only the edges of vertices outside the giant tree, read in both directions
   // (pull gathers what their neighbours hold, push tells their neighbours).
-  std::vector<Id> outside;
-  for (uint64_t v = 0; v < n; ++v)
-    if (parent[v] != wcc.giant) outside.push_back(static_cast<Id>(v));
+  std::vector<Id> outside = vertices_where<Id>(n, [&](uint64_t v) { return parent[v] != wcc.giant; });
   auto everyone = engine.all();
   engine.edge_pass_in(wcc, everyone, Direction::kPull);
   wcc.giant = std::numeric_limits<Id>::max();
@@ -119,26 +133,18 @@ AlgorithmResult run_wcc(Engine<Id, W>& engine) {
       Op::atomic_combine(parent[v], least);                       // aggressive hooking
       Op::atomic_combine(parent[v], wcc.grandparent[v]);          // shortcutting
     });
-    std::vector<std::vector<Id>> changed(max_threads());
-#pragma omp parallel
-    {
-      auto& mine = changed[omp_get_thread_num()];
-#pragma omp for schedule(static)
-      for (uint64_t v = 0; v < n; ++v) {
-        const Id next = parent[parent[v]];
-        if (next != wcc.grandparent[v]) {
-          wcc.grandparent[v] = next;
-          mine.push_back(static_cast<Id>(v));
-        }
-      }
-    }
-    std::vector<Id> list;
-    for (auto& c : changed) list.insert(list.end(), c.begin(), c.end());
-    frontier = engine.from_list(std::move(list));
+    // Each vertex's own grandparent entry is written only by the thread that tests it.
+    frontier = engine.from_list(vertices_where<Id>(n, [&](uint64_t v) {
+      const Id next = parent[parent[v]];
+      if (next == wcc.grandparent[v]) return false;
+      wcc.grandparent[v] = next;
+      return true;
+    }));
   }
   AlgorithmResult r;
   r.ints.resize(n);
   uint64_t components = 0;
+#pragma omp parallel for reduction(+ : components)
   for (uint64_t v = 0; v < n; ++v) {
     uint64_t root = v;
     while (parent[root] != root) root = parent[root];
