@@ -1,11 +1,11 @@
 // `tiergraph generate`: Kronecker (Graph500) or uniform random graphs, to a graph file or, when
 // the output name ends in .el/.wel/.txt, to a text edge list for other systems.
-#include <filesystem>
 #include <memory>
 
 #include "cli/commands.h"
 #include "graph/convert.h"
 #include "graph/edge_list_text.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/timer.h"
@@ -52,7 +52,7 @@ Runner add_generate(CLI::App& app) {
     const std::string& out = args->output;
     const bool text = out.ends_with(".el") || out.ends_with(".wel") || out.ends_with(".txt");
     if (text) {
-      if (!args->overwrite && std::filesystem::exists(out)) fail("output '{}' already exists; pass --overwrite to replace it", out);
+      refuse_existing_output(out, args->overwrite);
       write_edge_list_text(list, out);
       log::info("Wrote the edge list to '{}'", out);
       return;

@@ -3,20 +3,13 @@
 #include <filesystem>
 
 #include "graph/graph_writer.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/memory.h"
 #include "util/timer.h"
 
 namespace tg {
-
-namespace {
-void check_output(const std::string& output, const ConvertOptions& options) {
-  if (!options.overwrite && std::filesystem::exists(output)) {
-    fail("output '{}' already exists; pass --overwrite to replace it", output);
-  }
-}
-}  // namespace
 
 nlohmann::json ConvertReport::to_json() const {
   const double edges_per_second = total_seconds > 0 ? static_cast<double>(build.input_edges) / total_seconds : 0;
@@ -56,7 +49,7 @@ void log_convert_report(const ConvertReport& r) {
 
 ConvertReport convert_edge_list(EdgeList list, const std::string& output, const ConvertOptions& options) {
   Timer timer;
-  check_output(output, options);
+  refuse_existing_output(output, options.overwrite);
   GraphWriter writer(output, {list.source_name});
   ConvertReport report;
   BuildOptions build = options.build;
@@ -74,7 +67,7 @@ ConvertReport convert_edge_list(EdgeList list, const std::string& output, const 
 
 ConvertReport convert_file(const std::string& input, const std::string& output, const ConvertOptions& options) {
   Timer timer;
-  check_output(output, options);
+  refuse_existing_output(output, options.overwrite);
   {
     // Fail early, before reading a large input, on an unusable output path.
     GraphWriter probe(output, {input});

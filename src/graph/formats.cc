@@ -11,10 +11,6 @@ namespace tg::parse {
 
 namespace {
 
-bool is_blank(std::string_view line) {
-  return std::all_of(line.begin(), line.end(), [](char c) { return c == ' ' || c == '\t'; });
-}
-
 bool starts_with_char(std::string_view line, char c) {
   for (char x : line) {
     if (x == ' ' || x == '\t') continue;

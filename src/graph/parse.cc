@@ -8,6 +8,7 @@
 #include <future>
 
 #include "graph/formats.h"
+#include "graph/parse_fields.h"
 #include "io/input_stream.h"
 #include "util/error.h"
 #include "util/parallel.h"
@@ -80,10 +81,6 @@ void for_each_line(const char* begin, const char* end, F f) {
     f(std::string_view(p, static_cast<size_t>(trimmed - p)));
     p = line_end + 1;
   }
-}
-
-bool is_blank(std::string_view line) {
-  return std::all_of(line.begin(), line.end(), [](char c) { return c == ' ' || c == '\t'; });
 }
 
 // The edge array grows as batches arrive, 32-bit ids until an id needs 64.
@@ -262,7 +259,7 @@ EdgeList read_edge_list(const std::string& path, const ParseOptions& options) {
         for_each_line(stretches[k].begin, stretches[k].end, [&](std::string_view line) {
           if (batch.error_at) return;
           if (format->is_comment(line)) return;
-          if (!blank_is_data && is_blank(line)) return;
+          if (!blank_is_data && parse::is_blank(line)) return;
           format->data_line(line, index++, batch);
           ++data;
         });

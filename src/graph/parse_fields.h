@@ -45,6 +45,13 @@ class FieldCursor {
   char delim_;
 };
 
+// A line of nothing but spaces and tabs.
+inline bool is_blank(std::string_view line) {
+  for (char c : line)
+    if (c != ' ' && c != '\t') return false;
+  return true;
+}
+
 inline std::string quoted(std::string_view s) {
   if (s.size() > 40) return fmt::format("'{}...'", s.substr(0, 40));
   return fmt::format("'{}'", s);

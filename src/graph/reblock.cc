@@ -1,9 +1,8 @@
 #include "graph/reblock.h"
 
-#include <filesystem>
-
 #include "graph/builder.h"
 #include "graph/graph_view.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
 
 namespace tg {
@@ -47,7 +46,7 @@ EdgeList extract(const GraphView<Id, WFile>& g) {
 
 void reblock_graph(const std::string& input, const std::string& output, uint32_t blocks, bool overwrite) {
   if (blocks == 0) fail("--blocks must be at least 1");
-  if (!overwrite && std::filesystem::exists(output)) fail("output '{}' already exists; pass --overwrite to replace it", output);
+  refuse_existing_output(output, overwrite);
   auto file = GraphFile::open(input);
   GraphWriter writer(output, {input});
   BuildOptions options;

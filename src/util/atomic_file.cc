@@ -12,6 +12,12 @@
 
 namespace tg {
 
+void refuse_existing_output(const std::string& path, bool overwrite) {
+  if (!overwrite && std::filesystem::exists(path)) {
+    fail("output '{}' already exists; pass --overwrite to replace it", path);
+  }
+}
+
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
   if (path_.empty()) fail("output path is empty");
   const auto parent = std::filesystem::path(path_).parent_path();

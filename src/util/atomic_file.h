@@ -10,6 +10,10 @@
 
 namespace tg {
 
+// Refuses (tg::Error) to replace an existing `path` unless `overwrite` is set: the one place that
+// decides whether an output may replace what is there.
+void refuse_existing_output(const std::string& path, bool overwrite);
+
 class AtomicFile {
  public:
   // Fails (tg::Error) when the directory does not exist or `path` is a directory.
