@@ -14,6 +14,12 @@ namespace tg {
 inline constexpr int64_t kUnreached = std::numeric_limits<int64_t>::max();
 
 struct AlgorithmResult {
+  AlgorithmResult() = default;
+  explicit AlgorithmResult(std::vector<int64_t> values, nlohmann::json info = nlohmann::json::object())
+      : ints(std::move(values)), summary(std::move(info)) {}
+  explicit AlgorithmResult(std::vector<double> values, nlohmann::json info = nlohmann::json::object())
+      : real(true), reals(std::move(values)), summary(std::move(info)) {}
+
   bool real = false;            // values in `reals`, else in `ints`
   std::vector<int64_t> ints;    // kUnreached where a vertex was not reached
   std::vector<double> reals;    // +infinity where a vertex was not reached

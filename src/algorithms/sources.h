@@ -2,8 +2,10 @@
 // out-edges, one per trial from the same sequence (so trial k's source is reproducible).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
+#include <vector>
 
 namespace tg {
 
@@ -25,5 +27,18 @@ class SourcePicker {
   uint64_t n_;
   std::mt19937_64 rng_;
 };
+
+// Radii's K distinct sources with out-edges, chosen by a seeded generator, in increasing order.
+template <typename Graph>
+std::vector<uint64_t> radii_sources(const Graph& g, int k, uint64_t seed) {
+  std::vector<uint64_t> candidates;
+  for (uint64_t v = 0; v < g.num_vertices(); ++v)
+    if (g.out_degree(v) > 0) candidates.push_back(v);
+  std::mt19937_64 rng(seed);
+  std::shuffle(candidates.begin(), candidates.end(), rng);
+  candidates.resize(std::min<size_t>(candidates.size(), static_cast<size_t>(k)));
+  std::sort(candidates.begin(), candidates.end());
+  return candidates;
+}
 
 }  // namespace tg

@@ -10,13 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "algorithms/bfs.h"
+#include "algorithms/kernels.h"
 #include "algorithms/output.h"
-#include "algorithms/pagerank.h"
-#include "algorithms/radii.h"
 #include "algorithms/sources.h"
-#include "algorithms/sssp.h"
-#include "algorithms/wcc.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "graph/format.h"
@@ -79,8 +75,8 @@ struct TrialOutcome {
   nlohmann::json iterations;
 };
 
-template <typename Id, typename W>
-std::vector<TrialOutcome> run_trials(const RunArgs& a, const GraphView<Id, W>& g) {
+template <typename Kernel, typename Id, typename W>
+std::vector<TrialOutcome> run_trials(const RunArgs& a, const Kernel& kernel, const GraphView<Id, W>& g) {
   EngineOptions engine_options;
   engine_options.direction = a.direction == "push" ? Direction::kPush : a.direction == "pull" ? Direction::kPull : Direction::kAuto;
   engine_options.alpha = a.alpha;
@@ -88,50 +84,38 @@ std::vector<TrialOutcome> run_trials(const RunArgs& a, const GraphView<Id, W>& g
   engine_options.pull_share = a.pull_share;
   Engine<Id, W> engine(g, engine_options);
   SourcePicker picker(g.num_vertices(), a.seed);
-  PageRankOptions pr{a.damping, a.iterations, a.tolerance, 1000};
+  KernelArgs args;
+  args.parents = a.parents;
+  args.delta = a.delta;
+  args.pagerank = PageRankOptions{a.damping, a.iterations, a.tolerance, 1000};
   std::vector<TrialOutcome> outcomes;
   for (int t = 0; t < a.trials; ++t) {
     TrialOutcome o;
-    const bool needs_source = a.algorithm == "bfs" || a.algorithm == "sssp";
-    if (needs_source) o.source = a.source ? g.file().dense_id(*a.source) : picker.next(g);
-    std::vector<uint64_t> radii_from;
-    if (a.algorithm == "radii") radii_from = radii_sources(g, a.samples, a.seed + static_cast<uint64_t>(t));
+    if (kernel.sources == Sources::kOne) {
+      args.source = a.source ? g.file().dense_id(*a.source) : picker.next(g);
+      o.source = args.source;
+    }
+    if (kernel.sources == Sources::kSample) args.sources = radii_sources(g, a.samples, a.seed + static_cast<uint64_t>(t));
     engine.reset_stats();
     Timer timer;
-    if (a.algorithm == "bfs") {
-      o.result = run_bfs(engine, *o.source, a.parents);
-    } else if (a.algorithm == "sssp") {
-      const auto delta = a.delta > 0 ? static_cast<DistanceOf<W>>(a.delta) : default_delta<W>(g.file());
-      if (delta <= 0) fail("--delta must be positive");
-      o.result = run_sssp(engine, *o.source, delta);
-    } else if (a.algorithm == "wcc") {
-      o.result = run_wcc(engine);
-    } else if (a.algorithm == "pr") {
-      o.result = run_pagerank(engine, pr);
-    } else {
-      o.result = run_radii(engine, radii_from);
-    }
+    o.result = kernel.run(engine, args);
     o.seconds = timer.seconds();
     o.iterations = to_json(engine.stats());
-    if (a.verify) {
-      if (a.algorithm == "bfs") o.verdict = verify_bfs(g, *o.source, o.result);
-      else if (a.algorithm == "sssp") o.verdict = verify_sssp(g, *o.source, o.result);
-      else if (a.algorithm == "wcc") o.verdict = verify_wcc(g, o.result);
-      else if (a.algorithm == "pr") o.verdict = verify_pagerank(g, pr, o.result);
-      else o.verdict = verify_radii(g, radii_from, o.result);
-    }
+    if (a.verify) o.verdict = kernel.verify(g, args, o.result);
     outcomes.push_back(std::move(o));
   }
   return outcomes;
 }
 
-void check_algorithm_fits(const RunArgs& a, const GraphFile& g) {
-  if (a.algorithm != "sssp") return;
+template <typename Kernel>
+void check_kernel_fits(const RunArgs& a, const Kernel& kernel, const GraphFile& g) {
+  if (a.parents && kernel.name != "bfs") fail("--parents applies to bfs only");
+  if (!kernel.weighted) return;
   if (!g.weighted() && !a.unit_weights) {
-    fail("sssp needs edge weights and '{}' has none; pass --unit-weights to count hops as distance 1", g.path());
+    fail("{} needs edge weights and '{}' has none; pass --unit-weights to count hops as distance 1", kernel.name, g.path());
   }
   if (g.weighted() && !a.unit_weights && g.header().min_weight < 0) {
-    fail("sssp needs non-negative weights; '{}' has weights down to {}", g.path(), g.header().min_weight);
+    fail("{} needs non-negative weights; '{}' has weights down to {}", kernel.name, g.path(), g.header().min_weight);
   }
 }
 
@@ -144,19 +128,22 @@ void run_command(const RunArgs& a) {
   if (!(a.damping > 0 && a.damping < 1)) fail("--damping must be in (0, 1)");
   if (a.alpha <= 0 || a.beta <= 0) fail("--alpha and --beta must be positive");
   if (!(a.pull_share > 0)) fail("--pull-share must be positive");
+  if (a.delta < 0) fail("--delta must be positive, got {}", a.delta);
   Timer read_timer;
   auto file = open_graph(a);
   const double read_seconds = read_timer.seconds();
-  check_algorithm_fits(a, *file);
-  if (file->num_vertices() == 0) fail("'{}' has no vertices", file->path());
-  if (a.parents && a.algorithm != "bfs") fail("--parents applies to bfs only");
-
   std::vector<TrialOutcome> outcomes;
-  if (a.algorithm == "sssp" && !a.unit_weights) {
-    with_weighted_view(file, [&](const auto& view) { outcomes = run_trials(a, view); });
-  } else {
-    with_unweighted_view(file, [&](const auto& view) { outcomes = run_trials(a, view); });
-  }
+  std::string algorithm;
+  with_kernel(a.algorithm, [&](const auto& kernel) {
+    algorithm = kernel.name;
+    check_kernel_fits(a, kernel, *file);
+    if (file->num_vertices() == 0) fail("'{}' has no vertices", file->path());
+    if (kernel.weighted && !a.unit_weights) {
+      with_weighted_view(file, [&](const auto& view) { outcomes = run_trials(a, kernel, view); });
+    } else {
+      with_unweighted_view(file, [&](const auto& view) { outcomes = run_trials(a, kernel, view); });
+    }
+  });
 
   double total = 0;
   bool all_ok = true;
@@ -175,7 +162,7 @@ void run_command(const RunArgs& a) {
   }
   const double average = total / static_cast<double>(outcomes.size());
   if (a.json) {
-    nlohmann::json j{{"algorithm", a.algorithm},
+    nlohmann::json j{{"algorithm", algorithm},
                      {"graph", file->path()},
                      {"vertices", file->num_vertices()},
                      {"edges", file->num_edges()},
@@ -212,9 +199,9 @@ void run_command(const RunArgs& a) {
 }  // namespace
 
 Runner add_run(CLI::App& app) {
-  auto* cmd = app.add_subcommand("run", "Run an algorithm: bfs, sssp, wcc, pr, radii");
+  auto* cmd = app.add_subcommand("run", "Run an algorithm: bfs, sssp, wcc (cc, components), pr (pagerank), radii");
   auto a = std::make_shared<RunArgs>();
-  cmd->add_option("algorithm", a->algorithm, "bfs | sssp | wcc | pr | radii")->required()->check(CLI::IsMember({"bfs", "sssp", "wcc", "pr", "radii"}));
+  cmd->add_option("algorithm", a->algorithm, "bfs | sssp | wcc (cc, components) | pr (pagerank) | radii")->required()->check(CLI::IsMember(kernel_names()));
   cmd->add_option("graph,-f,--file", a->graph, "Graph file, or any input `convert` reads (converted on the fly)")->required();
   cmd->add_option("-n,--trials", a->trials, "Trials (each timed; sources differ per trial)");
   cmd->add_option("-t,--threads", a->threads, "Threads (default: all cores)");

@@ -1,33 +1,38 @@
-// The shared-memory engine: runs a vertex program's edge pass over a frontier, push or pull,
-// over the block grid, and vertex passes over sets of vertices.
+// The shared-memory engine. It owns everything an algorithm touches: vertex state (VertexArray),
+// frontiers, every loop over vertices and edges, reductions, and the priority bins; an algorithm
+// only says what flows along an edge and how values combine (see program.h for the contract).
+// Because no algorithm runs a loop of its own, the same algorithm text can run where the loops
+// are issued differently: over a block store, across MPI ranks, on a GPU.
 //
-// A vertex program (see algorithms/) declares:
-//   using Op = MinOp<T> | SumOp<T> | OrOp<T>;        how messages to one vertex combine
-//   Op::Value scatter(Id u, W w) const;               the message an edge u->v carries
-//   Op::Value& target(Id v);                          where v's messages are combined
-//   bool apply(Id v);                                 v's target changed: should v be active?
-// and optionally:
-//   bool wants(Id v) const;                           v may still change (others are skipped)
-//   bool saturated(Id v, Op::Value acc) const;        pull may stop reading v's in-edges
-//   static constexpr bool kBothDirections = true;     follow edges both ways (weak connectivity)
-// Nothing about push or pull, atomics, threads, blocks or tiers.
-//
-// Semantics: in push, messages are combined atomically into target(v) and apply(v) runs once per
-// changed v after the pass; in pull, v's in-edges from the frontier are reduced locally, combined
-// into target(v), and apply(v) runs at once. So scatter must not read what apply writes in the
-// same pass (keep a separate "next" array, as Radii does); reading target() is fine.
+// Primitives, each named after what a distributed or device backend issues for it:
+//   vertex_array(init) / vertex_array_from(f)   engine-placed state (a window, device memory)
+//   for_each, reduce(op, f), select             vertex passes (reduce: an allreduce across ranks)
+//   combine_at(op, array, v, x)                 an atomic at an index (MPI_Accumulate, atomicMin)
+//   root(parent, v), link(parent, u, v)         pointer jumping and a compare-and-swap hook
+//   edge_pass, or combine_pass + apply_pass     messages along the frontier's edges
+//   bins, to_bins, next_bin                     delta-stepping bins (thread-local)
+//   collect(array)                              the result, gathered
 #pragma once
 
 #include <omp.h>
 
 #include <algorithm>
+#include <concepts>
 #include <cstdint>
+#include <memory>
+#include <random>
+#include <span>
 #include <vector>
 
+#include "engine/adjacency.h"
+#include "engine/bins.h"
 #include "engine/combine.h"
 #include "engine/frontier.h"
+#include "engine/program.h"
 #include "engine/stats.h"
+#include "engine/vertex_array.h"
 #include "graph/graph_view.h"
+#include "util/parallel.h"
 #include "util/timer.h"
 
 namespace tg {
@@ -46,110 +51,367 @@ struct EngineOptions {
   // twice a plain read; delta-stepping SSSP and FastSV rounds are the cases this protects).
   double pull_share = 0.5;
   bool record_stats = true;
-  // Push passes with less work than this (frontier vertices + their edges) run on one thread.
+  // Passes with less work than this (vertices + their edges) run on one thread: waking the team
+  // costs more than a road graph's thousands of tiny levels.
   uint64_t serial_work = 4096;
+  // Run every edge pass as combine_pass then apply_pass (what a relaxed barrier between ranks
+  // needs) instead of the fused form; results are the same, which the tests check.
+  bool two_phase = false;
 };
 
-template <typename P, typename Id>
-concept HasWants = requires(const P& p, Id v) { { p.wants(v) } -> std::convertible_to<bool>; };
-template <typename P, typename Id>
-concept HasSaturated = requires(const P& p, Id v, typename P::Op::Value x) { { p.saturated(v, x) } -> std::convertible_to<bool>; };
-template <typename P>
-concept BothDirections = requires { requires P::kBothDirections; };
-template <typename P>
-concept ActivatesOnce = requires { requires P::kActivatesOnce; };
+// What a pass restricts itself to besides the frontier.
+template <typename Id>
+struct PassOptions {
+  Direction direction = Direction::kAuto;  // kAuto: the engine's choice; --direction still wins
+  const Frontier<Id>* targets = nullptr;   // only these vertices receive messages
+};
+
+// The vertices a combine pass changed, per worker, waiting for apply_pass.
+template <typename Id>
+struct Changed {
+  std::vector<std::vector<Id>> lists;
+  bool claimed = false;  // the vertices hold a claim bit that apply_pass clears
+  IterationStats stats;
+  uint64_t explored = 0;
+  uint64_t previous_size = 0;
+  double combine_seconds = 0;
+};
 
 template <typename Id, typename W>
 class Engine {
  public:
   using Graph = GraphView<Id, W>;
+  using Set = Frontier<Id>;
+  using VertexId = Id;
+  using Weight = W;
 
-  Engine(const Graph& graph, EngineOptions options) : g_(graph), options_(options), claimed_(graph.num_vertices()) {
-    p_ = g_.blocks_per_side();
-    pull_chunks_ = balanced_chunks([&](uint64_t v) { return g_.in_degree(v) + (g_.directed() ? g_.out_degree(v) : 0); });
+  Engine(const Graph& graph, EngineOptions options)
+      : g_(graph), adj_(graph), options_(options), claimed_(graph.num_vertices()) {
+    pull_chunks_ = adj_.balanced_chunks([&](uint64_t v) { return g_.in_degree(v) + (g_.directed() ? g_.out_degree(v) : 0); }, 32);
   }
 
   const Graph& graph() const { return g_; }
   uint64_t num_vertices() const { return g_.num_vertices(); }
+  uint64_t num_arcs() const { return g_.num_arcs(); }
+  uint64_t out_degree(uint64_t v) const { return g_.out_degree(v); }
   std::vector<IterationStats>& stats() { return stats_; }
   void reset_stats() { stats_.clear(); }
+  uint64_t vertex_bytes() const { return vertex_bytes_; }  // vertex state held now
+  uint64_t peak_vertex_bytes() const { return peak_vertex_bytes_; }
 
-  Frontier<Id> all() const { return Frontier<Id>::all(g_.num_vertices(), g_.num_arcs()); }
-  Frontier<Id> from_list(std::vector<Id> list) const {
+  // ---- vertex state ------------------------------------------------------------------------
+
+  // Frees, when it goes out of scope, every vertex array made after it was taken.
+  class [[nodiscard]] Scope {
+   public:
+    explicit Scope(Engine& e) : e_(e), mark_(e.storage_.size()) {}
+    ~Scope() {
+      while (e_.storage_.size() > mark_) {
+        e_.vertex_bytes_ -= e_.storage_.back()->bytes();
+        e_.storage_.pop_back();
+      }
+    }
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+
+   private:
+    Engine& e_;
+    size_t mark_;
+  };
+  Scope scope() { return Scope(*this); }
+
+  // A value per vertex, every one `init`.
+  template <typename T>
+  VertexArray<T> vertex_array(T init) {
+    auto a = allocate<T>();
+    for_each([=](Id v) { a[v] = init; });
+    return a;
+  }
+  // A value per vertex, f(v) for each.
+  template <typename F>
+  auto vertex_array_from(F f) {
+    auto a = allocate<std::invoke_result_t<F, Id>>();
+    for_each([&](Id v) { a[v] = f(v); });
+    return a;
+  }
+  // A copy of another vertex array.
+  template <typename T>
+  VertexArray<T> copy(VertexArray<T> from) {
+    return vertex_array_from([=](Id v) { return from[v]; });
+  }
+  template <typename T>
+  void set(VertexArray<T> a, uint64_t v, T x) const { a[v] = x; }
+  // Writes x to a[v] if it differs; true if it did (v's own entry, from the thread handling v).
+  template <typename T>
+  bool update(VertexArray<T> a, uint64_t v, T x) const {
+    if (a[v] == x) return false;
+    a[v] = x;
+    return true;
+  }
+
+  // The array's values in vertex order (on rank 0, under MPI), each through map if given.
+  template <typename T>
+  std::vector<T> collect(VertexArray<T> a) const {
+    return collect(a, [](T x) { return x; });
+  }
+  template <typename T, typename Map>
+  auto collect(VertexArray<T> a, Map map) const {
+    std::vector<std::invoke_result_t<Map, T>> out(a.size());
+#pragma omp parallel for schedule(static) if (out.size() > options_.serial_work)
+    for (uint64_t v = 0; v < out.size(); ++v) out[v] = map(a[v]);
+    return out;
+  }
+
+  // Combines x into a[v] atomically (any vertex, from any thread); true if a[v] changed.
+  template <typename Op>
+  bool combine_at(Op, VertexArray<typename Op::Value> a, uint64_t v, typename Op::Value x) const {
+    return Op::atomic_combine(a[v], x);
+  }
+  // The root of v's tree in a forest of parent pointers (pointer jumping; read-only).
+  Id root(VertexArray<Id> parent, Id v) const {
+    Id r = parent.load(v);
+    for (Id up = parent.load(r); up != r; up = parent.load(r)) r = up;
+    return r;
+  }
+  // Points every vertex straight at its root.
+  void compress(VertexArray<Id> parent) const {
+    for_each([&](Id v) { parent.store(v, root(parent, v)); });
+  }
+  // Joins the trees of u and v, the larger root hooked under the smaller, lock-free: a hook is a
+  // compare-and-swap on a root's pointer (MPI_Compare_and_swap, atomicCAS elsewhere).
+  void link(VertexArray<Id> parent, Id u, Id v) const {
+    Id a = parent.load(u), b = parent.load(v);
+    while (a != b) {
+      const Id high = std::max(a, b), low = std::min(a, b);
+      Id above = parent.load(high);
+      if (above == high && std::atomic_ref<Id>(parent[high]).compare_exchange_strong(above, low, std::memory_order_relaxed)) return;
+      a = parent.load(above);
+      b = parent.load(low);
+    }
+  }
+  // The most frequent value among `samples` entries drawn with a fixed seed.
+  template <typename T>
+  T most_frequent(VertexArray<T> a, int samples) const {
+    std::vector<T> drawn;
+    std::mt19937_64 rng(7);
+    for (int k = 0; k < samples && a.size() > 0; ++k) drawn.push_back(a[rng() % a.size()]);
+    std::sort(drawn.begin(), drawn.end());
+    T best{};
+    size_t best_run = 0;
+    for (size_t i = 0; i < drawn.size();) {
+      size_t j = i;
+      while (j < drawn.size() && drawn[j] == drawn[i]) ++j;
+      if (j - i > best_run) {
+        best_run = j - i;
+        best = drawn[i];
+      }
+      i = j;
+    }
+    return best;
+  }
+
+  // ---- vertex sets and vertex passes ---------------------------------------------------------
+
+  Set all() const { return Set::all(g_.num_vertices(), g_.num_arcs()); }
+  Set frontier_of(uint64_t v) const { return Set::sparse(g_.num_vertices(), {static_cast<Id>(v)}, g_.out_degree(v)); }
+  Set frontier_of(std::span<const uint64_t> vertices) const {
+    std::vector<Id> list(vertices.begin(), vertices.end());
     uint64_t edges = 0;
-#pragma omp parallel for reduction(+ : edges) if (list.size() > 4096)
-    for (size_t k = 0; k < list.size(); ++k) edges += g_.out_degree(list[k]);
-    return Frontier<Id>::sparse(g_.num_vertices(), std::move(list), edges);
+    for (Id v : list) edges += g_.out_degree(v);
+    return Set::sparse(g_.num_vertices(), std::move(list), edges);
   }
 
-  // One pass of messages along the edges out of `frontier`; returns the vertices apply() activated.
-  template <typename Program>
-  Frontier<Id> edge_pass(Program& program, Frontier<Id>& frontier) {
-    return edge_pass_in(program, frontier, Direction::kAuto);
+  // f(v) for every vertex, or every member of a set; small sets run on one thread.
+  template <typename F>
+  void for_each(F f) const {
+    const uint64_t n = g_.num_vertices();
+#pragma omp parallel for schedule(static) if (n > options_.serial_work)
+    for (uint64_t v = 0; v < n; ++v) f(static_cast<Id>(v));
+  }
+  template <typename F>
+  void for_each(const Set& set, F f) const {
+    if (set.kind() == Set::Kind::kAll) return for_each(f);
+    const auto& list = set.list();
+#pragma omp parallel for schedule(static) if (list.size() > options_.serial_work)
+    for (size_t k = 0; k < list.size(); ++k) f(list[k]);
   }
 
-  // The same in a direction the algorithm needs (kAuto: the engine's choice). The run's
-  // --direction option still wins, so forced push or pull runs stay what they say.
-  template <typename Program>
-  Frontier<Id> edge_pass_in(Program& program, Frontier<Id>& frontier, Direction wanted) {
-    Timer timer;
-    IterationStats s;
-    s.iteration = stats_.size();
-    s.frontier_size = frontier.size();
-    s.frontier_edges = frontier.out_edges();
-    const Direction d = options_.direction == Direction::kAuto && wanted != Direction::kAuto
-                            ? wanted
-                            : choose_direction<Program>(frontier);
-    s.direction = d;
-    Frontier<Id> next = d == Direction::kPush ? push(program, frontier, s) : pull(program, frontier, s);
-    // As in GAPBS, only push passes count as exploring: after a pull phase the traversal goes
-    // back to push and stays there until the frontier's edges are again a large share.
-    const uint64_t explored = frontier.explored_edges() + (d == Direction::kPush ? frontier.out_edges() : 0);
-    next.set_history(explored, d == Direction::kPull, frontier.size());
-    s.activated = next.size();
-    s.seconds = timer.seconds();
-    if (options_.record_stats) stats_.push_back(s);
-    return next;
+  // op-combination of f(v) over every vertex (an allreduce across ranks).
+  template <typename Op, typename F>
+  typename Op::Value reduce(Op, F f) const {
+    using Value = typename Op::Value;
+    const uint64_t n = g_.num_vertices();
+    const int threads = n > options_.serial_work ? max_threads() : 1;
+    std::vector<Value> partial(static_cast<size_t>(threads), Op::identity());
+#pragma omp parallel num_threads(threads)
+    {
+      Value acc = Op::identity();
+#pragma omp for schedule(static) nowait
+      for (uint64_t v = 0; v < n; ++v) acc = Op::combine(acc, f(static_cast<Id>(v)));
+      partial[static_cast<size_t>(omp_get_thread_num())] = acc;
+    }
+    Value total = Op::identity();
+    for (const auto& x : partial) total = Op::combine(total, x);
+    return total;
   }
 
-  // Calls f(u, v) for the first `k` out-edges of every vertex u, in parallel: the sampled
-  // subgraph that Afforest-style connectivity links first (a tier fetches only the blocks' heads).
+  // The members of `input` for which keep(v) holds, in O(|input|); keep may update v's own state.
+  template <typename Keep>
+  Set select(const Set& input, Keep keep) const {
+    const bool everyone = input.kind() == Set::Kind::kAll;
+    const std::vector<Id>* list = everyone ? nullptr : &input.list();
+    const uint64_t count = everyone ? g_.num_vertices() : list->size();
+    const int threads = count > options_.serial_work ? max_threads() : 1;
+    std::vector<std::vector<Id>> parts(static_cast<size_t>(threads));
+    uint64_t edges = 0;
+#pragma omp parallel num_threads(threads) reduction(+ : edges)
+    {
+      auto& mine = parts[static_cast<size_t>(omp_get_thread_num())];
+#pragma omp for schedule(static)
+      for (uint64_t k = 0; k < count; ++k) {
+        const Id v = everyone ? static_cast<Id>(k) : (*list)[k];
+        if (keep(v)) {
+          mine.push_back(v);
+          edges += g_.out_degree(v);
+        }
+      }
+    }
+    return Set::sparse(g_.num_vertices(), concatenate(parts), edges);
+  }
+
+  // ---- edges ---------------------------------------------------------------------------------
+
+  // f(u, v) for the first k out-edges of every vertex u: the sampled subgraph that Afforest-style
+  // connectivity links first (a tier fetches only the heads of the blocks).
   template <typename F>
   void sample_pass(uint32_t k, F f) const {
     const uint64_t n = g_.num_vertices();
 #pragma omp parallel for schedule(dynamic, 1024)
-    for (uint64_t u = 0; u < n; ++u) {
-      uint32_t taken = 0;
-      const uint32_t i = p_ == 1 ? 0 : range_of(u);
-      for (uint32_t j = 0; j < p_ && taken < k; ++j) {
-        const auto& b = g_.out_block(i, j);
-        for (uint32_t e = b.begin(u); e < b.end(u) && taken < k; ++e, ++taken) f(static_cast<Id>(u), b.neighbors[e]);
+    for (uint64_t u = 0; u < n; ++u) adj_.for_first_out(u, k, [&](Id v) { f(static_cast<Id>(u), v); });
+  }
+
+  // One pass of messages along the edges out of `frontier`; returns the vertices apply() activated.
+  template <typename Program>
+  Set edge_pass(const Program& program, const Set& frontier, PassOptions<Id> pass = {}) {
+    check_program<Program, Id, W>();
+    if (options_.two_phase) return apply_pass(program, combine_pass(program, frontier, pass));
+    Timer timer;
+    Changed<Id> c = begin_pass<Program>(frontier, pass);
+    Set next = c.stats.direction == Direction::kPush ? push<true>(program, frontier, pass, c) : pull<true>(program, frontier, pass, c);
+    return finish_pass(std::move(next), c, timer.seconds());
+  }
+
+  // The same pass in two phases: combine every message into its target, then (after whatever
+  // barrier the backend needs) apply once per changed vertex.
+  template <typename Program>
+  Changed<Id> combine_pass(const Program& program, const Set& frontier, PassOptions<Id> pass = {}) {
+    check_program<Program, Id, W>();
+    Timer timer;
+    Changed<Id> c = begin_pass<Program>(frontier, pass);
+    if (c.stats.direction == Direction::kPush) push<false>(program, frontier, pass, c);
+    else pull<false>(program, frontier, pass, c);
+    c.combine_seconds = timer.seconds();
+    return c;
+  }
+  template <typename Program>
+  Set apply_pass(const Program& program, Changed<Id> c) {
+    Timer timer;
+    uint64_t total = 0;
+    for (const auto& l : c.lists) total += l.size();
+    uint64_t edges = 0;
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : edges) if (total > options_.serial_work)
+    for (size_t t = 0; t < c.lists.size(); ++t) edges += apply_list(program, c.lists[t], c.claimed);
+    Set next = Set::sparse(g_.num_vertices(), concatenate(c.lists), edges);
+    found_ = std::move(c.lists);  // keep the buffers for the next pass
+    return finish_pass(std::move(next), c, c.combine_seconds + timer.seconds());
+  }
+
+  // ---- priority bins -------------------------------------------------------------------------
+
+  Bins<Id> bins() const { return Bins<Id>(g_.num_vertices(), max_threads()); }
+  // Puts each member of `set` into bin key(v) (never below the current bin), each thread into
+  // bins of its own.
+  template <typename Key>
+  void to_bins(Bins<Id>& bins, const Set& set, Key key) const {
+    const auto& list = set.list();
+    const bool parallel = list.size() > options_.serial_work;
+#pragma omp parallel num_threads(parallel ? bins.threads() : 1)
+    {
+      auto& mine = bins.local(omp_get_thread_num());
+#pragma omp for schedule(static)
+      for (size_t k = 0; k < list.size(); ++k) {
+        const uint64_t b = std::max<uint64_t>(key(list[k]), bins.current());
+        if (b >= mine.size()) mine.resize(b + 1);
+        mine[b].push_back(list[k]);
       }
     }
   }
-
-  // Runs f(v) for every vertex, in parallel.
-  template <typename F>
-  void vertex_pass(F f) const {
-    const uint64_t n = g_.num_vertices();
-#pragma omp parallel for schedule(static)
-    for (uint64_t v = 0; v < n; ++v) f(static_cast<Id>(v));
-  }
-  // Runs f(v) for every member of the frontier, in parallel.
-  template <typename F>
-  void vertex_pass(Frontier<Id>& frontier, F f) const {
-    if (frontier.kind() == Frontier<Id>::Kind::kAll) return vertex_pass(f);
-    const auto& list = frontier.list();
-#pragma omp parallel for schedule(static)
-    for (size_t k = 0; k < list.size(); ++k) f(list[k]);
+  // The lowest non-empty bin as a frontier: each vertex once, and only if key(v) still names the
+  // bin. Empty when every bin is.
+  template <typename Key>
+  Set next_bin(Bins<Id>& bins, Key key) const {
+    for (uint64_t b = bins.advance(); b != Bins<Id>::kNone; b = bins.advance()) {
+      const int threads = bins.threads();
+      std::vector<std::vector<Id>> parts(static_cast<size_t>(threads));
+      uint64_t edges = 0, entries = 0;
+      for (int t = 0; t < threads; ++t) entries += bins.entries(t, b).size();
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : edges) if (entries > options_.serial_work)
+      for (int t = 0; t < threads; ++t) {
+        auto& bin = bins.entries(t, b);
+        for (Id v : bin) {
+          if (key(v) == b && bins.taken().set_atomic(v)) {
+            parts[static_cast<size_t>(t)].push_back(v);
+            edges += g_.out_degree(v);
+          }
+        }
+        bin.clear();
+      }
+      auto members = concatenate(parts);
+      for (Id v : members) bins.taken().clear(v);
+      if (!members.empty()) return Set::sparse(g_.num_vertices(), std::move(members), edges);
+    }
+    return Set::sparse(g_.num_vertices(), {}, 0);
   }
 
  private:
+  template <typename T>
+  VertexArray<T> allocate() {
+    const uint64_t n = g_.num_vertices();
+    storage_.push_back(std::make_unique<VertexStorage>(std::max<uint64_t>(n, 1) * sizeof(T)));
+    vertex_bytes_ += storage_.back()->bytes();
+    peak_vertex_bytes_ = std::max(peak_vertex_bytes_, vertex_bytes_);
+    return VertexArray<T>{static_cast<T*>(storage_.back()->data()), 0, n};
+  }
+
   template <typename Program>
-  Direction choose_direction(const Frontier<Id>& frontier) const {
+  Changed<Id> begin_pass(const Set& frontier, const PassOptions<Id>& pass) const {
+    Changed<Id> c;
+    c.stats.iteration = stats_.size();
+    c.stats.frontier_size = frontier.size();
+    c.stats.frontier_edges = frontier.out_edges();
+    c.stats.direction = options_.direction == Direction::kAuto && pass.direction != Direction::kAuto
+                            ? pass.direction
+                            : choose_direction<Program>(frontier);
+    // As in GAPBS, only push passes count as exploring: after a pull phase the traversal goes
+    // back to push and stays there until the frontier's edges are again a large share.
+    c.explored = frontier.explored_edges() + (c.stats.direction == Direction::kPush ? frontier.out_edges() : 0);
+    c.previous_size = frontier.size();
+    if (pass.targets) pass.targets->prepare_dense();
+    return c;
+  }
+  Set finish_pass(Set next, Changed<Id>& c, double seconds) {
+    next.set_history(c.explored, c.stats.direction == Direction::kPull, c.previous_size);
+    c.stats.activated = next.size();
+    c.stats.seconds = seconds;
+    if (options_.record_stats) stats_.push_back(c.stats);
+    return next;
+  }
+
+  template <typename Program>
+  Direction choose_direction(const Set& frontier) const {
     if (options_.direction != Direction::kAuto) return options_.direction;
     const double arcs = static_cast<double>(g_.num_arcs());
-    if constexpr (!HasSaturated<Program, Id>) {
+    if constexpr (!HasSaturated<Program>) {
       const double edges = static_cast<double>(frontier.out_edges());
       return edges > arcs * options_.pull_share ? Direction::kPull : Direction::kPush;
     }
@@ -165,188 +427,148 @@ class Engine {
     return work > unexplored / options_.alpha ? Direction::kPull : Direction::kPush;
   }
 
-  uint32_t range_of(uint64_t v) const {
-    const auto r = g_.ranges();
-    return static_cast<uint32_t>(std::upper_bound(r.begin() + 1, r.end(), v) - r.begin() - 1);
-  }
-
-  // Calls f(neighbor, weight) for the out-edges of u (and its in-edges when both is set).
-  template <bool kBoth, typename F>
-  void for_out(uint64_t u, F&& f) const {
-    if (p_ == 1) {
-      scan(g_.out_block(0, 0), u, f);
-      if constexpr (kBoth) {
-        if (g_.directed()) scan(g_.in_block(0, 0), u, f);
-      }
-      return;
-    }
-    const uint32_t i = range_of(u);
-    for (uint32_t j = 0; j < p_; ++j) scan(g_.out_block(i, j), u, f);
-    if constexpr (kBoth) {
-      if (g_.directed())
-        for (uint32_t j = 0; j < p_; ++j) scan(g_.in_block(j, i), u, f);
-    }
-  }
-  // Calls f(neighbor, weight) for the in-edges of v (and its out-edges when both is set) until f
-  // returns true (saturated).
-  template <bool kBoth, typename F>
-  uint64_t for_in_until(uint64_t v, F&& f) const {
-    uint64_t examined = 0;
-    if (p_ == 1) {
-      if (scan_until(g_.in_block(0, 0), v, f, examined)) return examined;
-      if constexpr (kBoth) {
-        if (g_.directed()) scan_until(g_.out_block(0, 0), v, f, examined);
-      }
-      return examined;
-    }
-    const uint32_t j = range_of(v);
-    for (uint32_t i = 0; i < p_; ++i)
-      if (scan_until(g_.in_block(i, j), v, f, examined)) return examined;
-    if constexpr (kBoth) {
-      if (g_.directed())
-        for (uint32_t i = 0; i < p_; ++i)
-          if (scan_until(g_.out_block(j, i), v, f, examined)) return examined;
-    }
-    return examined;
-  }
-  template <typename F>
-  static void scan(const BlockView<Id, W>& b, uint64_t u, F& f) {
-    const uint32_t end = b.end(u);
-    for (uint32_t k = b.begin(u); k < end; ++k) f(b.neighbors[k], b.weight(k));
-  }
-  template <typename F>
-  static bool scan_until(const BlockView<Id, W>& b, uint64_t v, F& f, uint64_t& examined) {
-    const uint32_t begin = b.begin(v), end = b.end(v);
-    const Id* nbrs = b.neighbors;
-    for (uint32_t k = begin; k < end; ++k) {
-      if (f(nbrs[k], b.weight(k))) {
-        examined += k - begin + 1;
-        return true;
-      }
-    }
-    examined += end - begin;
-    return false;
-  }
-
+  // apply() for each vertex of a changed list, keeping the activated ones in place; returns
+  // their out-edges.
   template <typename Program>
-  Frontier<Id> push(Program& program, Frontier<Id>& frontier, IterationStats& s) {
+  uint64_t apply_list(const Program& program, std::vector<Id>& list, bool claimed) {
+    size_t kept = 0;
+    uint64_t edges = 0;
+    for (Id v : list) {
+      if (claimed) claimed_.clear_atomic(v);
+      if (program.apply(v)) {
+        list[kept++] = v;
+        edges += g_.out_degree(v);
+      }
+    }
+    list.resize(kept);
+    return edges;
+  }
+
+  // Push: each active source's value travels along its out-edges and is combined atomically
+  // into the targets; with kFused, each thread applies the vertices it changed after the barrier.
+  template <bool kFused, typename Program>
+  Set push(const Program& program, const Set& frontier, const PassOptions<Id>& pass, Changed<Id>& c) {
     using Op = typename Program::Op;
     constexpr bool kBoth = BothDirections<Program>;
     const auto& list = frontier.list();
+    const auto target = program.target();
+    const Bitmap* only = pass.targets ? pass.targets->membership() : nullptr;
     const int threads = max_threads();
-    // A small frontier (a road graph's thousands of levels) is cheaper done by one thread than
-    // paying for waking the team; that is what keeps high-diameter traversals fast.
     const bool small = frontier.size() + frontier.out_edges() < options_.serial_work;
-    // Per-thread scratch, kept across passes so a long traversal does not allocate per level.
-    auto& found = found_;
-    found.resize(static_cast<size_t>(threads));
-    for (auto& f : found) f.clear();
-    std::vector<uint64_t> activated_edges(threads, 0);
-    // Work division balanced by edges: tasks of about equal out-degree sums.
+    found_.resize(static_cast<size_t>(threads));
+    for (auto& f : found_) f.clear();
+    uint64_t edges = 0;
     const auto tasks = edge_balanced_tasks(list);
     const size_t task_count = tasks.size() - 1;
-#pragma omp parallel num_threads(small ? 1 : threads)
+#pragma omp parallel num_threads(small ? 1 : threads) reduction(+ : edges)
     {
-      const int t = omp_get_thread_num();
-      auto& mine = found[t];
+      auto& mine = found_[static_cast<size_t>(omp_get_thread_num())];
 #pragma omp for schedule(dynamic, 1)
       for (size_t task = 0; task < task_count; ++task) {
         for (size_t k = tasks[task]; k < tasks[task + 1]; ++k) {
           const Id u = list[k];
-          for_out<kBoth>(u, [&](Id v, W w) {
-            if constexpr (HasWants<Program, Id>) {
-              if (!program.wants(v)) return;
+          const auto value = program.source_value(u);
+          adj_.template for_out<kBoth>(u, [&](Id v, W w) {
+            if (only && !only->get(v)) return;
+            if constexpr (HasWants<Program>) {
+              if (!program.wants(target.load(v))) return;
             }
+            const auto message = program.message(value, w);
             if constexpr (ActivatesOnce<Program>) {
               // A target leaves its identity once: the message that moves it is the activation,
               // so one compare-and-swap decides it (later messages still combine).
-              auto& target = program.target(v);
               auto expected = Op::identity();
-              const auto message = program.scatter(u, w);
-              if (std::atomic_ref(target).compare_exchange_strong(expected, message, std::memory_order_relaxed)) {
+              if (std::atomic_ref(target[v]).compare_exchange_strong(expected, message, std::memory_order_relaxed)) {
                 mine.push_back(v);
               } else {
-                Op::atomic_combine(target, message);
+                Op::atomic_combine(target[v], message);
               }
-            } else if (Op::atomic_combine(program.target(v), program.scatter(u, w)) && claimed_.set_atomic(v)) {
+            } else if (Op::atomic_combine(target[v], message) && claimed_.set_atomic(v)) {
               mine.push_back(v);
             }
           });
         }
       }
-      // After the barrier every message has landed: apply() decides which changed vertices
-      // become active; each thread keeps its own in place.
-      size_t kept = 0;
-      for (Id v : mine) {
-        if constexpr (!ActivatesOnce<Program>) claimed_.clear_atomic(v);
-        if (program.apply(v)) {
-          mine[kept++] = v;
-          activated_edges[t] += g_.out_degree(v);
-        }
-      }
-      mine.resize(kept);
+      // After the barrier every message has landed.
+      if constexpr (kFused) edges += apply_list(program, mine, !ActivatesOnce<Program>);
     }
-    s.edges_examined = frontier.out_edges() * (kBoth && g_.directed() ? 2 : 1);
-    size_t total = 0;
-    uint64_t edges = 0;
-    for (int t = 0; t < threads; ++t) {
-      total += found[t].size();
-      edges += activated_edges[t];
+    c.stats.edges_examined = frontier.out_edges() * (kBoth && g_.directed() ? 2 : 1);
+    if constexpr (kFused) {
+      return Set::sparse(g_.num_vertices(), concatenate(found_), edges);
+    } else {
+      c.lists = std::move(found_);
+      c.claimed = !ActivatesOnce<Program>;
+      return Set::sparse(g_.num_vertices(), {}, 0);
     }
-    std::vector<Id> next;
-    next.reserve(total);
-    for (int t = 0; t < threads; ++t) next.insert(next.end(), found[t].begin(), found[t].end());
-    return Frontier<Id>::sparse(g_.num_vertices(), std::move(next), edges);
   }
 
-  template <typename Program>
-  Frontier<Id> pull(Program& program, Frontier<Id>& frontier, IterationStats& s) {
+  // Pull: each vertex reduces the messages of its in-edges from the frontier locally (stopping
+  // once saturated) and combines the result into its own target: one writer, no atomics.
+  template <bool kFused, typename Program>
+  Set pull(const Program& program, const Set& frontier, const PassOptions<Id>& pass, Changed<Id>& c) {
     frontier.prepare_dense();
     // Two compiled loops: with every vertex active there is no membership test per edge.
-    if (frontier.kind() == Frontier<Id>::Kind::kAll) return pull_loop<true>(program, frontier, s);
-    return pull_loop<false>(program, frontier, s);
+    if (frontier.kind() == Set::Kind::kAll) return pull_loop<kFused, true>(program, frontier, pass, c);
+    return pull_loop<kFused, false>(program, frontier, pass, c);
   }
 
-  template <bool kEveryone, typename Program>
-  Frontier<Id> pull_loop(Program& program, const Frontier<Id>& frontier, IterationStats& s) {
+  template <bool kFused, bool kEveryone, typename Program>
+  Set pull_loop(const Program& program, const Set& frontier, const PassOptions<Id>& pass, Changed<Id>& c) {
     using Op = typename Program::Op;
     using Value = typename Op::Value;
     constexpr bool kBoth = BothDirections<Program>;
-    Bitmap next(g_.num_vertices());
+    const auto target = program.target();
+    const Bitmap* only = pass.targets ? pass.targets->membership() : nullptr;
+    Bitmap next(kFused ? g_.num_vertices() : 0);
+    if constexpr (!kFused) {
+      found_.resize(static_cast<size_t>(max_threads()));
+      for (auto& f : found_) f.clear();
+    }
     uint64_t size = 0, edges = 0, examined = 0;
     const size_t chunk_count = pull_chunks_.size() - 1;
 #pragma omp parallel for schedule(dynamic, 1) reduction(+ : size, edges, examined)
-    for (size_t c = 0; c < chunk_count; ++c) {
+    for (size_t chunk = 0; chunk < chunk_count; ++chunk) {
       // Chunks cover whole 64-vertex words, so each thread owns the bitmap words it writes.
-      for (uint64_t v = pull_chunks_[c]; v < pull_chunks_[c + 1]; ++v) {
-        if constexpr (HasWants<Program, Id>) {
-          if (!program.wants(static_cast<Id>(v))) continue;
+      for (uint64_t v = pull_chunks_[chunk]; v < pull_chunks_[chunk + 1]; ++v) {
+        if (only && !only->get(v)) continue;
+        const Value current = target[v];  // only this thread writes it during the pass
+        if constexpr (HasWants<Program>) {
+          if (!program.wants(current)) continue;
         }
         Value acc = Op::identity();
-        examined += for_in_until<kBoth>(v, [&](Id u, W w) {
+        examined += adj_.template for_in_until<kBoth>(v, [&](Id u, W w) {
           if constexpr (!kEveryone) {
             if (!frontier.contains(u)) return false;
           }
-          acc = Op::combine(acc, program.scatter(u, w));
-          if constexpr (HasSaturated<Program, Id>) {
-            return program.saturated(static_cast<Id>(v), acc);
+          acc = Op::combine(acc, program.message(program.source_value(u), w));
+          if constexpr (HasSaturated<Program>) {
+            return program.saturated(Op::combine(current, acc));
           } else {
             return false;
           }
         });
-        Value& target = program.target(static_cast<Id>(v));
-        const Value combined = Op::combine(target, acc);
-        if (combined == target) continue;
-        target = combined;
-        if (program.apply(static_cast<Id>(v))) {
-          next.set(v);
-          ++size;
-          edges += g_.out_degree(v);
+        const Value combined = Op::combine(current, acc);
+        if (combined == current) continue;
+        target.store(v, combined);  // other threads may read it as a source value
+        if constexpr (kFused) {
+          if (program.apply(static_cast<Id>(v))) {
+            next.set(v);
+            ++size;
+            edges += g_.out_degree(v);
+          }
+        } else {
+          found_[static_cast<size_t>(omp_get_thread_num())].push_back(static_cast<Id>(v));
         }
       }
     }
-    s.edges_examined = examined;
-    return Frontier<Id>::dense(g_.num_vertices(), std::move(next), size, edges);
+    c.stats.edges_examined = examined;
+    if constexpr (kFused) {
+      return Set::dense(g_.num_vertices(), std::move(next), size, edges);
+    } else {
+      c.lists = std::move(found_);
+      c.claimed = false;
+      return Set::sparse(g_.num_vertices(), {}, 0);
+    }
   }
 
   // Splits a frontier list into tasks of roughly equal out-edge counts.
@@ -377,39 +599,15 @@ class Engine {
     return tasks;
   }
 
-  // Vertex chunks (multiples of 64 vertices) of about equal cost for pull passes.
-  template <typename Cost>
-  std::vector<uint64_t> balanced_chunks(Cost cost) const {
-    const uint64_t n = g_.num_vertices();
-    const uint64_t words = (n + 63) / 64;
-    std::vector<uint64_t> word_cost(words + 1, 0);
-#pragma omp parallel for
-    for (uint64_t w = 0; w < words; ++w) {
-      uint64_t c = 0;
-      for (uint64_t v = w * 64; v < std::min(n, w * 64 + 64); ++v) c += cost(v) + 1;
-      word_cost[w + 1] = c;
-    }
-    for (uint64_t w = 0; w < words; ++w) word_cost[w + 1] += word_cost[w];
-    const uint64_t total = word_cost.back();
-    const uint64_t count = static_cast<uint64_t>(max_threads()) * 32;
-    std::vector<uint64_t> chunks{0};
-    for (uint64_t t = 1; t < count; ++t) {
-      const uint64_t target = total * t / count;
-      const uint64_t w = static_cast<uint64_t>(std::lower_bound(word_cost.begin(), word_cost.end(), target) - word_cost.begin());
-      const uint64_t v = std::min(n, w * 64);
-      if (v > chunks.back() && v < n) chunks.push_back(v);
-    }
-    chunks.push_back(n);
-    return chunks;
-  }
-
   const Graph& g_;
+  Adjacency<Id, W> adj_;
   EngineOptions options_;
-  uint32_t p_ = 1;
   Bitmap claimed_;
   std::vector<std::vector<Id>> found_;
   std::vector<uint64_t> pull_chunks_;
   std::vector<IterationStats> stats_;
+  std::vector<std::unique_ptr<VertexStorage>> storage_;
+  uint64_t vertex_bytes_ = 0, peak_vertex_bytes_ = 0;
 };
 
 }  // namespace tg

@@ -1,5 +1,7 @@
 // The set of active vertices, as a sparse list or a dense bitmap (or "every vertex"), converted
-// on demand: push wants the list, pull wants the bitmap.
+// on demand: push wants the list, pull wants the bitmap. The counts (size, out-edges) are global:
+// what the direction choice and empty() look at must be the same on every rank, so a distributed
+// engine stores the allreduced counts here, never a rank's local share.
 #pragma once
 
 #include <omp.h>
@@ -83,7 +85,7 @@ class Frontier {
   }
 
   // The members as a list (built from the bitmap on first use).
-  const std::vector<Id>& list() {
+  const std::vector<Id>& list() const {
     if (kind_ == Kind::kSparse || have_list_) return list_;
     list_.clear();
     if (kind_ == Kind::kAll) {
@@ -110,12 +112,20 @@ class Frontier {
     return list_;
   }
 
+  // The membership bitmap (nullptr for "every vertex"); valid after prepare_dense().
+  const Bitmap* membership() const { return kind_ == Kind::kAll ? nullptr : &bits_; }
   // Membership test for pull; valid after prepare_dense().
   bool contains(uint64_t v) const { return kind_ == Kind::kAll || bits_.get(v); }
-  void prepare_dense() {
+  void prepare_dense() const {
     if (kind_ != Kind::kSparse || have_bits_) return;
     bits_ = Bitmap(n_);
-    for (Id v : list_) bits_.set(v);
+    if (list_.size() > 4096) {
+      // Several list members may share a bitmap word.
+#pragma omp parallel for schedule(static)
+      for (size_t k = 0; k < list_.size(); ++k) bits_.set_atomic(list_[k]);
+    } else {
+      for (Id v : list_) bits_.set(v);
+    }
     have_bits_ = true;
     kind_ = Kind::kDense;
     have_list_ = true;
@@ -123,12 +133,13 @@ class Frontier {
 
  private:
   explicit Frontier(uint64_t n) : n_(n) {}
-  Kind kind_ = Kind::kSparse;
+  // The list and the bitmap are caches of one set, filled on first use (hence mutable).
+  mutable Kind kind_ = Kind::kSparse;
   uint64_t n_ = 0, size_ = 0, out_edges_ = 0, explored_edges_ = 0, previous_size_ = 0;
   bool came_from_pull_ = false;
-  std::vector<Id> list_;
-  Bitmap bits_;
-  bool have_list_ = false, have_bits_ = false;
+  mutable std::vector<Id> list_;
+  mutable Bitmap bits_;
+  mutable bool have_list_ = false, have_bits_ = false;
 };
 
 }  // namespace tg

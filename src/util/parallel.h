@@ -50,6 +50,20 @@ size_t parallel_compact(T* a, size_t n, Keep keep) {
   return size;
 }
 
+// The parts one after another, copied in parallel when they are large.
+template <typename T>
+std::vector<T> concatenate(const std::vector<std::vector<T>>& parts) {
+  std::vector<size_t> start(parts.size() + 1, 0);
+  for (size_t k = 0; k < parts.size(); ++k) start[k + 1] = start[k] + parts[k].size();
+  std::vector<T> all(start.back());
+  if (all.empty()) return all;
+#pragma omp parallel for schedule(dynamic, 1) if (all.size() > 65536)
+  for (size_t k = 0; k < parts.size(); ++k) {
+    if (!parts[k].empty()) std::memcpy(static_cast<void*>(all.data() + start[k]), parts[k].data(), parts[k].size() * sizeof(T));
+  }
+  return all;
+}
+
 // Sorts in place with bounded extra memory: one in-place pass distributes the elements into
 // buckets by bucket_of(x) (which must be monotone in the order), then the buckets are sorted in
 // parallel. bucket_of must return values below `buckets`.

@@ -5,11 +5,8 @@
 
 #include <cmath>
 
-#include "algorithms/bfs.h"
-#include "algorithms/pagerank.h"
-#include "algorithms/radii.h"
-#include "algorithms/sssp.h"
-#include "algorithms/wcc.h"
+#include "algorithms/kernels.h"
+#include "algorithms/sources.h"
 #include "test_graphs.h"
 
 namespace tg {
@@ -20,10 +17,12 @@ using testing::kronecker_graph;
 struct Config {
   Direction direction;
   int threads;
+  bool two_phase = false;  // every pass as combine_pass then apply_pass
 };
 
-const Config kConfigs[] = {{Direction::kAuto, 1}, {Direction::kAuto, 2}, {Direction::kPush, 2}, {Direction::kPull, 2},
-                           {Direction::kPush, 1}, {Direction::kPull, 1}};
+const Config kConfigs[] = {{Direction::kAuto, 1},       {Direction::kAuto, 2},       {Direction::kPush, 2},
+                           {Direction::kPull, 2},       {Direction::kPush, 1},       {Direction::kPull, 1},
+                           {Direction::kAuto, 2, true}, {Direction::kPush, 2, true}, {Direction::kPull, 2, true}};
 
 // Runs `algo` on every configuration and the given grids and checks every answer equals the first.
 template <typename Run>
@@ -33,7 +32,7 @@ void expect_same_everywhere(const std::vector<std::shared_ptr<const GraphFile>>&
     for (const auto& c : kConfigs) {
       omp_set_num_threads(c.threads);
       with_unweighted_view(file, [&](const auto& g) {
-        Engine engine(g, EngineOptions{.direction = c.direction});
+        Engine engine(g, EngineOptions{.direction = c.direction, .two_phase = c.two_phase});
         AlgorithmResult r = run(engine);
         if (!first) {
           first = std::move(r);
@@ -138,7 +137,7 @@ TEST(WeightedSssp, SameEverywhereForIntAndRealWeights) {
         omp_set_num_threads(c.threads);
         with_weighted_view(file, [&](const auto& g) {
           using W = typename std::decay_t<decltype(g)>::WeightType;
-          Engine engine(g, EngineOptions{.direction = c.direction});
+          Engine engine(g, EngineOptions{.direction = c.direction, .two_phase = c.two_phase});
           auto r = run_sssp(engine, 3, default_delta<W>(*file));
           EXPECT_TRUE(verify_sssp(g, 3, r).ok);
           if (!first) first = r;

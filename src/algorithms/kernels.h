@@ -1,0 +1,123 @@
+// The kernels `tiergraph run` offers, in one table: each row names the kernel and its aliases,
+// says which sources it needs and whether it reads weights, and how to run it on an engine and
+// verify its result. The run driver, the CLI's list of names and the help text all read it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "algorithms/bfs.h"
+#include "algorithms/pagerank.h"
+#include "algorithms/radii.h"
+#include "algorithms/sssp.h"
+#include "algorithms/wcc.h"
+#include "graph/graph_file.h"
+#include "util/error.h"
+#include "verify/bfs.h"
+#include "verify/pagerank.h"
+#include "verify/radii.h"
+#include "verify/sssp.h"
+#include "verify/wcc.h"
+
+namespace tg {
+
+// What a trial of a kernel is given besides the graph.
+struct KernelArgs {
+  uint64_t source = 0;                  // Sources::kOne
+  std::vector<uint64_t> sources;        // Sources::kSample
+  bool parents = false;                 // bfs
+  double delta = 0;                     // sssp; 0: default_delta
+  PageRankOptions pagerank;             // pr
+};
+
+enum class Sources { kNone, kOne, kSample };
+
+template <typename Run, typename Verify>
+struct Kernel {
+  std::string_view name;
+  std::array<std::string_view, 2> aliases;
+  Sources sources;
+  bool weighted;
+  Run run;        // (Engine<Id, W>&, const KernelArgs&) -> AlgorithmResult
+  Verify verify;  // (const GraphView<Id, W>&, const KernelArgs&, const AlgorithmResult&) -> Verdict
+
+  bool answers_to(std::string_view s) const { return s == name || (!s.empty() && (s == aliases[0] || s == aliases[1])); }
+};
+template <typename Run, typename Verify>
+constexpr Kernel<Run, Verify> kernel(std::string_view name, std::array<std::string_view, 2> aliases, Sources sources,
+                                     bool weighted, Run run, Verify verify) {
+  return {name, aliases, sources, weighted, run, verify};
+}
+
+// SSSP's default bucket width: the mean weight divided by the mean degree, at least the least
+// positive step (1 for integers). Light graphs get narrow buckets, dense ones wide.
+template <typename W>
+DistanceOf<W> default_delta(const GraphFile& file) {
+  const double mean_degree = file.num_vertices() ? static_cast<double>(file.num_arcs()) / static_cast<double>(file.num_vertices()) : 1.0;
+  const double mean_weight = (file.header().min_weight + file.header().max_weight) / 2;
+  const double delta = std::max(mean_weight, 0.0) / std::max(mean_degree, 1.0);
+  if constexpr (std::is_floating_point_v<W>) {
+    return delta > 0 ? delta : 1.0;
+  } else {
+    return std::max<int64_t>(1, static_cast<int64_t>(delta));
+  }
+}
+template <typename Engine>
+auto sssp_delta(const Engine& engine, const KernelArgs& a) {
+  using Dist = DistanceOf<typename Engine::Weight>;
+  if (a.delta <= 0) return default_delta<typename Engine::Weight>(engine.graph().file());
+  const auto delta = static_cast<Dist>(a.delta);
+  if (delta <= 0) fail("--delta {} rounds to 0 for integer weights; give at least 1", a.delta);
+  return delta;
+}
+
+inline constexpr auto kKernels = std::make_tuple(
+    kernel("bfs", {}, Sources::kOne, false,
+           [](auto& e, const KernelArgs& a) { return run_bfs(e, a.source, a.parents); },
+           [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_bfs(g, a.source, r); }),
+    kernel("sssp", {}, Sources::kOne, true,
+           [](auto& e, const KernelArgs& a) { return run_sssp(e, a.source, sssp_delta(e, a)); },
+           [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_sssp(g, a.source, r); }),
+    kernel("wcc", {"cc", "components"}, Sources::kNone, false,
+           [](auto& e, const KernelArgs&) { return run_wcc(e); },
+           [](const auto& g, const KernelArgs&, const AlgorithmResult& r) { return verify_wcc(g, r); }),
+    kernel("pr", {"pagerank"}, Sources::kNone, false,
+           [](auto& e, const KernelArgs& a) { return run_pagerank(e, a.pagerank); },
+           [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_pagerank(g, a.pagerank, r); }),
+    kernel("radii", {}, Sources::kSample, false,
+           [](auto& e, const KernelArgs& a) { return run_radii(e, a.sources); },
+           [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_radii(g, a.sources, r); }));
+
+// f(kernel) for every row.
+template <typename F>
+void for_each_kernel(F f) {
+  std::apply([&](const auto&... k) { (f(k), ...); }, kKernels);
+}
+// f(kernel) for the row that answers to `name`; false if none does.
+template <typename F>
+bool with_kernel(std::string_view name, F f) {
+  bool found = false;
+  for_each_kernel([&](const auto& k) {
+    if (!found && k.answers_to(name)) {
+      found = true;
+      f(k);
+    }
+  });
+  return found;
+}
+// Every name and alias, for the command line.
+inline std::vector<std::string> kernel_names() {
+  std::vector<std::string> names;
+  for_each_kernel([&](const auto& k) {
+    names.emplace_back(k.name);
+    for (auto a : k.aliases)
+      if (!a.empty()) names.emplace_back(a);
+  });
+  return names;
+}
+
+}  // namespace tg

@@ -1,0 +1,129 @@
+// How the engine reaches edges: a vertex's out-edges (push) or in-edges (pull) across the block
+// grid, the first k edges of a vertex (sampling), and vertex chunks balanced on edges. This is
+// the seam the block store (engine part 3) replaces; nothing above it knows about blocks.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "graph/graph_view.h"
+#include "util/parallel.h"
+
+namespace tg {
+
+template <typename Id, typename W>
+class Adjacency {
+ public:
+  using Graph = GraphView<Id, W>;
+  explicit Adjacency(const Graph& g) : g_(g), p_(g.blocks_per_side()) {}
+
+  uint32_t range_of(uint64_t v) const {
+    const auto r = g_.ranges();
+    return static_cast<uint32_t>(std::upper_bound(r.begin() + 1, r.end(), v) - r.begin() - 1);
+  }
+
+  // Calls f(neighbor, weight) for the out-edges of u (and its in-edges when kBoth is set).
+  template <bool kBoth, typename F>
+  void for_out(uint64_t u, F&& f) const {
+    if (p_ == 1) {
+      scan(g_.out_block(0, 0), u, f);
+      if constexpr (kBoth) {
+        if (g_.directed()) scan(g_.in_block(0, 0), u, f);
+      }
+      return;
+    }
+    const uint32_t i = range_of(u);
+    for (uint32_t j = 0; j < p_; ++j) scan(g_.out_block(i, j), u, f);
+    if constexpr (kBoth) {
+      if (g_.directed())
+        for (uint32_t j = 0; j < p_; ++j) scan(g_.in_block(j, i), u, f);
+    }
+  }
+
+  // Calls f(neighbor, weight) for the in-edges of v (and its out-edges when kBoth is set) until
+  // f returns true (saturated); returns the number of edges read.
+  template <bool kBoth, typename F>
+  uint64_t for_in_until(uint64_t v, F&& f) const {
+    uint64_t examined = 0;
+    if (p_ == 1) {
+      if (scan_until(g_.in_block(0, 0), v, f, examined)) return examined;
+      if constexpr (kBoth) {
+        if (g_.directed()) scan_until(g_.out_block(0, 0), v, f, examined);
+      }
+      return examined;
+    }
+    const uint32_t j = range_of(v);
+    for (uint32_t i = 0; i < p_; ++i)
+      if (scan_until(g_.in_block(i, j), v, f, examined)) return examined;
+    if constexpr (kBoth) {
+      if (g_.directed())
+        for (uint32_t i = 0; i < p_; ++i)
+          if (scan_until(g_.out_block(j, i), v, f, examined)) return examined;
+    }
+    return examined;
+  }
+
+  // Calls f(neighbor) for the first k out-edges of u.
+  template <typename F>
+  void for_first_out(uint64_t u, uint32_t k, F&& f) const {
+    uint32_t taken = 0;
+    const uint32_t i = p_ == 1 ? 0 : range_of(u);
+    for (uint32_t j = 0; j < p_ && taken < k; ++j) {
+      const auto& b = g_.out_block(i, j);
+      for (uint32_t e = b.begin(u); e < b.end(u) && taken < k; ++e, ++taken) f(b.neighbors[e]);
+    }
+  }
+
+  // Vertex chunks (multiples of 64 vertices, so a chunk owns whole bitmap words) of about
+  // equal cost, `per_thread` chunks per thread, for dynamically scheduled pull passes.
+  template <typename Cost>
+  std::vector<uint64_t> balanced_chunks(Cost cost, uint64_t per_thread) const {
+    const uint64_t n = g_.num_vertices();
+    const uint64_t words = (n + 63) / 64;
+    std::vector<uint64_t> word_cost(words + 1, 0);
+#pragma omp parallel for
+    for (uint64_t w = 0; w < words; ++w) {
+      uint64_t c = 0;
+      for (uint64_t v = w * 64; v < std::min(n, w * 64 + 64); ++v) c += cost(v) + 1;
+      word_cost[w + 1] = c;
+    }
+    for (uint64_t w = 0; w < words; ++w) word_cost[w + 1] += word_cost[w];
+    const uint64_t total = word_cost.back();
+    const uint64_t count = static_cast<uint64_t>(max_threads()) * per_thread;
+    std::vector<uint64_t> chunks{0};
+    for (uint64_t t = 1; t < count; ++t) {
+      const uint64_t target = total * t / count;
+      const uint64_t w = static_cast<uint64_t>(std::lower_bound(word_cost.begin(), word_cost.end(), target) - word_cost.begin());
+      const uint64_t v = std::min(n, w * 64);
+      if (v > chunks.back() && v < n) chunks.push_back(v);
+    }
+    chunks.push_back(n);
+    return chunks;
+  }
+
+ private:
+  template <typename F>
+  static void scan(const BlockView<Id, W>& b, uint64_t u, F& f) {
+    const uint32_t end = b.end(u);
+    for (uint32_t k = b.begin(u); k < end; ++k) f(b.neighbors[k], b.weight(k));
+  }
+  template <typename F>
+  static bool scan_until(const BlockView<Id, W>& b, uint64_t v, F& f, uint64_t& examined) {
+    const uint32_t begin = b.begin(v), end = b.end(v);
+    const Id* nbrs = b.neighbors;
+    for (uint32_t k = begin; k < end; ++k) {
+      if (f(nbrs[k], b.weight(k))) {
+        examined += k - begin + 1;
+        return true;
+      }
+    }
+    examined += end - begin;
+    return false;
+  }
+
+  const Graph& g_;
+  uint32_t p_ = 1;
+};
+
+}  // namespace tg

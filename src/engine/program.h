@@ -1,0 +1,58 @@
+// The contract between an algorithm and the engine: a vertex program.
+//
+//   using Op = MinOp<T> | SumOp<T> | OrOp<T>;     how messages to one vertex combine
+//   S source_value(Id u) const;                   read once per active source u (what a rank
+//                                                 sends once per vertex)
+//   Op::Value message(S s, W w) const;            what an edge of weight w carries: a pure
+//                                                 function of (s, w), reading no vertex state
+//   VertexArray<Op::Value> target() const;        where messages are combined
+//   bool apply(Id v) const;                       v's target changed: should v be active? Runs
+//                                                 once per changed vertex, after all its messages
+// and optionally:
+//   bool wants(Op::Value current) const;          v (holding `current`) may still change
+//   bool saturated(Op::Value combined) const;     pull may stop reading v's in-edges
+//   static constexpr bool kBothDirections = true; follow edges both ways (weak connectivity)
+//   static constexpr bool kActivatesOnce = true;  a vertex's target leaves the identity once
+//
+// A program is trivially copyable (views and scalars only), so the engine may copy it to a
+// worker, a rank or a device; its functions carry TG_HOST_DEVICE. wants and saturated see only
+// values, never other state, so they can be evaluated away from the vertex's owner. Nothing here
+// is about push or pull, atomics, threads, blocks, tiers or ranks.
+//
+// Semantics: messages are combined into target(); apply(v) runs once per changed v after all of
+// v's messages of the pass. So source_value must not read what apply writes in the same pass
+// (keep a separate array, as Radii does); reading target() is fine (use load(): other threads
+// may be combining into it).
+#pragma once
+
+#include <concepts>
+#include <type_traits>
+
+#include "engine/vertex_array.h"
+
+namespace tg {
+
+template <typename P>
+concept HasWants = requires(const P& p, typename P::Op::Value x) { { p.wants(x) } -> std::convertible_to<bool>; };
+template <typename P>
+concept HasSaturated = requires(const P& p, typename P::Op::Value x) { { p.saturated(x) } -> std::convertible_to<bool>; };
+template <typename P>
+concept BothDirections = requires { requires P::kBothDirections; };
+template <typename P>
+concept ActivatesOnce = requires { requires P::kActivatesOnce; };
+
+template <typename P, typename Id, typename W>
+concept VertexProgram = std::is_trivially_copyable_v<P> && requires(const P& p, Id v, W w) {
+  typename P::Op;
+  { p.target() } -> std::same_as<VertexArray<typename P::Op::Value>>;
+  { p.message(p.source_value(v), w) } -> std::convertible_to<typename P::Op::Value>;
+  { p.apply(v) } -> std::convertible_to<bool>;
+};
+
+template <typename P, typename Id, typename W>
+constexpr void check_program() {
+  static_assert(std::is_trivially_copyable_v<P>, "a program holds views and scalars only (it is copied to workers, ranks, devices)");
+  static_assert(VertexProgram<P, Id, W>, "see engine/program.h for what a program declares");
+}
+
+}  // namespace tg

@@ -1,0 +1,238 @@
+// The engine's primitives one by one, each against a plain serial computation: vertex arrays and
+// their scopes, reductions, selection, combines at an index, pointer jumping and linking, bins,
+// collect, and the two-phase pass.
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <numeric>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "algorithms/bfs.h"
+#include "engine/engine.h"
+#include "test_graphs.h"
+
+namespace tg {
+namespace {
+
+using testing::kronecker_graph;
+
+class EnginePrimitives : public ::testing::TestWithParam<int> {  // threads
+ protected:
+  void SetUp() override { omp_set_num_threads(GetParam()); }
+  void TearDown() override { omp_set_num_threads(2); }
+  // Small work still runs in parallel here, so the tests exercise the threaded paths.
+  EngineOptions options_{.serial_work = 0};
+  std::shared_ptr<const GraphFile> file_ = kronecker_graph(12, true, GeneratedWeights::kNone, 1, "prim12");
+};
+
+static_assert(std::is_trivially_copyable_v<VertexArray<double>>);
+static_assert(sizeof(VertexArray<uint32_t>) == 3 * sizeof(uint64_t), "a view is pointer, first id, size");
+static_assert(std::is_trivially_copyable_v<BfsProgram<uint32_t>>);
+static_assert(VertexProgram<BfsProgram<uint32_t>, uint32_t, NoWeight>);
+
+TEST_P(EnginePrimitives, VertexArraysInitCopyAndScope) {
+  with_unweighted_view(file_, [&](const auto& g) {
+    using Id = typename std::decay_t<decltype(g)>::IdType;
+    Engine engine(g, options_);
+    const uint64_t n = g.num_vertices();
+    {
+      auto scope = engine.scope();
+      auto sevens = engine.vertex_array(int64_t{7});
+      auto squares = engine.vertex_array_from([](Id v) { return uint64_t{v} * v; });
+      auto copied = engine.copy(squares);
+      EXPECT_EQ(sevens.size(), n);
+      EXPECT_EQ(engine.vertex_bytes(), n * (8 + 8 + 8));
+      for (uint64_t v = 0; v < n; ++v) {
+        ASSERT_EQ(sevens[v], 7);
+        ASSERT_EQ(squares[v], v * v);
+        ASSERT_EQ(copied[v], v * v);
+      }
+      copied[3] = 1;
+      EXPECT_EQ(squares[3], 9u) << "a copy is its own storage";
+      EXPECT_TRUE(engine.update(copied, 3, uint64_t{1}) == false);
+      EXPECT_TRUE(engine.update(copied, 3, uint64_t{2}));
+      EXPECT_EQ(copied[3], 2u);
+      EXPECT_EQ(engine.collect(copied, [](uint64_t x) { return x + 1; })[4], 17u);
+    }
+    EXPECT_EQ(engine.vertex_bytes(), 0u) << "the scope frees what was made inside it";
+    EXPECT_EQ(engine.peak_vertex_bytes(), n * 24);
+  });
+}
+
+TEST_P(EnginePrimitives, ReductionsMatchSerial) {
+  with_unweighted_view(file_, [&](const auto& g) {
+    using Id = typename std::decay_t<decltype(g)>::IdType;
+    Engine engine(g, options_);
+    uint64_t degree_sum = 0, max_degree = 0, min_degree = ~uint64_t{0}, odd = 0;
+    for (uint64_t v = 0; v < g.num_vertices(); ++v) {
+      degree_sum += g.out_degree(v);
+      max_degree = std::max(max_degree, g.out_degree(v));
+      min_degree = std::min(min_degree, g.out_degree(v));
+      odd += v % 2;
+    }
+    EXPECT_EQ(engine.reduce(SumOp<uint64_t>{}, [&](Id v) { return g.out_degree(v); }), degree_sum);
+    EXPECT_EQ(engine.reduce(MaxOp<uint64_t>{}, [&](Id v) { return g.out_degree(v); }), max_degree);
+    EXPECT_EQ(engine.reduce(MinOp<uint64_t>{}, [&](Id v) { return g.out_degree(v); }), min_degree);
+    const auto pair = engine.reduce(SumOp<Pair<double>>{}, [&](Id v) { return Pair<double>{1.0, v % 2 ? 1.0 : 0.0}; });
+    EXPECT_EQ(pair.first, static_cast<double>(g.num_vertices()));
+    EXPECT_EQ(pair.second, static_cast<double>(odd));
+    EXPECT_EQ(engine.reduce(OrOp<uint64_t>{}, [&](Id v) { return uint64_t{1} << (v % 64); }), ~uint64_t{0});
+  });
+}
+
+TEST_P(EnginePrimitives, SelectVisitsOnlyItsInput) {
+  with_unweighted_view(file_, [&](const auto& g) {
+    using Id = typename std::decay_t<decltype(g)>::IdType;
+    Engine engine(g, options_);
+    auto multiples_of_3 = engine.select(engine.all(), [](Id v) { return v % 3 == 0; });
+    uint64_t expected_edges = 0, expected_size = 0;
+    for (uint64_t v = 0; v < g.num_vertices(); v += 3) expected_edges += g.out_degree(v), ++expected_size;
+    EXPECT_EQ(multiples_of_3.size(), expected_size);
+    EXPECT_EQ(multiples_of_3.out_edges(), expected_edges);
+    // From a set: keep() runs once per member and never on anything else (O(|input|)).
+    std::atomic<uint64_t> calls{0};
+    auto multiples_of_6 = engine.select(multiples_of_3, [&](Id v) {
+      calls.fetch_add(1, std::memory_order_relaxed);
+      EXPECT_EQ(v % 3, 0u);
+      return v % 2 == 0;
+    });
+    EXPECT_EQ(calls.load(), expected_size);
+    std::set<Id> got(multiples_of_6.list().begin(), multiples_of_6.list().end());
+    EXPECT_EQ(got.size(), multiples_of_6.size()) << "each member once";
+    for (uint64_t v = 0; v < g.num_vertices(); ++v) ASSERT_EQ(got.count(static_cast<Id>(v)), v % 6 == 0 ? 1u : 0u);
+    // for_each over a set touches exactly its members.
+    auto marks = engine.vertex_array(uint8_t{0});
+    engine.for_each(multiples_of_6, [&](Id v) { marks[v] = 1; });
+    for (uint64_t v = 0; v < g.num_vertices(); ++v) ASSERT_EQ(marks[v], v % 6 == 0 ? 1 : 0);
+  });
+}
+
+TEST_P(EnginePrimitives, CombineAtFromEveryThread) {
+  with_unweighted_view(file_, [&](const auto& g) {
+    using Id = typename std::decay_t<decltype(g)>::IdType;
+    Engine engine(g, options_);
+    auto low = engine.vertex_array(MinOp<uint64_t>::identity());
+    auto total = engine.vertex_array(uint64_t{0});
+    auto bits = engine.vertex_array(uint64_t{0});
+    // Every vertex combines into vertex 5 at once.
+    engine.for_each([&](Id v) {
+      engine.combine_at(MinOp<uint64_t>{}, low, 5, uint64_t{v} + 100);
+      engine.combine_at(SumOp<uint64_t>{}, total, 5, uint64_t{1});
+      engine.combine_at(OrOp<uint64_t>{}, bits, 5, uint64_t{1} << (v % 64));
+    });
+    EXPECT_EQ(low[5], 100u);
+    EXPECT_EQ(total[5], g.num_vertices());
+    EXPECT_EQ(bits[5], ~uint64_t{0});
+    EXPECT_FALSE(engine.combine_at(MinOp<uint64_t>{}, low, 5, uint64_t{200})) << "no change, no report";
+  });
+}
+
+TEST_P(EnginePrimitives, LinkRootAndCompressGiveComponents) {
+  with_unweighted_view(file_, [&](const auto& g) {
+    using Id = typename std::decay_t<decltype(g)>::IdType;
+    Engine engine(g, options_);
+    const uint64_t n = g.num_vertices();
+    std::mt19937_64 rng(3);
+    std::vector<std::pair<Id, Id>> edges;
+    for (int k = 0; k < 3000; ++k) edges.emplace_back(static_cast<Id>(rng() % n), static_cast<Id>(rng() % n));
+    auto parent = engine.vertex_array_from([](Id v) { return v; });
+    engine.for_each([&](Id k) {  // edges linked concurrently
+      if (k < edges.size()) engine.link(parent, edges[k].first, edges[k].second);
+    });
+    engine.compress(parent);
+    // Serial union-find with the least member as root.
+    std::vector<uint64_t> up(n);
+    std::iota(up.begin(), up.end(), 0);
+    auto find = [&](uint64_t x) {
+      while (up[x] != x) x = up[x] = up[up[x]];
+      return x;
+    };
+    for (auto [a, b] : edges) {
+      const uint64_t x = find(a), y = find(b);
+      if (x != y) up[std::max(x, y)] = std::min(x, y);
+    }
+    for (uint64_t v = 0; v < n; ++v) {
+      ASSERT_EQ(parent[v], find(v)) << "vertex " << v;
+      ASSERT_EQ(engine.root(parent, static_cast<Id>(v)), find(v));
+    }
+  });
+}
+
+TEST_P(EnginePrimitives, BinsGiveLowestBinFirstEachVertexOnceAndDropStaleEntries) {
+  with_unweighted_view(file_, [&](const auto& g) {
+    using Id = typename std::decay_t<decltype(g)>::IdType;
+    Engine engine(g, options_);
+    const uint64_t n = g.num_vertices();
+    auto key = engine.vertex_array_from([&](Id v) { return static_cast<uint64_t>((v * 7919) % 13); });
+    auto bins = engine.bins();
+    // Every vertex inserted twice (duplicates), then a third of them moved to a lower bin.
+    engine.to_bins(bins, engine.all(), [&](Id v) { return key[v]; });
+    engine.to_bins(bins, engine.all(), [&](Id v) { return key[v]; });
+    std::map<uint64_t, std::set<Id>> expected;
+    for (uint64_t v = 0; v < n; ++v) {
+      if (v % 3 == 0 && key[v] > 0) {
+        key[v] = key[v] - 1;
+        engine.to_bins(bins, engine.frontier_of(v), [&](Id u) { return key[u]; });
+      }
+      expected[key[v]].insert(static_cast<Id>(v));
+    }
+    uint64_t previous = 0;
+    size_t taken = 0;
+    for (auto set = engine.next_bin(bins, [&](Id v) { return key[v]; }); !set.empty();
+         set = engine.next_bin(bins, [&](Id v) { return key[v]; })) {
+      const uint64_t b = bins.current();
+      EXPECT_GE(b, previous) << "bins come out in increasing order";
+      previous = b;
+      std::set<Id> got(set.list().begin(), set.list().end());
+      EXPECT_EQ(got.size(), set.size()) << "each vertex once";
+      EXPECT_EQ(got, expected[b]) << "bin " << b << ": exactly the vertices whose key names it";
+      ++taken;
+    }
+    EXPECT_EQ(taken, expected.size());
+  });
+}
+
+// The two-phase pass: after combine_pass the targets hold the messages but apply has not run;
+// apply_pass then gives the same next frontier as the fused pass.
+TEST_P(EnginePrimitives, TwoPhasePassEqualsFusedPass) {
+  with_unweighted_view(file_, [&](const auto& g) {
+    using Id = typename std::decay_t<decltype(g)>::IdType;
+    for (Direction d : {Direction::kPush, Direction::kPull}) {
+      Engine engine(g, EngineOptions{.direction = d, .serial_work = 0});
+      auto run_level = [&](bool two_phase, std::vector<int64_t>& depth_before_apply) {
+        auto scope = engine.scope();
+        BfsProgram<Id> bfs{engine.vertex_array(BfsProgram<Id>::kNone), engine.vertex_array(kUnreached), 0};
+        engine.set(bfs.parent, 0, Id{0});
+        engine.set(bfs.depth, 0, int64_t{0});
+        auto level1 = engine.edge_pass(bfs, engine.frontier_of(0));
+        bfs.level = 1;
+        Frontier<Id> level2 = engine.all();
+        if (two_phase) {
+          auto changed = engine.combine_pass(bfs, level1);
+          depth_before_apply = engine.collect(bfs.depth);
+          level2 = engine.apply_pass(bfs, std::move(changed));
+        } else {
+          level2 = engine.edge_pass(bfs, level1);
+        }
+        return std::make_pair(std::set<Id>(level2.list().begin(), level2.list().end()), engine.collect(bfs.depth));
+      };
+      std::vector<int64_t> unused, before_apply;
+      const auto fused = run_level(false, unused);
+      const auto phased = run_level(true, before_apply);
+      EXPECT_EQ(fused.first, phased.first) << direction_name(d);
+      EXPECT_EQ(fused.second, phased.second) << direction_name(d);
+      ASSERT_FALSE(phased.first.empty());
+      for (Id v : phased.first) EXPECT_EQ(before_apply[v], kUnreached) << "apply ran before apply_pass";
+    }
+  });
+}
+
+INSTANTIATE_TEST_SUITE_P(Threads, EnginePrimitives, ::testing::Values(1, 2, 4));
+
+}  // namespace
+}  // namespace tg
