@@ -9,7 +9,7 @@
 #include <limits>
 
 #include "algorithms/result.h"
-#include "engine/engine.h"
+#include "engine/program.h"
 
 namespace tg {
 
@@ -34,8 +34,9 @@ struct BfsProgram {
   }
 };
 
-template <typename Id, typename W>
-AlgorithmResult run_bfs(Engine<Id, W>& engine, uint64_t source, bool with_parents) {
+template <typename Engine>
+AlgorithmResult run_bfs(Engine& engine, uint64_t source, bool with_parents) {
+  using Id = typename Engine::VertexId;
   auto scope = engine.scope();
   BfsProgram<Id> bfs{engine.vertex_array(BfsProgram<Id>::kNone), engine.vertex_array(kUnreached)};
   engine.set(bfs.parent, source, static_cast<Id>(source));

@@ -13,7 +13,7 @@
 
 #include "algorithms/pagerank_model.h"
 #include "algorithms/result.h"
-#include "engine/engine.h"
+#include "engine/program.h"
 
 namespace tg {
 
@@ -30,13 +30,13 @@ struct PageRankProgram {
   TG_HOST_DEVICE bool apply(Id) const { return false; }  // every vertex takes part in every pass
 };
 
-template <typename Id, typename W>
-AlgorithmResult run_pagerank(Engine<Id, W>& engine, const PageRankOptions& o) {
+template <typename Engine>
+AlgorithmResult run_pagerank(Engine& engine, const PageRankOptions& o) {
   const uint64_t n = engine.num_vertices();
   auto scope = engine.scope();
-  PageRankProgram<Id> pr{engine.vertex_array(0.0), engine.vertex_array(0.0)};
+  PageRankProgram<typename Engine::VertexId> pr{engine.vertex_array(0.0), engine.vertex_array(0.0)};
   auto rank = engine.vertex_array(1.0 / static_cast<double>(n));
-  auto prepare = [&](Id v) {  // readies v for the next pass; returns its rank if it is dangling
+  auto prepare = [&](auto v) {  // readies v for the next pass; returns its rank if it is dangling
     const uint64_t out = engine.out_degree(v);
     pr.contribution[v] = out ? rank[v] / static_cast<double>(out) : 0.0;
     pr.incoming[v] = 0;
@@ -48,7 +48,7 @@ AlgorithmResult run_pagerank(Engine<Id, W>& engine, const PageRankOptions& o) {
   while (iteration < limit && !(iteration > 0 && o.tolerance > 0 && sums.first < o.tolerance)) {
     engine.edge_pass(pr, engine.all());
     const double base = o.base(n, sums.second);
-    sums = engine.reduce(SumOp<Pair<double>>{}, [&](Id v) {
+    sums = engine.reduce(SumOp<Pair<double>>{}, [&](auto v) {
       const double next = o.rank(base, pr.incoming[v]), change = std::fabs(next - rank[v]);
       rank[v] = next;
       return Pair<double>{change, prepare(v)};

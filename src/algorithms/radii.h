@@ -10,7 +10,7 @@
 #include <span>
 
 #include "algorithms/result.h"
-#include "engine/engine.h"
+#include "engine/program.h"
 
 namespace tg {
 
@@ -35,8 +35,9 @@ struct RadiiProgram {
   }
 };
 
-template <typename Id, typename W>
-AlgorithmResult run_radii(Engine<Id, W>& engine, std::span<const uint64_t> sources) {
+template <typename Engine>
+AlgorithmResult run_radii(Engine& engine, std::span<const uint64_t> sources) {
+  using Id = typename Engine::VertexId;
   auto scope = engine.scope();
   RadiiProgram<Id> radii{engine.vertex_array(uint64_t{0}), engine.vertex_array(uint64_t{0}), engine.vertex_array(kUnreached)};
   radii.all_sources = sources.size() == 64 ? ~uint64_t{0} : (uint64_t{1} << sources.size()) - 1;

@@ -9,7 +9,7 @@
 
 #include "algorithms/result.h"
 #include "algorithms/weights.h"
-#include "engine/engine.h"
+#include "engine/program.h"
 
 namespace tg {
 
@@ -25,11 +25,12 @@ struct SsspProgram {
   TG_HOST_DEVICE bool apply(Id) const { return true; }
 };
 
-template <typename Id, typename W>
-AlgorithmResult run_sssp(Engine<Id, W>& engine, uint64_t source, DistanceOf<W> delta) {
-  using Dist = DistanceOf<W>;
+template <typename Engine>
+AlgorithmResult run_sssp(Engine& engine, uint64_t source, DistanceOf<typename Engine::Weight> delta) {
+  using Id = typename Engine::VertexId;
+  using Dist = DistanceOf<typename Engine::Weight>;
   auto scope = engine.scope();
-  SsspProgram<Id, W> sssp{engine.vertex_array(MinOp<Dist>::identity())};
+  SsspProgram<Id, typename Engine::Weight> sssp{engine.vertex_array(MinOp<Dist>::identity())};
   engine.set(sssp.dist, source, Dist{0});
   auto bins = engine.bins();
   auto bin_of = [&](Id v) { return static_cast<uint64_t>(sssp.dist[v] / delta); };

@@ -18,7 +18,7 @@
 #include <cstdint>
 
 #include "algorithms/result.h"
-#include "engine/engine.h"
+#include "engine/program.h"
 
 namespace tg {
 
@@ -36,8 +36,9 @@ struct WccProgram {
   TG_HOST_DEVICE bool apply(Id) const { return false; }  // activity: the grandparent change below
 };
 
-template <typename Id, typename W>
-AlgorithmResult run_wcc(Engine<Id, W>& engine) {
+template <typename Engine>
+AlgorithmResult run_wcc(Engine& engine) {
+  using Id = typename Engine::VertexId;
   auto scope = engine.scope();
   auto parent = engine.vertex_array_from([](Id v) { return v; });
   engine.sample_pass(2, [&](Id u, Id v) { engine.link(parent, u, v); });

@@ -6,7 +6,7 @@
 #include <type_traits>
 
 #include "engine/device.h"
-#include "graph/edge_list.h"
+#include "graph/no_weight.h"
 
 namespace tg {
 

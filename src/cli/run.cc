@@ -15,6 +15,7 @@
 #include "algorithms/sources.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "engine/engine.h"
 #include "graph/format.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -73,6 +74,7 @@ struct TrialOutcome {
   std::optional<uint64_t> source;
   std::optional<Verdict> verdict;
   nlohmann::json iterations;
+  uint64_t vertex_bytes = 0;  // peak of the vertex state the engine held
 };
 
 template <typename Kernel, typename Id, typename W>
@@ -101,6 +103,7 @@ std::vector<TrialOutcome> run_trials(const RunArgs& a, const Kernel& kernel, con
     o.result = kernel.run(engine, args);
     o.seconds = timer.seconds();
     o.iterations = to_json(engine.stats());
+    o.vertex_bytes = engine.peak_vertex_bytes();
     if (a.verify) o.verdict = kernel.verify(g, args, o.result);
     outcomes.push_back(std::move(o));
   }
@@ -151,7 +154,10 @@ void run_command(const RunArgs& a) {
   for (const auto& o : outcomes) {
     total += o.seconds;
     if (o.verdict && !o.verdict->ok) all_ok = false;
-    nlohmann::json t{{"seconds", o.seconds}, {"summary", o.result.summary}, {"iterations", o.iterations}};
+    nlohmann::json t{{"seconds", o.seconds},
+                     {"summary", o.result.summary},
+                     {"iterations", o.iterations},
+                     {"vertex_state_bytes", o.vertex_bytes}};
     if (o.source) t["source"] = file->original_id(*o.source);
     if (o.result.edges_traversed) t["teps"] = static_cast<double>(o.result.edges_traversed) / o.seconds;
     if (o.verdict) {

@@ -27,6 +27,17 @@ constexpr const char* mpi_datatype_name() {
   else return "MPI_BYTE";  // composite values (Pair) travel as bytes with a user op
 }
 
+// Replaces x by m for as long as better(m, x) holds (a compare-and-swap loop); true if it did.
+template <typename T, typename Better>
+bool atomic_replace_while(T& x, T m, Better better) {
+  std::atomic_ref<T> ref(x);
+  T old = ref.load(std::memory_order_relaxed);
+  while (better(m, old)) {
+    if (ref.compare_exchange_weak(old, m, std::memory_order_relaxed)) return true;
+  }
+  return false;
+}
+
 template <typename T>
 struct MinOp {
   using Value = T;
@@ -38,14 +49,7 @@ struct MinOp {
   }
   TG_HOST_DEVICE static T combine(T a, T b) { return a < b ? a : b; }
   // Lowers x to at most m; true if x changed.
-  static bool atomic_combine(T& x, T m) {
-    std::atomic_ref<T> ref(x);
-    T old = ref.load(std::memory_order_relaxed);
-    while (m < old) {
-      if (ref.compare_exchange_weak(old, m, std::memory_order_relaxed)) return true;
-    }
-    return false;
-  }
+  static bool atomic_combine(T& x, T m) { return atomic_replace_while(x, m, [](T a, T b) { return a < b; }); }
 };
 
 template <typename T>
@@ -55,14 +59,7 @@ struct MaxOp {
   static constexpr const char* kDeviceAtomic = "atomicMax";
   TG_HOST_DEVICE static constexpr T identity() { return std::numeric_limits<T>::lowest(); }
   TG_HOST_DEVICE static T combine(T a, T b) { return a < b ? b : a; }
-  static bool atomic_combine(T& x, T m) {
-    std::atomic_ref<T> ref(x);
-    T old = ref.load(std::memory_order_relaxed);
-    while (old < m) {
-      if (ref.compare_exchange_weak(old, m, std::memory_order_relaxed)) return true;
-    }
-    return false;
-  }
+  static bool atomic_combine(T& x, T m) { return atomic_replace_while(x, m, [](T a, T b) { return b < a; }); }
 };
 
 template <typename T>

@@ -19,6 +19,11 @@
 // values, never other state, so they can be evaluated away from the vertex's owner. Nothing here
 // is about push or pull, atomics, threads, blocks, tiers or ranks.
 //
+// An algorithm's driver is a function template on the engine type (run_bfs(Engine& engine, ...)),
+// and the algorithm file includes this header, not an engine: any engine that offers the
+// primitives of engine/engine.h (shared memory today; a block store, MPI ranks, a GPU later)
+// runs the same text.
+//
 // Semantics: messages are combined into target(); apply(v) runs once per changed v after all of
 // v's messages of the pass. So source_value must not read what apply writes in the same pass
 // (keep a separate array, as Radii does); reading target() is fine (use load(): other threads
@@ -28,7 +33,11 @@
 #include <concepts>
 #include <type_traits>
 
+#include "engine/combine.h"
+#include "engine/device.h"
+#include "engine/direction.h"
 #include "engine/vertex_array.h"
+#include "graph/no_weight.h"
 
 namespace tg {
 

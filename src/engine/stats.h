@@ -6,9 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
-namespace tg {
+#include "engine/direction.h"
 
-enum class Direction { kAuto, kPush, kPull };
+namespace tg {
 
 struct IterationStats {
   uint64_t iteration = 0;
@@ -19,10 +19,6 @@ struct IterationStats {
   uint64_t activated = 0;
   double seconds = 0;
 };
-
-inline const char* direction_name(Direction d) {
-  return d == Direction::kPush ? "push" : d == Direction::kPull ? "pull" : "auto";
-}
 
 inline nlohmann::json to_json(const std::vector<IterationStats>& stats) {
   nlohmann::json a = nlohmann::json::array();

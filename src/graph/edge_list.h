@@ -12,13 +12,10 @@
 #include <string>
 #include <variant>
 
+#include "graph/no_weight.h"
 #include "util/mapped_vector.h"
 
 namespace tg {
-
-struct NoWeight {
-  friend bool operator==(NoWeight, NoWeight) { return true; }
-};
 
 template <typename Id, typename W>
 struct Edge {

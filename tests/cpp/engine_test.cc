@@ -7,6 +7,7 @@
 
 #include "algorithms/kernels.h"
 #include "algorithms/sources.h"
+#include "engine/engine.h"
 #include "test_graphs.h"
 
 namespace tg {
