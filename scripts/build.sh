@@ -1,12 +1,30 @@
 #!/usr/bin/env bash
-# Builds tiergraph: scripts/build.sh [release|sanitize] -> build/<kind>/tiergraph
+# Builds tiergraph: scripts/build.sh [release|sanitize|tsan] -> build/<kind>/tiergraph
+#
+# tsan: ThreadSanitizer with clang 14 and LLVM's libomp; builds only tiergraph_tests (the CLI
+# doubles the build time; `ninja -C build/tsan tiergraph` adds it).
+# libomp's Archer tool (libarcher.so) tells TSan about OpenMP's barriers, reductions and joins;
+# without it every barrier-ordered access is reported. Run the tests with
+#   TSAN_OPTIONS="ignore_noninstrumented_modules=1 halt_on_error=1 exitcode=66
+#     external_symbolizer_path=/usr/lib/llvm-14/bin/llvm-symbolizer"
+#   OMP_TOOL_LIBRARIES=/usr/lib/llvm-14/lib/libarcher.so
+# ignore_noninstrumented_modules hides libomp's own internals; halt_on_error=0 lists every race.
+# libomp finds libarcher.so by itself too (through the RUNPATH clang gives the binary);
+# ARCHER_OPTIONS=verbose=1 prints a line when Archer is active.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kind=${1:-release}
+compilers=()
+targets=()
 case "$kind" in
   release) flags=(-DCMAKE_BUILD_TYPE=Release) ;;
   sanitize) flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DTG_SANITIZE=ON) ;;
-  *) echo "usage: $0 [release|sanitize]" >&2; exit 2 ;;
+  tsan)
+    flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DTG_TSAN=ON)
+    compilers=(CC=clang-14 CXX=clang++-14)
+    targets=(tiergraph_tests)
+    ;;
+  *) echo "usage: $0 [release|sanitize|tsan]" >&2; exit 2 ;;
 esac
-cmake -S . -B "build/$kind" -G Ninja -DTG_WERROR=ON "${flags[@]}" >/dev/null
-ninja -C "build/$kind" >/dev/null
+env "${compilers[@]}" cmake -S . -B "build/$kind" -G Ninja -DTG_WERROR=ON "${flags[@]}" >/dev/null
+ninja -C "build/$kind" "${targets[@]}" >/dev/null
