@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "graph/format.h"
@@ -53,7 +54,10 @@ void remap_ids(EdgeArray<Id, W>& edges, F to_dense) {
 template <typename Id, typename W>
 IdResolution resolve_ids(EdgeArray<Id, W>& edges, const EdgeList& list) {
   IdResolution r;
-  const auto [lo, hi] = id_bounds(edges);
+  // Plain variables, not a structured binding: clang before 16 cannot capture bindings into the
+  // OpenMP regions below (the ThreadSanitizer build uses clang 14).
+  const std::pair<uint64_t, uint64_t> bounds = id_bounds(edges);
+  const uint64_t lo = bounds.first, hi = bounds.second;
   const bool any = !edges.empty();
   if (list.declared_vertices || list.id_mode == IdMode::kIndex) {
     // The vertices are base .. base+n-1; parsers have bounds-checked ids against a declared count.

@@ -24,7 +24,9 @@ EdgeList extract(const GraphView<Id, WFile>& g) {
     g.for_each_arc([&](uint64_t u, uint64_t v, WFile w) {
       if (!keep_all && u > v) return;
       if constexpr (std::is_same_v<W, double>) {
-        edges.push_back({static_cast<Id>(u), static_cast<Id>(v), static_cast<double>(w)});
+        // Cast to W (double here), not to double: the branch must depend on W, or clang checks
+        // it for NoWeight files too.
+        edges.push_back({static_cast<Id>(u), static_cast<Id>(v), static_cast<W>(w)});
       } else {
         edges.push_back({static_cast<Id>(u), static_cast<Id>(v), {}});
       }
