@@ -22,6 +22,7 @@
 #include <memory>
 #include <random>
 #include <span>
+#include <stdexcept>
 #include <vector>
 
 #include "engine/adjacency.h"
@@ -107,7 +108,7 @@ class Engine {
     explicit Scope(Engine& e) : e_(e), mark_(e.storage_.size()) {}
     ~Scope() {
       while (e_.storage_.size() > mark_) {
-        e_.vertex_bytes_ -= e_.storage_.back()->bytes();
+        e_.vertex_bytes_ -= e_.storage_.back().bytes();
         e_.storage_.pop_back();
       }
     }
@@ -123,14 +124,12 @@ class Engine {
   // A value per vertex, every one `init`.
   template <typename T>
   VertexArray<T> vertex_array(T init) {
-    auto a = allocate<T>();
-    for_each([=](Id v) { a[v] = init; });
-    return a;
+    return allocate<T>(init);
   }
   // A value per vertex, f(v) for each.
   template <typename F>
   auto vertex_array_from(F f) {
-    auto a = allocate<std::invoke_result_t<F, Id>>();
+    auto a = allocate<std::invoke_result_t<F, Id>>({});
     for_each([&](Id v) { a[v] = f(v); });
     return a;
   }
@@ -149,16 +148,24 @@ class Engine {
     return true;
   }
 
-  // The array's values in vertex order (on rank 0, under MPI), each through map if given.
+  // The array's values in vertex order (gathered on rank 0, under MPI), each through map if given.
+  // Collecting consumes the array: here its values move into the result without a copy.
   template <typename T>
-  std::vector<T> collect(VertexArray<T> a) const {
-    return collect(a, [](T x) { return x; });
+  std::vector<T> collect(VertexArray<T> a) {
+    auto& storage = storage_of(a);
+    vertex_bytes_ -= storage.bytes();
+    auto values = storage.template take<T>();
+    values.resize(a.size());  // an empty graph's array holds one spare value
+    return values;
   }
   template <typename T, typename Map>
-  auto collect(VertexArray<T> a, Map map) const {
+  auto collect(VertexArray<T> a, Map map) {
     std::vector<std::invoke_result_t<Map, T>> out(a.size());
 #pragma omp parallel for schedule(static) if (out.size() > options_.serial_work)
     for (uint64_t v = 0; v < out.size(); ++v) out[v] = map(a[v]);
+    auto& storage = storage_of(a);
+    vertex_bytes_ -= storage.bytes();
+    storage.template take<T>();
     return out;
   }
 
@@ -334,8 +341,16 @@ class Engine {
   template <typename Key>
   void to_bins(Bins<Id>& bins, const Set& set, Key key) const {
     const auto& list = set.list();
-    const bool parallel = list.size() > options_.serial_work;
-#pragma omp parallel num_threads(parallel ? bins.threads() : 1)
+    if (list.size() <= options_.serial_work) {  // a road graph's thousands of tiny rounds
+      auto& mine = bins.local(0);
+      for (Id v : list) {
+        const uint64_t b = std::max<uint64_t>(key(v), bins.current());
+        if (b >= mine.size()) mine.resize(b + 1);
+        mine[b].push_back(v);
+      }
+      return;
+    }
+#pragma omp parallel num_threads(bins.threads())
     {
       auto& mine = bins.local(omp_get_thread_num());
 #pragma omp for schedule(static)
@@ -352,10 +367,27 @@ class Engine {
   Set next_bin(Bins<Id>& bins, Key key) const {
     for (uint64_t b = bins.advance(); b != Bins<Id>::kNone; b = bins.advance()) {
       const int threads = bins.threads();
-      std::vector<std::vector<Id>> parts(static_cast<size_t>(threads));
       uint64_t edges = 0, entries = 0;
       for (int t = 0; t < threads; ++t) entries += bins.entries(t, b).size();
-#pragma omp parallel for schedule(dynamic, 1) reduction(+ : edges) if (entries > options_.serial_work)
+      if (entries <= options_.serial_work) {
+        std::vector<Id> members;
+        for (int t = 0; t < threads; ++t) {
+          auto& bin = bins.entries(t, b);
+          for (Id v : bin) {
+            if (key(v) == b && !bins.taken().get(v)) {
+              bins.taken().set(v);
+              members.push_back(v);
+              edges += g_.out_degree(v);
+            }
+          }
+          bin.clear();
+        }
+        for (Id v : members) bins.taken().clear(v);
+        if (!members.empty()) return Set::sparse(g_.num_vertices(), std::move(members), edges);
+        continue;
+      }
+      std::vector<std::vector<Id>> parts(static_cast<size_t>(threads));
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : edges)
       for (int t = 0; t < threads; ++t) {
         auto& bin = bins.entries(t, b);
         for (Id v : bin) {
@@ -375,12 +407,18 @@ class Engine {
 
  private:
   template <typename T>
-  VertexArray<T> allocate() {
+  VertexArray<T> allocate(T init) {
     const uint64_t n = g_.num_vertices();
-    storage_.push_back(std::make_unique<VertexStorage>(std::max<uint64_t>(n, 1) * sizeof(T)));
-    vertex_bytes_ += storage_.back()->bytes();
+    storage_.push_back(VertexStorage::of<T>(n, init));
+    vertex_bytes_ += storage_.back().bytes();
     peak_vertex_bytes_ = std::max(peak_vertex_bytes_, vertex_bytes_);
-    return VertexArray<T>{static_cast<T*>(storage_.back()->data()), 0, n};
+    return VertexArray<T>{static_cast<T*>(storage_.back().data()), 0, n};
+  }
+  template <typename T>
+  VertexStorage& storage_of(VertexArray<T> a) {
+    for (auto& s : storage_)
+      if (s.data() == a.data && a.data) return s;
+    throw std::logic_error("collect: the array is not this engine's (or was collected already)");
   }
 
   template <typename Program>
@@ -606,7 +644,7 @@ class Engine {
   std::vector<std::vector<Id>> found_;
   std::vector<uint64_t> pull_chunks_;
   std::vector<IterationStats> stats_;
-  std::vector<std::unique_ptr<VertexStorage>> storage_;
+  std::vector<VertexStorage> storage_;
   uint64_t vertex_bytes_ = 0, peak_vertex_bytes_ = 0;
 };
 

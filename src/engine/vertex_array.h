@@ -4,14 +4,12 @@
 // a NUMA node, an MPI window or device memory later) is the engine's choice, not the program's.
 #pragma once
 
-#include <sys/mman.h>
-
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
-#include <new>
+#include <memory>
 #include <type_traits>
+#include <vector>
 
 #include "engine/device.h"
 
@@ -44,37 +42,36 @@ struct VertexArray {
   }
 };
 
-// One block of DRAM for a vertex array. Large arrays are mapped and asked for transparent huge
-// pages: random vertex loads are the engine's dominant cost and huge pages cut their TLB misses.
+// The owner of one vertex array's values in DRAM: a std::vector, so that collect() can hand the
+// values to the result without a copy. (Huge pages were tried: on these VMs first-touching a
+// huge-page mapping cost more than the TLB misses it saved on a BFS.)
 class VertexStorage {
  public:
-  explicit VertexStorage(size_t bytes) : bytes_(bytes) {
-    if (bytes_ >= kHugeThreshold) {
-      void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-      if (p == MAP_FAILED) throw std::bad_alloc();
-      madvise(p, bytes_, MADV_HUGEPAGE);
-      data_ = p;
-      mapped_ = true;
-    } else {
-      data_ = std::aligned_alloc(64, (bytes_ + 63) / 64 * 64 + 64);
-      if (!data_) throw std::bad_alloc();
-    }
+  template <typename T>
+  static VertexStorage of(uint64_t n, T init) {
+    auto values = std::make_shared<std::vector<T>>(n > 0 ? n : 1, init);  // never a null data()
+    VertexStorage s;
+    s.data_ = values->data();
+    s.bytes_ = values->size() * sizeof(T);
+    s.owner_ = std::move(values);
+    return s;
   }
-  ~VertexStorage() {
-    if (mapped_) munmap(data_, bytes_);
-    else std::free(data_);
-  }
-  VertexStorage(const VertexStorage&) = delete;
-  VertexStorage& operator=(const VertexStorage&) = delete;
-
   void* data() const { return data_; }
   size_t bytes() const { return bytes_; }
+  // The values, moved out; the storage is empty afterwards.
+  template <typename T>
+  std::vector<T> take() {
+    std::vector<T> values = std::move(*static_cast<std::vector<T>*>(owner_.get()));
+    owner_.reset();
+    data_ = nullptr;
+    bytes_ = 0;
+    return values;
+  }
 
  private:
-  static constexpr size_t kHugeThreshold = size_t{4} << 20;
+  std::shared_ptr<void> owner_;
   void* data_ = nullptr;
   size_t bytes_ = 0;
-  bool mapped_ = false;
 };
 
 }  // namespace tg

@@ -58,6 +58,11 @@ TEST_P(EnginePrimitives, VertexArraysInitCopyAndScope) {
       EXPECT_TRUE(engine.update(copied, 3, uint64_t{2}));
       EXPECT_EQ(copied[3], 2u);
       EXPECT_EQ(engine.collect(copied, [](uint64_t x) { return x + 1; })[4], 17u);
+      const auto values = engine.collect(squares);
+      EXPECT_EQ(values.size(), n);
+      EXPECT_EQ(values[9], 81u);
+      EXPECT_EQ(engine.vertex_bytes(), n * 8) << "collecting consumes an array";
+      EXPECT_THROW(engine.collect(squares), std::logic_error);
     }
     EXPECT_EQ(engine.vertex_bytes(), 0u) << "the scope frees what was made inside it";
     EXPECT_EQ(engine.peak_vertex_bytes(), n * 24);
@@ -214,7 +219,7 @@ TEST_P(EnginePrimitives, TwoPhasePassEqualsFusedPass) {
         Frontier<Id> level2 = engine.all();
         if (two_phase) {
           auto changed = engine.combine_pass(bfs, level1);
-          depth_before_apply = engine.collect(bfs.depth);
+          depth_before_apply = engine.collect(engine.copy(bfs.depth));
           level2 = engine.apply_pass(bfs, std::move(changed));
         } else {
           level2 = engine.edge_pass(bfs, level1);
