@@ -36,13 +36,13 @@ AlgorithmResult run_pagerank(Engine& engine, const PageRankOptions& o) {
   auto scope = engine.scope();
   PageRankProgram<typename Engine::VertexId> pr{engine.vertex_array(0.0), engine.vertex_array(0.0)};
   auto rank = engine.vertex_array(1.0 / static_cast<double>(n));
-  auto prepare = [&](auto v) {  // readies v for the next pass; returns its rank if it is dangling
+  auto prepare = [&](auto v, double r) {  // readies v (rank r) for the next pass; returns r if v is dangling
     const uint64_t out = engine.out_degree(v);
-    pr.contribution[v] = out ? rank[v] / static_cast<double>(out) : 0.0;
+    pr.contribution[v] = out ? r / static_cast<double>(out) : 0.0;
     pr.incoming[v] = 0;
-    return out ? 0.0 : rank[v];
+    return out ? 0.0 : r;
   };
-  Pair<double> sums{0, engine.reduce(SumOp<double>{}, prepare)};  // {L1 change, dangling rank}
+  Pair<double> sums{0, engine.reduce(SumOp<double>{}, [&](auto v) { return prepare(v, rank[v]); })};  // {L1 change, dangling rank}
   const int limit = o.tolerance > 0 ? o.max_iterations : o.iterations;
   int iteration = 0;
   while (iteration < limit && !(iteration > 0 && o.tolerance > 0 && sums.first < o.tolerance)) {
@@ -51,7 +51,7 @@ AlgorithmResult run_pagerank(Engine& engine, const PageRankOptions& o) {
     sums = engine.reduce(SumOp<Pair<double>>{}, [&](auto v) {
       const double next = o.rank(base, pr.incoming[v]), change = std::fabs(next - rank[v]);
       rank[v] = next;
-      return Pair<double>{change, prepare(v)};
+      return Pair<double>{change, prepare(v, next)};
     });
     ++iteration;
   }

@@ -17,6 +17,7 @@ template <typename Id, typename W>
 struct SsspProgram {
   using Dist = DistanceOf<W>;
   using Op = MinOp<Dist>;
+  static constexpr bool kSourceReadsTarget = true;  // relaxes from dist, the target
   VertexArray<Dist> dist;
 
   TG_HOST_DEVICE Dist source_value(Id u) const { return dist.load(u); }  // others may lower it

@@ -56,9 +56,9 @@ AlgorithmResult run_wcc(Engine& engine) {
     });
     frontier = engine.select(engine.all(), [&](Id v) { return engine.update(wcc.grandparent, v, parent[parent[v]]); });
   }
-  engine.compress(parent);
   const auto components = engine.reduce(SumOp<uint64_t>{}, [&](Id v) { return uint64_t{parent[v] == v}; });
-  AlgorithmResult r(engine.collect(parent, [](Id p) { return static_cast<int64_t>(p); }), {{"components", components}, {"rounds", rounds}});
+  const auto label = [&](Id p) { return static_cast<int64_t>(engine.root(parent, p)); };  // v's root is p's
+  AlgorithmResult r(engine.collect(parent, label), {{"components", components}, {"rounds", rounds}});
   r.values_are_vertices = true;
   return r;
 }

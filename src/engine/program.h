@@ -13,6 +13,9 @@
 //   bool saturated(Op::Value combined) const;     pull may stop reading v's in-edges
 //   static constexpr bool kBothDirections = true; follow edges both ways (weak connectivity)
 //   static constexpr bool kActivatesOnce = true;  a vertex's target leaves the identity once
+//   static constexpr bool kSourceReadsTarget = true;  source_value reads the target array (SSSP
+//                                                 relaxes from dist): pull then writes targets
+//                                                 with relaxed atomic stores; others write plain
 //
 // A program is trivially copyable (views and scalars only), so the engine may copy it to a
 // worker, a rank or a device; its functions carry TG_HOST_DEVICE. wants and saturated see only
@@ -26,8 +29,8 @@
 //
 // Semantics: messages are combined into target(); apply(v) runs once per changed v after all of
 // v's messages of the pass. So source_value must not read what apply writes in the same pass
-// (keep a separate array, as Radii does); reading target() is fine (use load(): other threads
-// may be combining into it).
+// (keep a separate array, as Radii does); reading target() is fine if the program declares
+// kSourceReadsTarget and reads with load() (other threads may be combining into it).
 #pragma once
 
 #include <concepts>
@@ -49,6 +52,8 @@ template <typename P>
 concept BothDirections = requires { requires P::kBothDirections; };
 template <typename P>
 concept ActivatesOnce = requires { requires P::kActivatesOnce; };
+template <typename P>
+concept SourceReadsTarget = requires { requires P::kSourceReadsTarget; };
 
 template <typename P, typename Id, typename W>
 concept VertexProgram = std::is_trivially_copyable_v<P> && requires(const P& p, Id v, W w) {

@@ -49,7 +49,7 @@ struct DeviceArray {
     EXPECT_EQ(cudaMemcpy(data, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
   }
   ~DeviceArray() { cudaFree(data); }
-  VertexArray<T> view() const { return {data, 0, kVertices}; }
+  VertexArray<T> view() const { return VertexArray<T>::over(data, 0, kVertices); }
   std::vector<T> back() const {
     std::vector<T> host(kVertices);
     EXPECT_EQ(cudaMemcpy(host.data(), data, kVertices * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
@@ -58,7 +58,7 @@ struct DeviceArray {
 };
 
 template <typename T>
-VertexArray<T> host_view(std::vector<T>& a) { return {a.data(), 0, a.size()}; }
+VertexArray<T> host_view(std::vector<T>& a) { return VertexArray<T>::over(a.data(), 0, a.size()); }
 
 // Runs `make(views...)`'s program on the host and on the device over copies of the same arrays,
 // relaxing edge 2 -> 5, and compares every array and the activation.
