@@ -56,8 +56,11 @@ std::vector<T> concatenate(const std::vector<std::vector<T>>& parts) {
   std::vector<size_t> start(parts.size() + 1, 0);
   for (size_t k = 0; k < parts.size(); ++k) start[k + 1] = start[k] + parts[k].size();
   std::vector<T> all(start.back());
-  if (all.empty()) return all;
-#pragma omp parallel for schedule(dynamic, 1) if (all.size() > 65536)
+  if (all.size() <= 65536) {  // serially: even an if(false) region costs a road graph's levels
+    for (size_t k = 0; k < parts.size(); ++k) std::copy(parts[k].begin(), parts[k].end(), all.begin() + static_cast<ptrdiff_t>(start[k]));
+    return all;
+  }
+#pragma omp parallel for schedule(dynamic, 1)
   for (size_t k = 0; k < parts.size(); ++k) {
     if (!parts[k].empty()) std::memcpy(static_cast<void*>(all.data() + start[k]), parts[k].data(), parts[k].size() * sizeof(T));
   }
