@@ -76,9 +76,9 @@ class Adjacency {
   }
 
   // Vertex chunks (multiples of 64 vertices, so a chunk owns whole bitmap words) of about
-  // equal cost, `per_thread` chunks per thread, for dynamically scheduled pull passes.
+  // equal cost, 32 per thread, for dynamically scheduled pull passes.
   template <typename Cost>
-  std::vector<uint64_t> balanced_chunks(Cost cost, uint64_t per_thread) const {
+  std::vector<uint64_t> balanced_chunks(Cost cost) const {
     const uint64_t n = g_.num_vertices();
     const uint64_t words = (n + 63) / 64;
     std::vector<uint64_t> word_cost(words + 1, 0);
@@ -90,7 +90,7 @@ class Adjacency {
     }
     for (uint64_t w = 0; w < words; ++w) word_cost[w + 1] += word_cost[w];
     const uint64_t total = word_cost.back();
-    const uint64_t count = static_cast<uint64_t>(max_threads()) * per_thread;
+    const uint64_t count = static_cast<uint64_t>(max_threads()) * 32;
     std::vector<uint64_t> chunks{0};
     for (uint64_t t = 1; t < count; ++t) {
       const uint64_t target = total * t / count;

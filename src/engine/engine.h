@@ -88,7 +88,7 @@ class Engine {
 
   Engine(const Graph& graph, EngineOptions options)
       : g_(graph), adj_(graph), options_(options), claimed_(graph.num_vertices()) {
-    pull_chunks_ = adj_.balanced_chunks([&](uint64_t v) { return g_.in_degree(v) + (g_.directed() ? g_.out_degree(v) : 0); }, 32);
+    pull_chunks_ = adj_.balanced_chunks([&](uint64_t v) { return g_.in_degree(v) + (g_.directed() ? g_.out_degree(v) : 0); });
   }
 
   const Graph& graph() const { return g_; }
@@ -152,9 +152,7 @@ class Engine {
   // Collecting consumes the array: here its values move into the result without a copy.
   template <typename T>
   std::vector<T> collect(VertexArray<T> a) {
-    auto& storage = storage_of(a);
-    vertex_bytes_ -= storage.bytes();
-    auto values = storage.template take<T>();
+    auto values = release(a);
     values.resize(a.size());  // an empty graph's array holds one spare value
     return values;
   }
@@ -163,9 +161,7 @@ class Engine {
     std::vector<std::invoke_result_t<Map, T>> out(a.size());
 #pragma omp parallel for schedule(static) if (out.size() > options_.serial_work)
     for (uint64_t v = 0; v < out.size(); ++v) out[v] = map(a[v]);
-    auto& storage = storage_of(a);
-    vertex_bytes_ -= storage.bytes();
-    storage.template take<T>();
+    release(a);
     return out;
   }
 
@@ -341,69 +337,59 @@ class Engine {
   template <typename Key>
   void to_bins(Bins<Id>& bins, const Set& set, Key key) const {
     const auto& list = set.list();
-    if (list.size() <= options_.serial_work) {  // a road graph's thousands of tiny rounds
-      auto& mine = bins.local(0);
-      for (Id v : list) {
-        const uint64_t b = std::max<uint64_t>(key(v), bins.current());
-        if (b >= mine.size()) mine.resize(b + 1);
-        mine[b].push_back(v);
-      }
+    auto put = [&](std::vector<std::vector<Id>>& mine, Id v) {
+      const uint64_t b = std::max<uint64_t>(key(v), bins.current());
+      if (b >= mine.size()) mine.resize(b + 1);
+      mine[b].push_back(v);
+    };
+    if (list.size() <= options_.serial_work) {  // no team for a road graph's thousands of tiny rounds
+      for (Id v : list) put(bins.local(0), v);
       return;
     }
 #pragma omp parallel num_threads(bins.threads())
     {
       auto& mine = bins.local(omp_get_thread_num());
 #pragma omp for schedule(static)
-      for (size_t k = 0; k < list.size(); ++k) {
-        const uint64_t b = std::max<uint64_t>(key(list[k]), bins.current());
-        if (b >= mine.size()) mine.resize(b + 1);
-        mine[b].push_back(list[k]);
-      }
+      for (size_t k = 0; k < list.size(); ++k) put(mine, list[k]);
     }
   }
+
   // The lowest non-empty bin as a frontier: each vertex once, and only if key(v) still names the
   // bin. Empty when every bin is.
   template <typename Key>
   Set next_bin(Bins<Id>& bins, Key key) const {
+    // Moves thread t's live, not yet taken entries of bin b into `into`; returns their out-edges.
+    auto take = [&](int t, uint64_t b, std::vector<Id>& into) {
+      uint64_t edges = 0;
+      auto& bin = bins.entries(t, b);
+      for (Id v : bin) {
+        if (key(v) == b && bins.taken().set_atomic(v)) {
+          into.push_back(v);
+          edges += g_.out_degree(v);
+        }
+      }
+      bin.clear();
+      return edges;
+    };
     for (uint64_t b = bins.advance(); b != Bins<Id>::kNone; b = bins.advance()) {
       const int threads = bins.threads();
       uint64_t edges = 0, entries = 0;
       for (int t = 0; t < threads; ++t) entries += bins.entries(t, b).size();
-      if (entries <= options_.serial_work) {
-        std::vector<Id> members;
-        for (int t = 0; t < threads; ++t) {
-          auto& bin = bins.entries(t, b);
-          for (Id v : bin) {
-            if (key(v) == b && !bins.taken().get(v)) {
-              bins.taken().set(v);
-              members.push_back(v);
-              edges += g_.out_degree(v);
-            }
-          }
-          bin.clear();
-        }
-        for (Id v : members) bins.taken().clear(v);
-        if (!members.empty()) return Set::sparse(g_.num_vertices(), std::move(members), edges);
-        continue;
-      }
-      std::vector<std::vector<Id>> parts(static_cast<size_t>(threads));
+      const bool small = entries <= options_.serial_work;  // no team for tiny rounds
+      std::vector<std::vector<Id>> parts(small ? 1 : static_cast<size_t>(threads));
+      if (small) {
+        for (int t = 0; t < threads; ++t) edges += take(t, b, parts[0]);
+      } else {
 #pragma omp parallel for schedule(dynamic, 1) reduction(+ : edges)
-      for (int t = 0; t < threads; ++t) {
-        auto& bin = bins.entries(t, b);
-        for (Id v : bin) {
-          if (key(v) == b && bins.taken().set_atomic(v)) {
-            parts[static_cast<size_t>(t)].push_back(v);
-            edges += g_.out_degree(v);
-          }
-        }
-        bin.clear();
+        for (int t = 0; t < threads; ++t) edges += take(t, b, parts[static_cast<size_t>(t)]);
       }
-      auto members = concatenate(parts);
+      auto members = small ? std::move(parts[0]) : concatenate(parts);
       for (Id v : members) bins.taken().clear(v);
       if (!members.empty()) return Set::sparse(g_.num_vertices(), std::move(members), edges);
     }
     return Set::sparse(g_.num_vertices(), {}, 0);
   }
+
 
  private:
   template <typename T>
@@ -414,10 +400,15 @@ class Engine {
     peak_vertex_bytes_ = std::max(peak_vertex_bytes_, vertex_bytes_);
     return VertexArray<T>::over(static_cast<T*>(storage_.back().data()), 0, n);
   }
+  // Takes an array's values out of the engine (collect consumes the array).
   template <typename T>
-  VertexStorage& storage_of(VertexArray<T> a) {
-    for (auto& s : storage_)
-      if (s.data() != nullptr && s.data() == a.data()) return s;
+  std::vector<T> release(VertexArray<T> a) {
+    for (auto& s : storage_) {
+      if (s.data() != nullptr && s.data() == a.data()) {
+        vertex_bytes_ -= s.bytes();
+        return s.template take<T>();
+      }
+    }
     throw std::logic_error("collect: the array is not this engine's (or was collected already)");
   }
 

@@ -106,7 +106,7 @@ class Frontier {
           }
         }
       }
-      for (auto& p : parts) list_.insert(list_.end(), p.begin(), p.end());
+      list_ = concatenate(parts);
     }
     have_list_ = true;
     return list_;
