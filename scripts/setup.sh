@@ -20,7 +20,7 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-python_modules=(pytest numpy scipy networkx zstandard)
+python_modules=(pytest numpy scipy networkx zstandard xxhash)
 missing_py=()
 for m in "${python_modules[@]}"; do
   python3 -c "import $m" >/dev/null 2>&1 || missing_py+=("$m")

@@ -45,7 +45,7 @@ bool is_graph_file(const std::string& path) {
 
 // A graph file for `path`: itself, or a temporary conversion of a text input.
 std::shared_ptr<const GraphFile> open_graph(const RunArgs& a) {
-  OpenOptions open_options{.verify_checksums = !a.no_checksums};
+  OpenOptions open_options{.verify_checksums = !a.no_checksums, .verify_block_hashes = !a.no_checksums};
   if (!std::filesystem::exists(a.graph)) fail("cannot open '{}': no such file", a.graph);
   if (is_graph_file(a.graph)) return GraphFile::open(a.graph, open_options);
   log::info("'{}' is not a graph file: converting it on the fly", a.graph);
@@ -227,7 +227,7 @@ Runner add_run(CLI::App& app) {
   cmd->add_option("--tolerance", a->tolerance, "pr: iterate until the L1 change is below this");
   cmd->add_option("--damping", a->damping, "pr: damping factor (default 0.85)");
   cmd->add_option("-k,--samples", a->samples, "radii: sampled sources, at most 64 (default 64)");
-  cmd->add_flag("--no-checksums", a->no_checksums, "Skip verifying the graph file's checksums");
+  cmd->add_flag("--no-checksums", a->no_checksums, "Skip verifying the graph file's checksums and hashes (its structure is always checked)");
   add_graph_input_options(*cmd, a->input);
   return [a] { run_command(*a); };
 }

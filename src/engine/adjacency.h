@@ -18,10 +18,7 @@ class Adjacency {
   using Graph = GraphView<Id, W>;
   explicit Adjacency(const Graph& g) : g_(g), p_(g.blocks_per_side()) {}
 
-  uint32_t range_of(uint64_t v) const {
-    const auto r = g_.ranges();
-    return static_cast<uint32_t>(std::upper_bound(r.begin() + 1, r.end(), v) - r.begin() - 1);
-  }
+  uint32_t range_of(uint64_t v) const { return g_.range_of(v); }
 
   // Calls f(neighbor, weight) for the out-edges of u (and its in-edges when kBoth is set).
   template <bool kBoth, typename F>
@@ -67,11 +64,16 @@ class Adjacency {
   // Calls f(neighbor) for the first k out-edges of u.
   template <typename F>
   void for_first_out(uint64_t u, uint32_t k, F&& f) const {
-    uint32_t taken = 0;
+    uint64_t wanted = k;
     const uint32_t i = p_ == 1 ? 0 : range_of(u);
-    for (uint32_t j = 0; j < p_ && taken < k; ++j) {
+    for (uint32_t j = 0; j < p_ && wanted > 0; ++j) {
       const auto& b = g_.out_block(i, j);
-      for (uint32_t e = b.begin(u); e < b.end(u) && taken < k; ++e, ++taken) f(b.neighbors[e]);
+      uint64_t begin, end;
+      b.arcs_of(u, begin, end);
+      end = std::min(end, begin + wanted);
+      wanted -= end - begin;
+      auto take = [&](Id v, W) { f(v); };
+      for_arcs<Id, W>(b, begin, end, take);
     }
   }
 
@@ -104,22 +106,18 @@ class Adjacency {
 
  private:
   template <typename F>
-  static void scan(const BlockView<Id, W>& b, uint64_t u, F& f) {
-    const uint32_t end = b.end(u);
-    for (uint32_t k = b.begin(u); k < end; ++k) f(b.neighbors[k], b.weight(k));
+  static void scan(const BlockDecoder& b, uint64_t u, F& f) {
+    uint64_t begin, end;
+    b.arcs_of(u, begin, end);
+    for_arcs<Id, W>(b, begin, end, f);
   }
   template <typename F>
-  static bool scan_until(const BlockView<Id, W>& b, uint64_t v, F& f, uint64_t& examined) {
-    const uint32_t begin = b.begin(v), end = b.end(v);
-    const Id* nbrs = b.neighbors;
-    for (uint32_t k = begin; k < end; ++k) {
-      if (f(nbrs[k], b.weight(k))) {
-        examined += k - begin + 1;
-        return true;
-      }
-    }
-    examined += end - begin;
-    return false;
+  static bool scan_until(const BlockDecoder& b, uint64_t v, F& f, uint64_t& examined) {
+    uint64_t begin, end;
+    b.arcs_of(v, begin, end);
+    bool stopped = false;
+    examined += for_arcs<Id, W>(b, begin, end, f, stopped);
+    return stopped;
   }
 
   const Graph& g_;

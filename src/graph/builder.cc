@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "graph/format.h"
+#include "graph/grid_builder.h"
+#include "graph/vertex_ranges.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/parallel.h"
@@ -142,200 +144,6 @@ void sort_edges(EdgeArray<Id, W>& edges, uint64_t n) {
                        [shift](const Edge<Id, W>& e) { return static_cast<size_t>(e.u) >> shift; });
 }
 
-// ---------------------------------------------------------------------------------------------
-// The block grid.
-
-enum class Orientation { kBySource, kByDestination, kSymmetric };
-
-struct GridKinds {
-  SectionKind index, offsets, neighbors, weights, degrees;
-};
-
-struct Grid {
-  uint64_t n;
-  uint32_t p;
-  std::vector<uint64_t> ranges;  // P + 1 boundaries
-
-  uint32_t range_of(uint64_t x) const {
-    // Ranges are equal in size except for rounding, so a division finds the range; adjust for
-    // the rounding by at most one step.
-    uint32_t r = static_cast<uint32_t>(x * p / std::max<uint64_t>(n, 1));
-    while (r + 1 < p && ranges[r + 1] <= x) ++r;
-    while (r > 0 && ranges[r] > x) --r;
-    return r;
-  }
-  // Index of vertex x's first offset in block (major range of x, minor column c).
-  uint64_t offset_slot(uint64_t x, uint32_t r, uint32_t c) const {
-    return p * (ranges[r] + r) + c * (ranges[r + 1] - ranges[r] + 1) + (x - ranges[r]);
-  }
-  uint64_t offsets_size() const { return uint64_t{p} * n + uint64_t{p} * p; }
-};
-
-template <typename Id, typename W, typename F>
-void for_each_arc(const Edge<Id, W>& e, Orientation o, F emit) {
-  switch (o) {
-    case Orientation::kBySource: emit(e.u, e.v, e.w); break;
-    case Orientation::kByDestination: emit(e.v, e.u, e.w); break;
-    case Orientation::kSymmetric:
-      emit(e.u, e.v, e.w);
-      if (e.u != e.v) emit(e.v, e.u, e.w);
-      break;
-  }
-}
-
-template <typename Id, typename WOut>
-struct Arc {
-  Id minor;
-  [[no_unique_address]] WOut w;
-  friend bool operator<(const Arc& a, const Arc& b) {
-    if (a.minor != b.minor) return a.minor < b.minor;
-    if constexpr (!std::is_same_v<WOut, NoWeight>) return a.w < b.w;
-    return false;
-  }
-};
-
-template <typename WOut, typename W>
-WOut narrow_weight(const W& w) {
-  if constexpr (std::is_same_v<WOut, NoWeight>) {
-    return {};
-  } else {
-    return static_cast<WOut>(w);
-  }
-}
-
-// Writes one grid: index, offsets, neighbors, weights, degrees. Returns the arc count.
-template <typename Id, typename W, typename WOut>
-uint64_t write_grid(const EdgeArray<Id, W>& edges, Orientation orientation, const Grid& grid,
-                    const GridKinds& kinds, GraphWriter& writer, bool progress) {
-  const uint32_t p = grid.p;
-  // 1. Count arcs per (major vertex, minor block column), in the offsets' own layout.
-  MappedVector<uint32_t> offsets(grid.offsets_size());
-  std::atomic<bool> overflow{false};
-#pragma omp parallel for
-  for (size_t i = 0; i < edges.size(); ++i) {
-    for_each_arc(edges[i], orientation, [&](uint64_t major, uint64_t minor, const W&) {
-      const uint32_t r = grid.range_of(major), c = grid.range_of(minor);
-      if (__atomic_add_fetch(&offsets[grid.offset_slot(major, r, c)], 1u, __ATOMIC_RELAXED) == 0) {
-        overflow = true;
-      }
-    });
-  }
-  // 2. Turn counts into local offsets per block, and fill the block index and the degrees.
-  std::vector<format::BlockEntry> index(uint64_t{p} * p);
-  MappedVector<uint64_t> degrees(grid.n);
-  uint64_t edges_at = 0, offsets_at = 0;
-  for (uint32_t r = 0; r < p; ++r) {
-    const uint64_t size = grid.ranges[r + 1] - grid.ranges[r];
-    for (uint32_t c = 0; c < p; ++c) {
-      uint32_t* block = offsets.data() + offsets_at;
-      uint64_t total = 0;
-      for (uint64_t k = 0; k < size; ++k) {
-        const uint64_t count = block[k];
-        degrees[grid.ranges[r] + k] += count;
-        block[k] = static_cast<uint32_t>(total);
-        total += count;
-        if (total >= (uint64_t{1} << 32)) overflow = true;
-      }
-      block[size] = static_cast<uint32_t>(total);
-      index[uint64_t{r} * p + c] = {offsets_at, edges_at, total};
-      offsets_at += size + 1;
-      edges_at += total;
-    }
-  }
-  if (overflow) {
-    fail("a block of the {}x{} grid holds 2^32 or more arcs; use more blocks (--blocks)", p, p);
-  }
-  const uint64_t arcs = edges_at;
-  const size_t s_index = writer.add_section(kinds.index, sizeof(format::BlockEntry),
-                                            index.size() * sizeof(format::BlockEntry));
-  const size_t s_offsets = writer.add_section(kinds.offsets, 4, offsets.size() * 4);
-  const size_t s_neighbors = writer.add_section(kinds.neighbors, sizeof(Id), arcs * sizeof(Id));
-  constexpr bool kWeighted = !std::is_same_v<WOut, NoWeight>;
-  const size_t s_weights = kWeighted ? writer.add_section(kinds.weights, sizeof(WOut), arcs * sizeof(WOut)) : 0;
-  writer.write_all(s_index, std::span<const format::BlockEntry>(index));
-  writer.write_all(s_offsets, offsets.span());
-
-  // 3. Fill the arcs by chunks of major vertices (never crossing a range), each chunk gathered
-  // by one pass over the edges, its lists sorted so the file does not depend on thread timing.
-  // About a sixth of the arcs per chunk bounds the extra memory; 32-bit cursors bound it too.
-  const uint64_t chunk_arcs = std::min<uint64_t>(std::max<uint64_t>(uint64_t{1} << 23, arcs / 6 + 1), uint64_t{1} << 31);
-  Progress bar(orientation == Orientation::kByDestination ? "writing in" : "writing", arcs, progress);
-  uint64_t arcs_written = 0;
-  MappedVector<Arc<Id, WOut>> buffer;
-  std::vector<Id> neighbor_out;
-  std::vector<WOut> weight_out;
-  for (uint32_t r = 0; r < p; ++r) {
-    uint64_t a = grid.ranges[r];
-    while (a < grid.ranges[r + 1]) {
-      // Grow the chunk [a, b) while it stays under the cap (at least one vertex).
-      uint64_t b = a, in_chunk = 0;
-      while (b < grid.ranges[r + 1] && (b == a || in_chunk + degrees[b] <= chunk_arcs)) in_chunk += degrees[b++];
-      // Segment c of the buffer holds block (r, c)'s arcs of vertices a..b-1.
-      std::vector<uint64_t> segment(p + 1, 0);
-      for (uint32_t c = 0; c < p; ++c) {
-        segment[c + 1] = segment[c] + offsets[grid.offset_slot(b, r, c)] - offsets[grid.offset_slot(a, r, c)];
-      }
-      buffer.resize(in_chunk);
-      std::vector<uint32_t> cursor((b - a) * p);
-      for (uint64_t x = a; x < b; ++x)
-        for (uint32_t c = 0; c < p; ++c) {
-          cursor[(x - a) * p + c] = static_cast<uint32_t>(
-              segment[c] + offsets[grid.offset_slot(x, r, c)] - offsets[grid.offset_slot(a, r, c)]);
-        }
-#pragma omp parallel for schedule(static)
-      for (size_t i = 0; i < edges.size(); ++i) {
-        for_each_arc(edges[i], orientation, [&](uint64_t major, uint64_t minor, const W& w) {
-          if (major < a || major >= b) return;
-          const uint32_t c = grid.range_of(minor);
-          const uint32_t at = __atomic_fetch_add(&cursor[(major - a) * p + c], 1u, __ATOMIC_RELAXED);
-          buffer[at] = {static_cast<Id>(minor), narrow_weight<WOut>(w)};
-        });
-      }
-#pragma omp parallel for schedule(dynamic, 256)
-      for (uint64_t x = a; x < b; ++x)
-        for (uint32_t c = 0; c < p; ++c) {
-          const uint64_t from = segment[c] + offsets[grid.offset_slot(x, r, c)] - offsets[grid.offset_slot(a, r, c)];
-          // x's offsets and the next one bound x's list in block (r, c).
-          const uint64_t to = segment[c] + offsets[grid.offset_slot(x, r, c) + 1] - offsets[grid.offset_slot(a, r, c)];
-          std::sort(buffer.data() + from, buffer.data() + to);
-        }
-      neighbor_out.resize(in_chunk);
-      if constexpr (kWeighted) weight_out.resize(in_chunk);
-#pragma omp parallel for
-      for (uint64_t k = 0; k < in_chunk; ++k) {
-        neighbor_out[k] = buffer[k].minor;
-        if constexpr (kWeighted) weight_out[k] = buffer[k].w;
-      }
-      for (uint32_t c = 0; c < p; ++c) {
-        const auto& block = index[uint64_t{r} * p + c];
-        const uint64_t at = block.edges_begin + offsets[grid.offset_slot(a, r, c)];
-        const uint64_t count = segment[c + 1] - segment[c];
-        writer.write(s_neighbors, at * sizeof(Id), neighbor_out.data() + segment[c], count * sizeof(Id));
-        if constexpr (kWeighted) {
-          writer.write(s_weights, at * sizeof(WOut), weight_out.data() + segment[c], count * sizeof(WOut));
-        }
-      }
-      arcs_written += in_chunk;
-      bar.update(arcs_written);
-      a = b;
-    }
-  }
-  bar.finish();
-  // 4. Degrees, 32-bit unless some vertex needs more.
-  uint64_t max_degree = 0;
-#pragma omp parallel for reduction(max : max_degree)
-  for (uint64_t x = 0; x < grid.n; ++x) max_degree = std::max(max_degree, degrees[x]);
-  if (max_degree < (uint64_t{1} << 32)) {
-    MappedVector<uint32_t> narrow(grid.n);
-#pragma omp parallel for
-    for (uint64_t x = 0; x < grid.n; ++x) narrow[x] = static_cast<uint32_t>(degrees[x]);
-    writer.write_all(writer.add_section(kinds.degrees, 4, grid.n * 4), narrow.span());
-  } else {
-    writer.write_all(writer.add_section(kinds.degrees, 8, grid.n * 8), degrees.span());
-  }
-  return arcs;
-}
-
 WeightType choose_weight_type(const EdgeList& list) {
   if (!list.weighted()) return WeightType::kNone;
   const auto& info = list.weight_info;
@@ -388,17 +196,24 @@ BuildReport build_dense(EdgeArray<Id, W>& edges, const EdgeList& list, IdResolut
   report.clean_seconds = timer.seconds();
   timer.restart();
 
-  // The grid.
-  Grid grid{n, 1, {}};
-  if (options.blocks > 0) {
-    grid.p = options.blocks;
-  } else {
+  // The grid: P as asked (or the smallest whose blocks hold < 2^32 arcs), at most ceil(n / 64)
+  // ranges; ranges balanced on out-degree.
+  using grid_build::Orientation;
+  const Orientation out_orientation = undirected ? Orientation::kSymmetric : Orientation::kBySource;
+  const auto out_degrees = grid_build::major_degrees(edges, out_orientation, n);
+  uint32_t requested = options.blocks;
+  if (requested == 0) {
     const uint64_t arcs_bound = undirected ? 2 * edges.size() : edges.size();
-    grid.p = static_cast<uint32_t>(std::max<uint64_t>(1, arcs_bound >> 31));
+    requested = static_cast<uint32_t>(std::max<uint64_t>(1, arcs_bound >> 31));
   }
-  if (n > 0 && grid.p > n) grid.p = static_cast<uint32_t>(std::max<uint64_t>(1, n));
-  grid.ranges.resize(grid.p + 1);
-  for (uint32_t i = 0; i <= grid.p; ++i) grid.ranges[i] = n * i / grid.p;
+  const uint32_t p = std::min(requested, most_ranges(n));
+  if (p < requested) {
+    log::info("note: {} vertices make at most {} ranges of 64; the grid is {}x{}, not {}x{}", n, p, p, p, requested,
+              requested);
+  }
+  const std::vector<uint64_t> bounds = balanced_ranges(out_degrees.span(), p);
+  const std::vector<uint32_t> of_word = range_of_words(bounds, n);
+  const grid_build::Ranges ranges{bounds, of_word};
 
   const auto& carried = options.provenance;
   const WeightType weight_type = carried ? static_cast<WeightType>(carried->header.weight_type) : choose_weight_type(list);
@@ -413,7 +228,8 @@ BuildReport build_dense(EdgeArray<Id, W>& edges, const EdgeList& list, IdResolut
                  (options.keep_self_loops ? format::Flags::kSelfLoopsKept : 0) |
                  (options.keep_duplicates ? format::Flags::kDuplicatesKept : 0) |
                  (options.generated_weights ? format::Flags::kGeneratedWeights : 0);
-  header.blocks_per_side = grid.p;
+  header.blocks_per_side = p;
+  header.requested_blocks = requested;
   header.id_bytes = sizeof(Id);
   header.id_mode = static_cast<uint8_t>(list.id_mode);
   header.weight_type = static_cast<uint8_t>(weight_type);
@@ -431,16 +247,19 @@ BuildReport build_dense(EdgeArray<Id, W>& edges, const EdgeList& list, IdResolut
     header.max_weight = c.max_weight;
   }
 
-  writer.write_all(writer.add_section(SectionKind::kRanges, 8, (grid.p + 1) * 8),
-                   std::span<const uint64_t>(grid.ranges));
+  writer.write_all(writer.add_section(SectionKind::kRanges, 8, (p + 1) * 8), std::span<const uint64_t>(bounds));
+  // A sixth of the arcs per gathered chunk bounds the extra memory (at least 8 M arcs).
+  const uint64_t arcs_bound = undirected ? 2 * edges.size() : edges.size();
+  const uint64_t chunk_arcs = std::min<uint64_t>(std::max<uint64_t>(uint64_t{1} << 23, arcs_bound / 6 + 1), uint64_t{1} << 31);
   auto write_both = [&]<typename WOut>() {
-    const GridKinds out{SectionKind::kOutIndex, SectionKind::kOutOffsets, SectionKind::kOutNeighbors,
-                        SectionKind::kOutWeights, SectionKind::kOutDegrees};
-    const GridKinds in{SectionKind::kInIndex, SectionKind::kInOffsets, SectionKind::kInNeighbors,
-                       SectionKind::kInWeights, SectionKind::kInDegrees};
-    header.num_arcs = write_grid<Id, W, WOut>(
-        edges, undirected ? Orientation::kSymmetric : Orientation::kBySource, grid, out, writer, options.progress);
-    if (!undirected) write_grid<Id, W, WOut>(edges, Orientation::kByDestination, grid, in, writer, options.progress);
+    using Writer = grid_build::GridWriter<Id, W, WOut>;
+    header.num_arcs = Writer(edges, out_orientation, ranges, out_degrees.span(), writer, options.progress)
+                          .write({SectionKind::kOutIndex, SectionKind::kOutBlocks, SectionKind::kOutDegrees}, chunk_arcs);
+    if (!undirected) {
+      const auto in_degrees = grid_build::major_degrees(edges, Orientation::kByDestination, n);
+      Writer(edges, Orientation::kByDestination, ranges, in_degrees.span(), writer, options.progress)
+          .write({SectionKind::kInIndex, SectionKind::kInBlocks, SectionKind::kInDegrees}, chunk_arcs);
+    }
   };
   if constexpr (std::is_same_v<W, double>) {
     switch (weight_type) {
@@ -460,7 +279,7 @@ BuildReport build_dense(EdgeArray<Id, W>& edges, const EdgeList& list, IdResolut
   report.vertices = n;
   report.arcs = header.num_arcs;
   report.edges = header.num_edges;
-  report.blocks = grid.p;
+  report.blocks = p;
   report.write_seconds = timer.seconds();
   return report;
 }

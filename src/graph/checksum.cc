@@ -62,4 +62,24 @@ uint64_t file_range_checksum(int fd, uint64_t offset, uint64_t bytes) {
   return combine(hashes);
 }
 
+uint64_t file_range_hash(int fd, uint64_t offset, uint64_t bytes) {
+  XXH3_state_t* state = XXH3_createState();
+  XXH3_64bits_reset(state);
+  std::vector<unsigned char> buffer(std::min<uint64_t>(bytes, kChecksumChunk));
+  uint64_t done = 0;
+  while (done < bytes) {
+    const size_t want = std::min<uint64_t>(buffer.size(), bytes - done);
+    const ssize_t got = pread(fd, buffer.data(), want, static_cast<off_t>(offset + done));
+    if (got <= 0) {
+      XXH3_freeState(state);
+      fail("reading back for a block hash failed: {}", got < 0 ? std::strerror(errno) : "unexpected end of file");
+    }
+    XXH3_64bits_update(state, buffer.data(), static_cast<size_t>(got));
+    done += static_cast<uint64_t>(got);
+  }
+  const uint64_t h = XXH3_64bits_digest(state);
+  XXH3_freeState(state);
+  return h;
+}
+
 }  // namespace tg

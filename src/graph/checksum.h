@@ -17,4 +17,8 @@ uint64_t section_checksum(const void* data, size_t bytes);
 // thread (so it does not grow the resident set by the file's size).
 uint64_t file_range_checksum(int fd, uint64_t offset, uint64_t bytes);
 
+// Plain XXH3-64 of bytes [offset, offset + bytes) of an open file (a block part's hash), read
+// serially through a bounded buffer.
+uint64_t file_range_hash(int fd, uint64_t offset, uint64_t bytes);
+
 }  // namespace tg

@@ -1,7 +1,9 @@
-// An opened graph file: memory-mapped, validated, and viewed as typed sections and blocks.
-// Opening checks magic, version, the header checksum, that every section lies inside the file
-// with the size the counts imply, and (unless told not to) every section's checksum; any failure
-// is a tg::Error that names the file and the section.
+// An opened graph file (version 2): memory-mapped, validated, and viewed as typed sections and
+// blocks. Opening checks magic, version, the header checksum, that every section lies inside
+// the file with the size the counts imply, every index row, and every block's structure
+// (offsets, vertex lists, neighbour ids, and the degrees they add up to); those checks always
+// run. Hashes (the small sections' checksums and every block part's) are verified unless told
+// not to. Any failure is a tg::Error that names the file, and the block when a block is at fault.
 #pragma once
 
 #include <cstdint>
@@ -9,14 +11,19 @@
 #include <span>
 #include <string>
 
+#include "graph/block_check.h"
+#include "graph/block_decoder.h"
 #include "graph/edge_list.h"
 #include "graph/format.h"
 
 namespace tg {
 
 struct OpenOptions {
-  bool verify_checksums = true;
+  bool verify_checksums = true;     // the small sections' checksums
+  bool verify_block_hashes = true;  // every block part's hash (the bulk of the file)
 };
+
+enum class Grid { kOut, kIn };
 
 class GraphFile {
  public:
@@ -48,6 +55,16 @@ class GraphFile {
   }
 
   std::span<const uint64_t> ranges() const { return section<uint64_t>(format::SectionKind::kRanges); }
+  // A grid's index rows in storage order (major range, then minor range); the in grid of an
+  // undirected graph is its out grid.
+  std::span<const format::BlockEntry> index(Grid grid) const;
+  // Block (major, minor) of a grid: its decoder over the mapped bytes, its index row, its shape.
+  BlockDecoder decoder(Grid grid, uint32_t major, uint32_t minor) const;
+  const format::BlockEntry& entry(Grid grid, uint32_t major, uint32_t minor) const {
+    return index(grid)[uint64_t{major} * blocks_per_side() + minor];
+  }
+  BlockShape shape(uint32_t major, uint32_t minor) const;
+
   // The original (input) id of dense vertex v.
   uint64_t original_id(uint64_t v) const {
     return id_map_.empty() ? v + header_.id_base : id_map_[v];
@@ -58,12 +75,20 @@ class GraphFile {
   uint64_t out_degree(uint64_t v) const { return degree(out_degrees_, v); }
   uint64_t in_degree(uint64_t v) const { return degree(in_degrees_, v); }
 
+  // Verifies every block part's hash; throws naming the first bad block (row, column, byte
+  // offset) in file order. Opening does this unless verify_block_hashes is off.
+  void verify_block_hashes() const;
+
  private:
   GraphFile() = default;
   const format::SectionEntry* find(format::SectionKind kind) const;
   void validate_table() const;
-  void validate_layout() const;
+  void validate_counts() const;
   void verify_checksums() const;
+  void validate_ranges() const;
+  void validate_index(Grid grid) const;
+  void validate_blocks(Grid grid) const;
+  [[noreturn]] void fail_block(Grid grid, uint64_t k, const std::string& problem) const;
   uint64_t degree(std::span<const unsigned char> section, uint64_t v) const {
     if (degree_bytes_ == 4) return reinterpret_cast<const uint32_t*>(section.data())[v];
     return reinterpret_cast<const uint64_t*>(section.data())[v];

@@ -31,9 +31,30 @@ GraphWriter::GraphWriter(std::string path, const std::vector<std::string>& input
 
 size_t GraphWriter::add_section(format::SectionKind kind, uint32_t element_size, uint64_t bytes) {
   if (sections_.size() == format::kMaxSections) fail("internal: too many sections");
+  if (open_) fail("internal: a section is still open");
   sections_.push_back({static_cast<uint32_t>(kind), element_size, end_, bytes, 0});
+  checksummed_.push_back(true);
   end_ = format::align_up(end_ + bytes);
   return sections_.size() - 1;
+}
+
+size_t GraphWriter::open_section(format::SectionKind kind, uint32_t element_size) {
+  const size_t s = add_section(kind, element_size, 0);
+  checksummed_.back() = false;
+  sections_.back().bytes = UINT64_MAX - end_;  // writes anywhere after the start, until closed
+  open_ = true;
+  return s;
+}
+
+void GraphWriter::close_section(size_t section, uint64_t bytes) {
+  if (!open_ || section + 1 != sections_.size()) fail("internal: closing a section that is not open");
+  sections_[section].bytes = bytes;
+  end_ = format::align_up(sections_[section].offset + bytes);
+  open_ = false;
+}
+
+uint64_t GraphWriter::hash_written(uint64_t file_offset, uint64_t bytes) const {
+  return file_range_hash(file_.fd(), file_offset, bytes);
 }
 
 void GraphWriter::write(size_t section, uint64_t position, const void* data, size_t bytes) {
@@ -44,8 +65,12 @@ void GraphWriter::write(size_t section, uint64_t position, const void* data, siz
 
 void GraphWriter::commit(format::Header header) {
   // Pad the file to its full length so every section, also an empty last one, is inside it.
+  if (open_) fail("internal: a section is still open at commit");
   file_.resize(end_);
-  for (auto& entry : sections_) entry.checksum = file_range_checksum(file_.fd(), entry.offset, entry.bytes);
+  for (size_t i = 0; i < sections_.size(); ++i) {
+    auto& entry = sections_[i];
+    entry.checksum = checksummed_[i] ? file_range_checksum(file_.fd(), entry.offset, entry.bytes) : 0;
+  }
   std::memcpy(header.magic, format::kMagic, sizeof(header.magic));
   header.version = format::kVersion;
   header.header_bytes = static_cast<uint32_t>(format::kHeaderBytes);

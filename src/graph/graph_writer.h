@@ -29,6 +29,17 @@ class GraphWriter {
     write(section, 0, items.data(), items.size_bytes());
   }
 
+  // Opens a section whose size is known only once it is written (a grid's blocks): it starts
+  // at the current end, takes writes anywhere at or after its start, and must be closed, with
+  // its final size, before another section is added. Its bytes carry no section checksum
+  // (their parts are hashed one by one in the grid's index).
+  size_t open_section(format::SectionKind kind, uint32_t element_size);
+  void close_section(size_t section, uint64_t bytes);
+  // The section's first byte from the start of the file.
+  uint64_t section_offset(size_t section) const { return sections_.at(section).offset; }
+  // XXH3-64 of bytes already written, read back from the file.
+  uint64_t hash_written(uint64_t file_offset, uint64_t bytes) const;
+
   // Computes the checksums, writes the header and renames the file into place.
   void commit(format::Header header);
 
@@ -38,6 +49,8 @@ class GraphWriter {
   AtomicFile file_;
   uint64_t end_ = format::kHeaderBytes;
   std::vector<format::SectionEntry> sections_;
+  std::vector<bool> checksummed_;
+  bool open_ = false;  // the last section is open
 };
 
 }  // namespace tg

@@ -2,6 +2,7 @@
 
 #include "graph/builder.h"
 #include "graph/graph_view.h"
+#include "graph/v1_file.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 
@@ -49,12 +50,20 @@ EdgeList extract(const GraphView<Id, WFile>& g) {
 void reblock_graph(const std::string& input, const std::string& output, uint32_t blocks, bool overwrite) {
   if (blocks == 0) fail("--blocks must be at least 1");
   refuse_existing_output(output, overwrite);
-  auto file = GraphFile::open(input);
-  GraphWriter writer(output, {input});
   BuildOptions options;
   options.blocks = blocks;
   options.keep_self_loops = true;  // the file is already clean (or deliberately not): keep it as is
   options.keep_duplicates = true;
+  if (is_version1_file(input)) {
+    // The one way from version 1 to version 2.
+    Version1Graph old = read_version1_file(input);
+    GraphWriter writer(output, {input});
+    options.provenance = Provenance{old.header, old.id_map};
+    build_graph(std::move(old.edges), options, writer);
+    return;
+  }
+  auto file = GraphFile::open(input);
+  GraphWriter writer(output, {input});
   options.provenance = Provenance{file->header(), file->has_section(format::SectionKind::kIdMap)
                                                       ? file->section<uint64_t>(format::SectionKind::kIdMap)
                                                       : std::span<const uint64_t>()};

@@ -58,7 +58,7 @@ class EngineTest : public ::testing::TestWithParam<bool> {  // undirected?
   void SetUp() override {
     const bool undirected = GetParam();
     const std::string tag = undirected ? "u" : "d";
-    for (uint32_t p : {1u, 3u}) {
+    for (uint32_t p : {1u, 4u, 64u}) {  // 64 is capped at the 32 ranges 2048 vertices allow
       grids_.push_back(kronecker_graph(11, undirected, GeneratedWeights::kNone, p, "kron11" + tag + std::to_string(p)));
     }
   }
@@ -129,7 +129,7 @@ TEST(EngineTest, AutoDirectionUsesBothOnKronecker) {
 TEST(WeightedSssp, SameEverywhereForIntAndRealWeights) {
   for (auto weights : {GeneratedWeights::kInteger, GeneratedWeights::kReal}) {
     std::vector<std::shared_ptr<const GraphFile>> grids;
-    for (uint32_t p : {1u, 2u}) {
+    for (uint32_t p : {1u, 4u, 64u}) {
       grids.push_back(kronecker_graph(11, false, weights, p, "wkron" + std::to_string(int(weights)) + std::to_string(p)));
     }
     std::optional<AlgorithmResult> first;

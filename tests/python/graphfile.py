@@ -1,8 +1,8 @@
-"""An independent numpy reader of tiergraph graph files (version 1).
+"""An independent numpy reader of tiergraph graph files (version 2).
 
 Written from the layout described in src/graph/format.h only; it shares no code with the C++
-reader. It does not verify XXH3 checksums (that needs a hash library); it does check the
-structure it relies on and raises GraphFileError when something does not add up.
+reader. It checks the structure it relies on and raises GraphFileError when something does not
+add up; with the xxhash module present it also verifies every block part's XXH3-64 hash.
 
 Layout (little endian):
   [Header, padded to 4096 bytes] [sections, each starting on a 4096-byte boundary]
@@ -10,14 +10,18 @@ Layout (little endian):
   Header:  magic[8] version:u32 header_bytes:u32 num_vertices num_arcs num_edges input_edges
            self_loops_removed duplicates_removed id_base (all u64) flags:u32 blocks_per_side:u32
            id_bytes:u8 id_mode:u8 weight_type:u8 reserved0[5] min_weight:f64 max_weight:f64
-           section_count:u32 reserved1:u32 sections[16] header_checksum:u64
+           section_count:u32 requested_blocks:u32 sections[16] header_checksum:u64
   Section: kind:u32 element_size:u32 offset:u64 bytes:u64 checksum:u64
-  Block index entry: offsets_begin:u64 edges_begin:u64 edge_count:u64 (positions in elements)
+  Index row (80 bytes): offset:u64 part_bytes:u64[3] edge_count:u64 vertex_count:u64 layout:u8
+           offset_bytes:u8 id_bytes:u8 vertex_bytes:u8 reserved:u32 hash:u64[3]
 
-Vertices 0..n-1 are cut into P ranges (section "ranges": u64[P+1]). Block (i, j) of the out grid
-holds the arcs with source in range i and destination in range j as a CSR over the sources of
-range i: |range i| + 1 u32 offsets local to the block, then the block's neighbours (dense global
-ids, id_bytes wide) and weights. The in grid is the same grouped by destination (directed only).
+Vertices 0..n-1 are cut into P ranges (section "ranges": u64[P+1], boundaries multiples of 64).
+Block (i, j) of the out grid holds the arcs with source in range i and destination in range j,
+as ONE extent at `offset`: [directory | neighbours | weights], each part 8-byte aligned. The
+directory is CSR (|range i| + 1 offsets) or, with layout 1, DCSR (vertex_count + 1 offsets, then
+at the next 8-byte boundary vertex_count vertex ids local to range i). Neighbour ids are local
+to range j. Offsets are offset_bytes wide, ids id_bytes, vertices vertex_bytes. Each block row
+starts on a 4096-byte boundary. The in grid (directed graphs) is the same grouped by destination.
 """
 
 from __future__ import annotations
@@ -28,6 +32,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+try:
+    import xxhash
+except ImportError:  # hashes are then not verified here
+    xxhash = None
+
 MAGIC = b"TIERGRPH"
 HEADER_BYTES = 4096
 MAX_SECTIONS = 16
@@ -36,21 +45,18 @@ ALIGNMENT = 4096
 SECTION_KINDS = {
     1: "ranges",
     2: "out-index",
-    3: "out-offsets",
-    4: "out-neighbors",
-    5: "out-weights",
-    6: "in-index",
-    7: "in-offsets",
-    8: "in-neighbors",
-    9: "in-weights",
-    10: "id-map",
-    11: "out-degrees",
-    12: "in-degrees",
+    3: "out-blocks",
+    4: "in-index",
+    5: "in-blocks",
+    6: "id-map",
+    7: "out-degrees",
+    8: "in-degrees",
 }
 SECTION_IDS = {name: kind for kind, name in SECTION_KINDS.items()}
 
 WEIGHT_TYPES = {0: "none", 1: "int32", 2: "int64", 3: "float64"}
 WEIGHT_DTYPES = {1: np.dtype("<i4"), 2: np.dtype("<i8"), 3: np.dtype("<f8")}
+UINT = {2: np.dtype("<u2"), 4: np.dtype("<u4"), 8: np.dtype("<u8")}
 
 FLAG_DIRECTED = 1 << 0
 FLAG_SELF_LOOPS_KEPT = 1 << 1
@@ -65,8 +71,16 @@ _CHECKSUM = struct.Struct("<Q")
 HEADER_STRUCT_BYTES = _HEADER_FIXED.size + MAX_SECTIONS * _SECTION.size + _CHECKSUM.size
 assert _HEADER_FIXED.size == 112 and HEADER_STRUCT_BYTES == 632
 
-BLOCK_DTYPE = np.dtype([("offsets_begin", "<u8"), ("edges_begin", "<u8"), ("edge_count", "<u8")])
-assert BLOCK_DTYPE.itemsize == 24
+INDEX_DTYPE = np.dtype([
+    ("offset", "<u8"), ("part_bytes", "<u8", (3,)), ("edge_count", "<u8"), ("vertex_count", "<u8"),
+    ("layout", "u1"), ("offset_bytes", "u1"), ("id_bytes", "u1"), ("vertex_bytes", "u1"), ("reserved", "<u4"),
+    ("hash", "<u8", (3,)),
+])
+assert INDEX_DTYPE.itemsize == 80
+
+
+def _align8(x: int) -> int:
+    return (x + 7) // 8 * 8
 
 
 class GraphFileError(Exception):
@@ -103,6 +117,7 @@ class Header:
     min_weight: float
     max_weight: float
     section_count: int
+    requested_blocks: int
     sections: list = field(default_factory=list)
     header_checksum: int = 0
 
@@ -115,10 +130,10 @@ def parse_header(raw: bytes) -> Header:
     if len(raw) < HEADER_STRUCT_BYTES:
         raise GraphFileError(f"file shorter than the header ({len(raw)} bytes)")
     vals = _HEADER_FIXED.unpack_from(raw, 0)
-    h = Header(*vals[:-1])  # the last one is reserved1
+    h = Header(*vals)
     if h.magic != MAGIC:
         raise GraphFileError(f"bad magic {h.magic!r}")
-    if h.version != 1:
+    if h.version != 2:
         raise GraphFileError(f"unsupported version {h.version}")
     if h.section_count > MAX_SECTIONS:
         raise GraphFileError(f"{h.section_count} sections")
@@ -185,8 +200,10 @@ class GraphFile:
         self.ranges = self.read_section("ranges", np.dtype("<u8"))
         if len(self.ranges) != self.p + 1 or self.ranges[0] != 0 or self.ranges[-1] != self.n:
             raise GraphFileError("ranges do not cover the vertices")
-        if np.any(np.diff(self.ranges.astype(np.int64)) < 0):
+        if self.n and np.any(np.diff(self.ranges.astype(np.int64)) <= 0):
             raise GraphFileError("ranges not increasing")
+        if np.any(self.ranges[:-1] % 64):
+            raise GraphFileError("a range does not start on a multiple of 64")
 
     # -- raw access ---------------------------------------------------------------------------
     def has(self, name: str) -> bool:
@@ -226,92 +243,97 @@ class GraphFile:
             raise GraphFileError(f"{name} element size {s.element_size}")
         return self.read_section(name, np.dtype("<u4") if s.element_size == 4 else np.dtype("<u8")).astype(np.uint64)
 
-    def block_entry(self, grid: str, major: int, minor: int) -> tuple[int, int, int]:
-        e = self.read_section(f"{grid}-index", BLOCK_DTYPE, major * self.p + minor, 1)[0]
-        return int(e["offsets_begin"]), int(e["edges_begin"]), int(e["edge_count"])
+    def index(self, grid: str) -> np.ndarray:
+        rows = self.read_section(f"{grid}-index", INDEX_DTYPE)
+        if len(rows) != self.p * self.p:
+            raise GraphFileError(f"{grid}-index has {len(rows)} rows, expected {self.p * self.p}")
+        return rows
 
     # -- one block, independently -------------------------------------------------------------
-    def read_block(self, grid: str, major: int, minor: int):
+    def read_block(self, grid: str, major: int, minor: int, row=None):
         """Arcs of one block as dense (major_vertex, minor_vertex, weight) arrays.
 
-        Reads only this block's index entry, its |range|+1 local offsets and its slice of the
-        neighbours (and weights): nothing about other blocks is needed.
+        Reads only this block's index row and then its one extent with one read: nothing about
+        other blocks is needed.
         """
+        if row is None:
+            row = self.read_section(f"{grid}-index", INDEX_DTYPE, major * self.p + minor, 1)[0]
+        where = f"{grid} block ({major},{minor})"
         lo, hi = int(self.ranges[major]), int(self.ranges[major + 1])
-        size = hi - lo
-        offsets_begin, edges_begin, edge_count = self.block_entry(grid, major, minor)
-        offs = self.read_section(f"{grid}-offsets", np.dtype("<u4"), offsets_begin, size + 1).astype(np.int64)
-        if offs[0] != 0 or offs[-1] != edge_count or np.any(np.diff(offs) < 0):
-            raise GraphFileError(f"{grid} block ({major},{minor}): local offsets inconsistent")
-        nbrs = self.read_section(f"{grid}-neighbors", self.id_dtype, edges_begin, edge_count).astype(np.uint64)
-        weights = None
-        if self.weight_dtype is not None:
-            weights = self.read_section(f"{grid}-weights", self.weight_dtype, edges_begin, edge_count)
-        majors = np.repeat(np.arange(lo, hi, dtype=np.uint64), np.diff(offs))
         mlo, mhi = int(self.ranges[minor]), int(self.ranges[minor + 1])
-        if edge_count and (nbrs.min() < mlo or nbrs.max() >= mhi):
-            raise GraphFileError(f"{grid} block ({major},{minor}): neighbour outside range {minor}")
-        return majors, nbrs, weights
+        parts = [int(x) for x in row["part_bytes"]]
+        at = [0, _align8(parts[0]), _align8(parts[0]) + _align8(parts[1])]
+        ec, vc = int(row["edge_count"]), int(row["vertex_count"])
+        ob, ib, vb, layout = int(row["offset_bytes"]), int(row["id_bytes"]), int(row["vertex_bytes"]), int(row["layout"])
+        if ob not in (2, 4) or ib not in UINT or layout not in (0, 1):
+            raise GraphFileError(f"{where}: bad encoding {layout}/{ob}/{ib}/{vb}")
+        blocks = self.sections[f"{grid}-blocks"]
+        offset = int(row["offset"])
+        extent = at[2] + parts[2]
+        if offset % 8 or offset < blocks.offset or offset + extent > blocks.offset + blocks.bytes:
+            raise GraphFileError(f"{where}: extent [{offset}, {offset + extent}) outside its section")
+        with open(self.path, "rb") as f:
+            f.seek(offset)
+            raw = f.read(extent)
+        if len(raw) != extent:
+            raise GraphFileError(f"{where}: short read")
+        if xxhash is not None:
+            for k in range(3):
+                if xxhash.xxh3_64_intdigest(raw[at[k] : at[k] + parts[k]]) != int(row["hash"][k]):
+                    raise GraphFileError(f"{where}: part {k} fails its hash")
+        if parts[1] != ec * ib or parts[2] != ec * (self.weight_dtype.itemsize if self.weight_dtype else 0):
+            raise GraphFileError(f"{where}: part sizes disagree with the counts")
+        offs = np.frombuffer(raw, UINT[ob], vc + 1, 0).astype(np.int64)
+        if layout == 0:
+            if vc != hi - lo or parts[0] != (vc + 1) * ob:
+                raise GraphFileError(f"{where}: CSR directory size")
+            vertices = np.arange(lo, hi, dtype=np.uint64)
+        else:
+            if vb not in UINT or parts[0] != _align8((vc + 1) * ob) + vc * vb:
+                raise GraphFileError(f"{where}: DCSR directory size")
+            local = np.frombuffer(raw, UINT[vb], vc, _align8((vc + 1) * ob)).astype(np.uint64)
+            if vc and (np.any(np.diff(local.astype(np.int64)) <= 0) or int(local.max()) >= hi - lo):
+                raise GraphFileError(f"{where}: DCSR vertices not increasing inside the range")
+            vertices = local + np.uint64(lo)
+        if offs[0] != 0 or offs[-1] != ec or np.any(np.diff(offs) < 0):
+            raise GraphFileError(f"{where}: offsets inconsistent")
+        nbrs = np.frombuffer(raw, UINT[ib], ec, at[1]).astype(np.uint64)
+        if ec and int(nbrs.max()) >= mhi - mlo:
+            raise GraphFileError(f"{where}: neighbour outside range {minor}")
+        weights = np.frombuffer(raw, self.weight_dtype, ec, at[2]).copy() if self.weight_dtype is not None else None
+        majors = np.repeat(vertices, np.diff(offs))
+        return majors, nbrs + np.uint64(mlo), weights
 
-    def read_grid_by_blocks(self, grid: str = "out"):
-        """Dense (src, dst, weight) of a whole grid, block by block (src = the arc's source)."""
+    def read_grid(self, grid: str = "out"):
+        """Dense (src, dst, weight) of a whole grid, block by block (src = the arc's source).
+
+        Also checks the placement rules: blocks in storage order, not overlapping, 8-byte
+        aligned, each block row starting on a 4096-byte boundary, arc counts adding up.
+        """
+        rows = self.index(grid)
         srcs, dsts, ws = [], [], []
-        for i in range(self.p):
-            for j in range(self.p):
-                major, minor, w = self.read_block(grid, i, j)
-                if grid == "out":
-                    srcs.append(major)
-                    dsts.append(minor)
-                else:
-                    srcs.append(minor)
-                    dsts.append(major)
-                if w is not None:
-                    ws.append(w)
+        end = 0
+        for k, row in enumerate(rows):
+            i, j = divmod(k, self.p)
+            offset = int(row["offset"])
+            if offset < end or (j == 0 and offset % ALIGNMENT):
+                raise GraphFileError(f"{grid} block ({i},{j}) misplaced at {offset}")
+            parts = [int(x) for x in row["part_bytes"]]
+            end = offset + _align8(parts[0]) + _align8(parts[1]) + parts[2]
+            major, minor, w = self.read_block(grid, i, j, row)
+            srcs.append(major if grid == "out" else minor)
+            dsts.append(minor if grid == "out" else major)
+            if w is not None:
+                ws.append(w)
         src = np.concatenate(srcs) if srcs else np.zeros(0, np.uint64)
         dst = np.concatenate(dsts) if dsts else np.zeros(0, np.uint64)
-        w = np.concatenate(ws) if self.weight_dtype is not None else None
+        w = np.concatenate(ws) if self.weight_dtype is not None and ws else (
+            np.zeros(0, self.weight_dtype) if self.weight_dtype is not None else None)
+        if len(src) != self.header.num_arcs:
+            raise GraphFileError(f"{grid} grid holds {len(src)} arcs, the header says {self.header.num_arcs}")
         return src, dst, w
 
-    # -- whole grid, vectorised ---------------------------------------------------------------
-    def read_grid(self, grid: str = "out"):
-        """Dense (src, dst, weight) of a grid, reading whole sections (checks the block index)."""
-        p, n = self.p, self.n
-        index = self.read_section(f"{grid}-index", BLOCK_DTYPE)
-        if len(index) != p * p:
-            raise GraphFileError(f"{grid}-index has {len(index)} entries, expected {p * p}")
-        offsets = self.read_section(f"{grid}-offsets", np.dtype("<u4")).astype(np.int64)
-        if len(offsets) != p * n + p * p:
-            raise GraphFileError(f"{grid}-offsets has {len(offsets)} entries, expected {p * n + p * p}")
-        nbrs = self.read_section(f"{grid}-neighbors", self.id_dtype).astype(np.uint64)
-        weights = self.read_section(f"{grid}-weights", self.weight_dtype) if self.weight_dtype is not None else None
-        if len(nbrs) != self.header.num_arcs:
-            raise GraphFileError(f"{grid}-neighbors holds {len(nbrs)} arcs, header says {self.header.num_arcs}")
-        if weights is not None and len(weights) != len(nbrs):
-            raise GraphFileError(f"{grid}-weights length")
-        majors = np.empty(len(nbrs), dtype=np.uint64)
-        offsets_at = edges_at = 0
-        for i in range(p):
-            lo, hi = int(self.ranges[i]), int(self.ranges[i + 1])
-            for j in range(p):
-                e = index[i * p + j]
-                ob, eb, ec = int(e["offsets_begin"]), int(e["edges_begin"]), int(e["edge_count"])
-                # Blocks are stored row-major and back to back.
-                if ob != offsets_at or eb != edges_at:
-                    raise GraphFileError(f"{grid}-index entry ({i},{j}) not contiguous")
-                local = offsets[ob : ob + hi - lo + 1]
-                if local[0] != 0 or local[-1] != ec or np.any(np.diff(local) < 0):
-                    raise GraphFileError(f"{grid} block ({i},{j}) offsets inconsistent")
-                majors[eb : eb + ec] = np.repeat(np.arange(lo, hi, dtype=np.uint64), np.diff(local))
-                seg = nbrs[eb : eb + ec]
-                if ec and (seg.min() < self.ranges[j] or seg.max() >= self.ranges[j + 1]):
-                    raise GraphFileError(f"{grid} block ({i},{j}) neighbour outside its range")
-                offsets_at += hi - lo + 1
-                edges_at += ec
-        if edges_at != len(nbrs):
-            raise GraphFileError(f"{grid}-index counts {edges_at} arcs, neighbours hold {len(nbrs)}")
-        if grid == "out":
-            return majors, nbrs, weights
-        return nbrs, majors, weights
+    read_grid_by_blocks = read_grid
 
 
 def read_graph(path, check_in_grid: bool = True) -> Graph:

@@ -797,7 +797,7 @@ def test_auto_direction_uses_push_and_pull(kron, tgb):
     assert {it["direction"] for t in forced["trials"] for it in t["iterations"]} == {"pull"}
 
 
-@pytest.mark.parametrize("which,blocks", [("kron", 4), ("p2p", 4), ("p2p", 3)])
+@pytest.mark.parametrize("which,blocks", [("kron", 4), ("kron", 64), ("p2p", 4), ("p2p", 64), ("p2p", 3)])
 def test_reblock_gives_same_results(store, kron, tgb, tmp_path, which, blocks):
     for algo in ALGOS:
         graph = _graph_for(store, kron, which, algo)

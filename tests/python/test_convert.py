@@ -556,7 +556,10 @@ def test_roundtrip_blocks(tg, tmp, name):
     case = build_case(name)
     src = write_case(case, tmp)
     g, info = convert_and_check(tg, case, src, tmp / "out.tg", extra=("--blocks", "4"))
-    assert info["blocks"]["per_side"] == 4 and g.header.blocks_per_side == 4
+    # At most ceil(n / 64) ranges of 64 vertices fit: smaller graphs get a smaller grid, and say so.
+    expected = min(4, max(1, -(-info["vertices"] // 64)))
+    assert info["blocks"]["per_side"] == expected and g.header.blocks_per_side == expected
+    assert info["blocks"]["requested_per_side"] == 4 and g.header.requested_blocks == 4
 
 
 def test_stdin_needs_explicit_format(tg, tmp):
@@ -1271,8 +1274,9 @@ def flip(path: Path, offset: int, copy_to: Path) -> Path:
     return copy_to
 
 
-OUT_SECTIONS = ["ranges", "out-index", "out-offsets", "out-neighbors", "out-weights", "out-degrees"]
-IN_SECTIONS = ["in-index", "in-offsets", "in-neighbors", "in-weights", "in-degrees"]
+OUT_SECTIONS = ["ranges", "out-index", "out-blocks", "out-degrees"]
+IN_SECTIONS = ["in-index", "in-blocks", "in-degrees"]
+BLOCK_SECTIONS = {"out-blocks", "in-blocks"}  # hashed per block part: tests/python/test_graph_file_v2.py
 RANGES_BUG = ("BUG: flipping a byte in the middle of section 'ranges' (a vertex range boundary) is reported as "
               "\"section 'out-index' is inconsistent at entry (1, 1)\": layout validation uses the ranges before "
               "their checksum is verified, so the message names the wrong section")
@@ -1281,6 +1285,7 @@ CORRUPTION_CASES = [
                  marks=[])
     for directed in (True, False)
     for name in OUT_SECTIONS + (IN_SECTIONS if directed else []) + ["id-map"]
+    if name not in BLOCK_SECTIONS
 ]
 
 
@@ -1355,12 +1360,18 @@ def test_info_on_non_graph_file(tg, tmp):
 
 
 def test_corruption_is_ignored_only_with_no_checksums(tg, tmp, integrity_dir):
+    """A flipped weight breaks no structure: only hashes see it, and --no-checksums skips them."""
     good = integrity_graph(tg, integrity_dir)
     info = tg.info(good)
-    s = next(s for s in info["sections"] if s["name"] == "out-weights")
-    bad = flip(good, s["offset"] + 3, tmp / "bad.tg")
-    assert tg.info(bad, check=False).returncode == 1
-    assert tg.info(bad, "--no-checksums")["edges"] == info["edges"]
+    rows = graphfile.GraphFile(good).index("out")
+    row = next(r for r in rows if r["edge_count"] > 0)
+    parts = [int(x) for x in row["part_bytes"]]
+    weights_at = int(row["offset"]) + (parts[0] + 7) // 8 * 8 + (parts[1] + 7) // 8 * 8
+    bad = flip(good, weights_at + 3, tmp / "bad.tg")
+    assert tg.info(bad, "--check", check=False).returncode == 1
+    assert tg.info(bad)["edges"] == info["edges"]  # info without --check hashes no block
+    assert tg.run("run", "bfs", bad, "-n", 1).returncode == 1  # opening hashes every part
+    assert tg.run("run", "bfs", bad, "-n", 1, "--no-checksums").returncode == 0
 
 
 # ================================================================================================
@@ -1373,10 +1384,11 @@ def test_reblock(tg, tmp, integrity_dir, directed):
     good = integrity_graph(tg, integrity_dir, directed)
     g0 = read_graph(good)
     info0 = tg.info(good)
-    for p in (1, 2, 3, 7):
-        out = tmp / f"p{p}.tg"
-        tg.run("reblock", good, "-o", out, "--blocks", p, check=True)
+    for asked in (1, 2, 3, 7):
+        out = tmp / f"p{asked}.tg"
+        tg.run("reblock", good, "-o", out, "--blocks", asked, check=True)
         info = tg.info(out)
+        p = min(asked, -(-info0["vertices"] // 64))  # 300 vertices make at most 5 ranges of 64
         assert info["blocks"]["per_side"] == p and info["blocks"]["count"] == p * p
         g = read_graph(out)
         assert g.num_vertices == g0.num_vertices and g.directed == g0.directed
@@ -1385,9 +1397,9 @@ def test_reblock(tg, tmp, integrity_dir, directed):
         assert_same_arcs((g.src, g.dst, g.weight), (g0.src, g0.dst, g0.weight), f"P={p}")
         if g.in_arcs is not None:
             assert_same_arcs(g.in_arcs, (g0.src, g0.dst, g0.weight), f"P={p} in grid")
-        # Ranges split the vertices as evenly as possible.
+        # Ranges are whole 64-vertex words, none empty.
         sizes = np.diff(g.ranges.astype(np.int64))
-        assert len(sizes) == p and sizes.max() - sizes.min() <= 1
+        assert len(sizes) == p and sizes.min() > 0 and np.all(g.ranges[:-1] % 64 == 0)
         for key in ("vertices", "edges", "arcs", "input_edges", "self_loops_removed", "duplicates_removed",
                     "id_mode", "id_map", "id_base", "weight_type", "directed"):
             assert info[key] == info0[key], key
