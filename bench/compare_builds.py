@@ -136,7 +136,8 @@ def wait_quiet(limit):
 
 
 def make_inputs(name, work, new_bin, threads, weighted):
-    """Makes <name>.tg (and <name>-w.tg when weighted) with NEW_BIN unless present; returns paths."""
+    """Makes <name>.tg (and <name>-w.tg when weighted) with the given binary unless present; returns
+    paths. generate and convert are deterministic, so two binaries make the same graph."""
     env = {"OMP_NUM_THREADS": str(threads)}
     files = {"plain": work / f"{name}.tg"}
     if weighted:
@@ -159,14 +160,19 @@ def make_inputs(name, work, new_bin, threads, weighted):
     return files
 
 
-def check_readable(path, bins):
-    """Both binaries must read the file (header, sections, checksums); stop here if one cannot."""
+def check_readable(paths, bins):
+    """Each binary must read its file (header, sections, checksums), and when the two binaries read
+    files of their own (--old-workdir) the files must hold the same graph; stop here if not."""
+    counts = {}
     for side, b in bins.items():
         try:
-            run([b, "info", path], timeout=600)
+            text, _, _ = run([b, "info", paths[side], "--json"], timeout=600)
         except RuntimeError as e:
-            sys.exit(f"\nFAIL: the {side} binary ({b}) cannot read {path}, written by the new binary (or by an "
-                     f"earlier run: delete it to remake it).\n{e}")
+            sys.exit(f"\nFAIL: the {side} binary ({b}) cannot read {paths[side]} (delete it to remake it).\n{e}")
+        info = json.loads(text[:text.rindex("}") + 1])
+        counts[side] = {k: info[k] for k in ("vertices", "edges", "arcs", "directed", "weight_type")}
+    if counts["old"] != counts["new"]:
+        sys.exit(f"\nFAIL: the two binaries' files hold different graphs: {counts}")
 
 
 def one_run(b, side, algo, graph, threads, source):
@@ -221,6 +227,9 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--out", help="markdown report (default bench/results/compare-<date>.md); raw JSON beside it")
     ap.add_argument("--workdir", default=str(ROOT / "bench" / "work" / "compare"))
+    ap.add_argument("--old-workdir", default=None,
+                    help="OLD_BIN makes and reads its own copies of the inputs here (when the two builds "
+                         "write different graph file versions); default: both read NEW_BIN's files")
     ap.add_argument("--wait-quiet", type=float, default=30, metavar="S",
                     help="redo an old/new pair (up to 3 times) when other work on the machine disturbed either "
                          "run, after waiting up to S seconds (default 30) for a quiet half second (other work under "
@@ -255,7 +264,8 @@ def main():
         f"all of it is read to verify checksums); --wait-quiet {args.wait_quiet:g}",
         f"- machine: {host['nproc']} CPUs ({host['model']}), {host['memory_gib']} GiB, Linux {host['kernel']}, "
         f"load average {host['loadavg']:.2f} at start",
-        f"- graph files: `{work}` (made by the new binary)",
+        f"- graph files: `{work}` (made by the new binary)"
+        + (f"; the old binary reads its own, made the same way, in `{args.old_workdir}`" if args.old_workdir else ""),
         "",
     ]
     print("\n".join(header), flush=True)
@@ -267,23 +277,29 @@ def main():
         print(f"{name}:", flush=True)
         t0 = time.perf_counter()
         files = make_inputs(name, work, bins["new"], args.threads, "sssp" in algos)
-        for f in files.values():
-            check_readable(f, bins)
+        old_files = files
+        if args.old_workdir:
+            Path(args.old_workdir).mkdir(parents=True, exist_ok=True)
+            old_files = make_inputs(name, Path(args.old_workdir), bins["old"], args.threads, "sssp" in algos)
+        for kind in files:
+            check_readable({"old": old_files[kind], "new": files[kind]}, bins)
         making += time.perf_counter() - t0
         sources = {}
         for algo in algos:
-            graph = files["weighted" if algo == "sssp" else "plain"]
+            kind = "weighted" if algo == "sssp" else "plain"
+            graph = files[kind]
+            graphs = {"old": old_files[kind], "new": graph}
             if algo in SOURCED and graph not in sources:
-                sources[graph] = pick_source(graph, bins["old"], args.threads)
+                sources[graph] = pick_source(graphs["old"], bins["old"], args.threads)
             source = sources.get(graph) if algo in SOURCED else None
             runs = {"old": [], "new": []}
             t0, load = time.perf_counter(), os.getloadavg()[0]
             redone = []
             budget -= wait_quiet(min(args.wait_quiet, max(budget, 0)))
-            warmup = one_run(bins["old"], "old", algo, graph, args.threads, source)  # not counted
+            warmup = one_run(bins["old"], "old", algo, graphs["old"], args.threads, source)  # not counted
             for _ in range(args.runs):  # back to back: every counted run follows another run
                 for attempt in range(4 if args.wait_quiet > 0 else 1):
-                    pair = {side: one_run(bins[side], side, algo, graph, args.threads, source)
+                    pair = {side: one_run(bins[side], side, algo, graphs[side], args.threads, source)
                             for side in ("old", "new")}
                     if max(r["others"] for r in pair.values()) <= QUIET or attempt == 3 or budget <= 0:
                         break

@@ -75,22 +75,24 @@ struct BlockDecoder {
     return load_element<W>(weights, e);
   }
 
+  // DCSR blocks, for vertex-major passes: bit k of `presence` says whether local vertex k is
+  // listed, presence_rank[w] counts the listed vertices before word w. Built in memory beside
+  // the block (GraphView does, for grids finer than 1x1), so finding a vertex's entry is one
+  // popcount, never a search.
+  const uint64_t* presence = nullptr;
+  const uint32_t* presence_rank = nullptr;
+
   // The arcs [begin, end) of vertex v of the major range; empty when v has none here. CSR reads
-  // two offsets; DCSR looks v up in its sorted vertex list (only vertex-major passes over grids
-  // finer than 1x1 do this: block-major passes walk the directory in order).
+  // two offsets; DCSR needs `presence` (block-major passes walk the directory in order instead).
   TG_HOST_DEVICE void arcs_of(uint64_t v, uint64_t& begin, uint64_t& end) const {
     uint64_t k = v - major_first;
     if (dcsr()) {
-      uint64_t lo = 0, hi = vertex_count;
-      while (lo < hi) {
-        const uint64_t mid = lo + (hi - lo) / 2;
-        if (local_vertex(mid) < k) lo = mid + 1; else hi = mid;
-      }
-      if (lo == vertex_count || local_vertex(lo) != k) {
+      const uint64_t word = presence[k / 64], below = word & ((uint64_t{1} << (k % 64)) - 1);
+      if (((word >> (k % 64)) & 1) == 0) {
         begin = end = 0;
         return;
       }
-      k = lo;
+      k = presence_rank[k / 64] + static_cast<uint64_t>(__builtin_popcountll(below));
     }
     begin = offset(k);
     end = offset(k + 1);
@@ -107,7 +109,7 @@ struct BlockDecoder {
     }
   }
 
- private:
+  // The vertex of DCSR directory entry k, local to the major range.
   TG_HOST_DEVICE uint64_t local_vertex(uint64_t k) const {
     switch (vertex_bytes) {
       case 2: return load_element<uint16_t>(vertices, k);

@@ -32,11 +32,15 @@ enum class IdMode : uint8_t {
 
 // What the weights of the input look like.
 struct WeightInfo {
-  bool all_integral = true;  // every weight is an integer
+  bool all_integral = true;  // every weight is an integer that int64 holds
   double min = std::numeric_limits<double>::infinity();
   double max = -std::numeric_limits<double>::infinity();
   void add(double w) {
-    if (w != static_cast<double>(static_cast<int64_t>(w))) all_integral = false;
+    // Range first: converting a double outside int64's range (or NaN) to int64 is undefined
+    // behaviour, and such a weight could not be stored as an integer anyway (the builder then
+    // stores float64). 2^63 itself is out of range; -2^63 is in.
+    constexpr double kTwo63 = 9223372036854775808.0;
+    if (!(w >= -kTwo63 && w < kTwo63) || w != static_cast<double>(static_cast<int64_t>(w))) all_integral = false;
     if (w < min) min = w;
     if (w > max) max = w;
   }

@@ -64,6 +64,11 @@ class GraphFile {
     return index(grid)[uint64_t{major} * blocks_per_side() + minor];
   }
   BlockShape shape(uint32_t major, uint32_t minor) const;
+  // The block's one extent (its three parts and their padding), as a tier would fetch it.
+  std::span<const unsigned char> block_extent(Grid grid, uint32_t major, uint32_t minor) const {
+    const auto& e = entry(grid, major, minor);
+    return {base_ + e.offset, format::part_positions(e.part_bytes).end};
+  }
 
   // The original (input) id of dense vertex v.
   uint64_t original_id(uint64_t v) const {

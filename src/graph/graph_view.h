@@ -71,9 +71,21 @@ class GraphView {
     p_ = file_->blocks_per_side();
     ranges_ = file_->ranges();
     out_ = decoders(Grid::kOut);
-    in_ = file_->directed() ? decoders(Grid::kIn) : out_;
+    index_presence(out_, out_presence_);
+    if (file_->directed()) {
+      in_ = decoders(Grid::kIn);
+      index_presence(in_, in_presence_);
+    } else {
+      in_ = out_;  // the symmetric grid serves both directions
+    }
     range_of_word_ = range_of_words(ranges_, n_);
   }
+
+  // Decoders point into this view's presence arrays: moving keeps them, copying would not.
+  GraphView(const GraphView&) = delete;
+  GraphView& operator=(const GraphView&) = delete;
+  GraphView(GraphView&&) = default;
+  GraphView& operator=(GraphView&&) = default;
 
   const GraphFile& file() const { return *file_; }
   uint64_t num_vertices() const { return n_; }
@@ -109,11 +121,46 @@ class GraphView {
     return all;
   }
 
+  // The presence bitmaps and ranks of a grid's DCSR blocks (see BlockDecoder::presence).
+  struct Presence {
+    std::vector<uint64_t> words;
+    std::vector<uint32_t> ranks;
+  };
+  void index_presence(std::vector<BlockDecoder>& blocks, Presence& presence) const {
+    std::vector<uint64_t> first_word(blocks.size() + 1, 0);
+    for (size_t k = 0; k < blocks.size(); ++k) {
+      const uint64_t major_size = ranges_[k / p_ + 1] - ranges_[k / p_];
+      first_word[k + 1] = first_word[k] + (blocks[k].dcsr() ? (major_size + 63) / 64 : 0);
+    }
+    if (first_word.back() == 0) return;
+    presence.words.assign(first_word.back(), 0);
+    presence.ranks.assign(first_word.back(), 0);
+#pragma omp parallel for schedule(dynamic, 16)
+    for (size_t k = 0; k < blocks.size(); ++k) {
+      auto& b = blocks[k];
+      if (!b.dcsr()) continue;
+      uint64_t* words = presence.words.data() + first_word[k];
+      uint32_t* ranks = presence.ranks.data() + first_word[k];
+      for (uint64_t i = 0; i < b.vertex_count; ++i) {
+        const uint64_t local = b.local_vertex(i);
+        words[local / 64] |= uint64_t{1} << (local % 64);
+      }
+      uint32_t listed = 0;
+      for (uint64_t w = 0; w < first_word[k + 1] - first_word[k]; ++w) {
+        ranks[w] = listed;
+        listed += static_cast<uint32_t>(__builtin_popcountll(words[w]));
+      }
+      b.presence = words;
+      b.presence_rank = ranks;
+    }
+  }
+
   std::shared_ptr<const GraphFile> file_;
   uint64_t n_ = 0;
   uint32_t p_ = 1;
   std::span<const uint64_t> ranges_;
   std::vector<BlockDecoder> out_, in_;
+  Presence out_presence_, in_presence_;
   std::vector<uint32_t> range_of_word_;
 };
 

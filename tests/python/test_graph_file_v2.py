@@ -292,13 +292,14 @@ def test_grid_is_capped_at_64_vertex_ranges(tg, tmp):
 def test_fine_grids_are_nearly_free(tg, tmp):
     """A 64x64 grid costs little more than 1x1 (16-bit local ids and offsets, DCSR directories
     pay for the index rows); bench/file_sizes.py measures 256x256 and 1024x1024 on larger graphs."""
-    one = tmp / "k16.tg"
-    tg.run("generate", "-g", 16, "-s", "--seed", 1, "-o", one, check=True)
+    one = tmp / "k17.tg"
+    tg.run("generate", "-g", 17, "-s", "--seed", 1, "-o", one, check=True)
     sizes = {}
     for p in (1, 16, 64):
-        out = tmp / f"k16-{p}.tg"
+        out = tmp / f"k17-{p}.tg"
         tg.run("reblock", one, "-o", out, "--blocks", p, check=True)
         sizes[p] = out.stat().st_size
         if p == 1:
             assert tg.info(out)["blocks"]["doubly_compressed"] == 0  # a 1x1 grid is always CSR
-    assert sizes[64] <= 1.3 * sizes[1], sizes
+    # Measured: 0.66x and 0.85x (a 1x1 grid needs 32-bit ids here, 1,024-vertex ranges 16-bit).
+    assert sizes[16] <= 1.3 * sizes[1] and sizes[64] <= 1.3 * sizes[1], sizes
