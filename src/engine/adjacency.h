@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "graph/graph_view.h"
@@ -16,13 +17,32 @@ template <typename Id, typename W>
 class Adjacency {
  public:
   using Graph = GraphView<Id, W>;
-  explicit Adjacency(const Graph& g) : g_(g), p_(g.blocks_per_side()) {}
+  explicit Adjacency(const Graph& g) : g_(g), p_(g.blocks_per_side()) {
+    // A 1x1 grid of a graph with 65,536 or more arcs and vertices is plain CSR with 32-bit
+    // offsets and full-width ids (its column starts at vertex 0): the hot loops then read the
+    // arrays directly, as they would an in-memory CSR, with no per-vertex encoding switch.
+    auto flat = [](const BlockDecoder& d, Flat& to) {
+      if (d.dcsr() || d.offset_bytes != 4 || d.id_bytes != sizeof(Id) || d.minor_first != 0) return false;
+      to.offsets = reinterpret_cast<const uint32_t*>(d.directory);
+      to.ids = reinterpret_cast<const Id*>(d.neighbours);
+      if constexpr (!std::is_same_v<W, NoWeight>) to.weights = reinterpret_cast<const W*>(d.weights);
+      return true;
+    };
+    flat_ = p_ == 1 && flat(g.out_block(0, 0), out_flat_) && flat(g.in_block(0, 0), in_flat_);
+  }
 
   uint32_t range_of(uint64_t v) const { return g_.range_of(v); }
 
   // Calls f(neighbor, weight) for the out-edges of u (and its in-edges when kBoth is set).
   template <bool kBoth, typename F>
   void for_out(uint64_t u, F&& f) const {
+    if (flat_) {
+      scan_flat(out_flat_, u, f);
+      if constexpr (kBoth) {
+        if (g_.directed()) scan_flat(in_flat_, u, f);
+      }
+      return;
+    }
     if (p_ == 1) {
       scan(g_.out_block(0, 0), u, f);
       if constexpr (kBoth) {
@@ -43,6 +63,13 @@ class Adjacency {
   template <bool kBoth, typename F>
   uint64_t for_in_until(uint64_t v, F&& f) const {
     uint64_t examined = 0;
+    if (flat_) {
+      if (scan_flat_until(in_flat_, v, f, examined)) return examined;
+      if constexpr (kBoth) {
+        if (g_.directed()) scan_flat_until(out_flat_, v, f, examined);
+      }
+      return examined;
+    }
     if (p_ == 1) {
       if (scan_until(g_.in_block(0, 0), v, f, examined)) return examined;
       if constexpr (kBoth) {
@@ -105,6 +132,35 @@ class Adjacency {
   }
 
  private:
+  struct Flat {
+    const uint32_t* offsets = nullptr;
+    const Id* ids = nullptr;
+    const W* weights = nullptr;
+  };
+  static W weight_at(const Flat& b, uint64_t k) {
+    if constexpr (std::is_same_v<W, NoWeight>) {
+      return {};
+    } else {
+      return b.weights[k];
+    }
+  }
+  template <typename F>
+  static void scan_flat(const Flat& b, uint64_t u, F& f) {
+    const uint32_t end = b.offsets[u + 1];
+    for (uint32_t k = b.offsets[u]; k < end; ++k) f(b.ids[k], weight_at(b, k));
+  }
+  template <typename F>
+  static bool scan_flat_until(const Flat& b, uint64_t v, F& f, uint64_t& examined) {
+    const uint32_t begin = b.offsets[v], end = b.offsets[v + 1];
+    for (uint32_t k = begin; k < end; ++k) {
+      if (f(b.ids[k], weight_at(b, k))) {
+        examined += k - begin + 1;
+        return true;
+      }
+    }
+    examined += end - begin;
+    return false;
+  }
   template <typename F>
   static void scan(const BlockDecoder& b, uint64_t u, F& f) {
     uint64_t begin, end;
@@ -122,6 +178,8 @@ class Adjacency {
 
   const Graph& g_;
   uint32_t p_ = 1;
+  bool flat_ = false;
+  Flat out_flat_, in_flat_;
 };
 
 }  // namespace tg

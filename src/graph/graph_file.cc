@@ -114,7 +114,7 @@ std::shared_ptr<const GraphFile> GraphFile::open(const std::string& path, OpenOp
     fail("'{}' is not a tiergraph graph file (bad magic)", path);
   }
   if (h.version == 1) {
-    fail("'{}' is a version 1 graph file; this build reads version 2. Convert it with: tiergraph reblock {} NEW.tg",
+    fail("'{}' is a version 1 graph file; this build reads version 2. Convert it with: tiergraph reblock {} -o NEW.tg --blocks 1",
          path, path);
   }
   if (h.version != format::kVersion) {
