@@ -43,19 +43,7 @@ class Adjacency {
       }
       return;
     }
-    if (p_ == 1) {
-      scan(g_.out_block(0, 0), u, f);
-      if constexpr (kBoth) {
-        if (g_.directed()) scan(g_.in_block(0, 0), u, f);
-      }
-      return;
-    }
-    const uint32_t i = range_of(u);
-    for (uint32_t j = 0; j < p_; ++j) scan(g_.out_block(i, j), u, f);
-    if constexpr (kBoth) {
-      if (g_.directed())
-        for (uint32_t j = 0; j < p_; ++j) scan(g_.in_block(j, i), u, f);
-    }
+    for_out_blocks<kBoth>(u, f);
   }
 
   // Calls f(neighbor, weight) for the in-edges of v (and its out-edges when kBoth is set) until
@@ -70,22 +58,7 @@ class Adjacency {
       }
       return examined;
     }
-    if (p_ == 1) {
-      if (scan_until(g_.in_block(0, 0), v, f, examined)) return examined;
-      if constexpr (kBoth) {
-        if (g_.directed()) scan_until(g_.out_block(0, 0), v, f, examined);
-      }
-      return examined;
-    }
-    const uint32_t j = range_of(v);
-    for (uint32_t i = 0; i < p_; ++i)
-      if (scan_until(g_.in_block(i, j), v, f, examined)) return examined;
-    if constexpr (kBoth) {
-      if (g_.directed())
-        for (uint32_t i = 0; i < p_; ++i)
-          if (scan_until(g_.out_block(j, i), v, f, examined)) return examined;
-    }
-    return examined;
+    return for_in_until_blocks<kBoth>(v, f);
   }
 
   // Calls f(neighbor) for the first k out-edges of u.
@@ -132,6 +105,31 @@ class Adjacency {
   }
 
  private:
+  // The general paths, out of line, so that what the passes inline for a flat 1x1 file is only
+  // its two-load loop.
+  template <bool kBoth, typename F>
+  [[gnu::noinline]] void for_out_blocks(uint64_t u, F& f) const {
+    const uint32_t i = p_ == 1 ? 0 : range_of(u);
+    for (uint32_t j = 0; j < p_; ++j) scan(g_.out_block(i, j), u, f);
+    if constexpr (kBoth) {
+      if (g_.directed())
+        for (uint32_t j = 0; j < p_; ++j) scan(g_.in_block(j, i), u, f);
+    }
+  }
+  template <bool kBoth, typename F>
+  [[gnu::noinline]] uint64_t for_in_until_blocks(uint64_t v, F& f) const {
+    uint64_t examined = 0;
+    const uint32_t j = p_ == 1 ? 0 : range_of(v);
+    for (uint32_t i = 0; i < p_; ++i)
+      if (scan_until(g_.in_block(i, j), v, f, examined)) return examined;
+    if constexpr (kBoth) {
+      if (g_.directed())
+        for (uint32_t i = 0; i < p_; ++i)
+          if (scan_until(g_.out_block(j, i), v, f, examined)) return examined;
+    }
+    return examined;
+  }
+
   struct Flat {
     const uint32_t* offsets = nullptr;
     const Id* ids = nullptr;

@@ -59,6 +59,17 @@ uint64_t checked_product(uint64_t a, uint64_t b, const std::string& path, std::s
   return r;
 }
 
+// A 64-bit hash of an arc, for order-independent sums over a grid's arcs (a grid's sum of
+// mix(u, v) over its arcs equals another's when both hold the same arcs, whatever the order).
+uint64_t mix(uint64_t u, uint64_t v) {
+  uint64_t x = u * 0x9E3779B97F4A7C15ull ^ (v + 0x632BE59BD9B4E019ull);
+  x ^= x >> 31;
+  x *= 0xBF58476D1CE4E5B9ull;
+  x ^= x >> 29;
+  x *= 0x94D049BB133111EBull;
+  return x ^ (x >> 32);
+}
+
 // The first failure among work items checked in parallel, by item order, so the error a user
 // sees does not depend on thread timing.
 class FirstFailure {
@@ -139,8 +150,16 @@ std::shared_ptr<const GraphFile> GraphFile::open(const std::string& path, OpenOp
   if (g->directed()) g->validate_index(Grid::kIn);
   // Hashes before structure, as above: a flipped byte is reported as corruption.
   if (options.verify_block_hashes) g->verify_block_hashes();
-  g->validate_blocks(Grid::kOut);
-  if (g->directed()) g->validate_blocks(Grid::kIn);
+  // Each grid alone is sound now; then they must hold the same graph: the in grid the out
+  // grid's arcs reversed, or an undirected graph's one grid its own reverse. Otherwise pull and
+  // push passes (and verifiers) would each see a different graph.
+  const auto out = g->validate_blocks(Grid::kOut);
+  if (g->directed()) {
+    const auto in = g->validate_blocks(Grid::kIn);
+    if (in.reversed != out.forward) fail("'{}': the in grid does not hold the out grid's arcs (the file is corrupted)", path);
+  } else if (out.forward != out.reversed) {
+    fail("'{}': the graph is marked undirected but its arcs are not symmetric (the file is corrupted)", path);
+  }
   if (g->has_section(SectionKind::kIdMap)) {
     g->id_map_ = g->section<uint64_t>(SectionKind::kIdMap);
     for (uint64_t v = 1; v < g->id_map_.size(); ++v) {
@@ -309,8 +328,8 @@ void GraphFile::validate_index(Grid grid) const {
 }
 
 // Every block's directory and neighbours, in parallel over pieces of bounded size, and the
-// degrees the directories add up to against the degrees section.
-void GraphFile::validate_blocks(Grid grid) const {
+// degrees the directories add up to against the degrees section. Returns the grid's arc sums.
+GraphFile::ArcSums GraphFile::validate_blocks(Grid grid) const {
   struct Piece {
     uint64_t block;
     bool directory;
@@ -356,6 +375,23 @@ void GraphFile::validate_blocks(Grid grid) const {
            format::section_name(section), v, stored, held);
     }
   }
+  // Only now, with every directory known sound, are the arcs walked by vertex.
+  uint64_t forward = 0, reversed = 0;
+#pragma omp parallel for schedule(dynamic, 16) reduction(+ : forward, reversed)
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    const auto& piece = pieces[i];
+    if (!piece.directory) continue;
+    const auto d = decoder(grid, static_cast<uint32_t>(piece.block / p), static_cast<uint32_t>(piece.block % p));
+    for (uint64_t k = piece.first; k < piece.last; ++k) {
+      const uint64_t major = d.vertex(k);
+      for (uint64_t e = d.offset(k); e < d.offset(k + 1); ++e) {
+        const uint64_t minor = d.neighbour(e);
+        forward += mix(major, minor);
+        reversed += mix(minor, major);
+      }
+    }
+  }
+  return {forward, reversed};
 }
 
 void GraphFile::verify_block_hashes() const {

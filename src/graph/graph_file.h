@@ -1,8 +1,9 @@
 // An opened graph file (version 2): memory-mapped, validated, and viewed as typed sections and
 // blocks. Opening checks magic, version, the header checksum, that every section lies inside
-// the file with the size the counts imply, every index row, and every block's structure
-// (offsets, vertex lists, neighbour ids, and the degrees they add up to); those checks always
-// run. Hashes (the small sections' checksums and every block part's) are verified unless told
+// the file with the size the counts imply, every index row, every block's structure (offsets,
+// vertex lists, neighbour ids, and the degrees they add up to), and that the grids hold one
+// graph (the in grid is the out grid reversed; an undirected grid is symmetric); those checks
+// always run. Hashes (the small sections' checksums and every block part's) are verified unless told
 // not to. Any failure is a tg::Error that names the file, and the block when a block is at fault.
 #pragma once
 
@@ -92,7 +93,11 @@ class GraphFile {
   void verify_checksums() const;
   void validate_ranges() const;
   void validate_index(Grid grid) const;
-  void validate_blocks(Grid grid) const;
+  // Order-independent sums of a hash of every arc (major, minor) and of its reverse.
+  struct ArcSums {
+    uint64_t forward = 0, reversed = 0;
+  };
+  ArcSums validate_blocks(Grid grid) const;
   [[noreturn]] void fail_block(Grid grid, uint64_t k, const std::string& problem) const;
   uint64_t degree(std::span<const unsigned char> section, uint64_t v) const {
     if (degree_bytes_ == 4) return reinterpret_cast<const uint32_t*>(section.data())[v];

@@ -10,6 +10,7 @@
 #include <memory>
 #include <span>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "graph/block_decoder.h"
@@ -20,32 +21,39 @@
 
 namespace tg {
 
+namespace detail {
+// The loop of for_arcs for one local id width (a function template, not a lambda: clang must
+// see kStops as a template parameter to discard the branch that does not apply).
+template <typename Local, typename Id, typename W, bool kStops, typename F>
+inline uint64_t arcs_loop(const BlockDecoder& d, uint64_t begin, uint64_t end, F& f, bool& stopped) {
+  const Local* ids = reinterpret_cast<const Local*>(d.neighbours);
+  const Id base = static_cast<Id>(d.minor_first);
+  for (uint64_t e = begin; e < end; ++e) {
+    W w{};
+    if constexpr (!std::is_same_v<W, NoWeight>) w = d.weight<W>(e);
+    const Id v = static_cast<Id>(base + static_cast<Id>(ids[e]));
+    if constexpr (kStops) {
+      if (f(v, w)) {
+        stopped = true;
+        return e - begin + 1;
+      }
+    } else {
+      f(v, w);
+    }
+  }
+  return end - begin;
+}
+}  // namespace detail
+
 // Calls f(neighbour, weight) for arcs [begin, end) of block d, the id width switched on once
 // outside the loop. When f returns bool, stops as soon as it returns true and sets `stopped`.
 // Returns how many arcs it read.
 template <typename Id, typename W, typename F>
 inline uint64_t for_arcs(const BlockDecoder& d, uint64_t begin, uint64_t end, F& f, bool& stopped) {
-  auto run = [&]<typename Local>() -> uint64_t {
-    const Local* ids = reinterpret_cast<const Local*>(d.neighbours);
-    const Id base = static_cast<Id>(d.minor_first);
-    for (uint64_t e = begin; e < end; ++e) {
-      W w{};
-      if constexpr (!std::is_same_v<W, NoWeight>) w = d.weight<W>(e);
-      const Id v = static_cast<Id>(base + static_cast<Id>(ids[e]));
-      if constexpr (std::is_same_v<decltype(f(v, w)), bool>) {
-        if (f(v, w)) {
-          stopped = true;
-          return e - begin + 1;
-        }
-      } else {
-        f(v, w);
-      }
-    }
-    return end - begin;
-  };
-  if (d.id_bytes == sizeof(Id)) return run.template operator()<Id>();
-  if (d.id_bytes == 2) return run.template operator()<uint16_t>();
-  if constexpr (sizeof(Id) == 8) return run.template operator()<uint32_t>();
+  constexpr bool kStops = std::is_same_v<std::invoke_result_t<F&, Id, W>, bool>;
+  if (d.id_bytes == sizeof(Id)) return detail::arcs_loop<Id, Id, W, kStops>(d, begin, end, f, stopped);
+  if (d.id_bytes == 2) return detail::arcs_loop<uint16_t, Id, W, kStops>(d, begin, end, f, stopped);
+  if constexpr (sizeof(Id) == 8) return detail::arcs_loop<uint32_t, Id, W, kStops>(d, begin, end, f, stopped);
   return 0;  // unreachable: a 32-bit file's columns fit 32-bit local ids
 }
 

@@ -165,6 +165,8 @@ def corrupt_offsets(path: Path, rows, k: int):
     ("unaligned-row", r"4096-byte aligned"),
     ("part-size", r"part is \d+ bytes"),
     ("degree", r"degree"),
+    ("undirected-flag", r"not symmetric"),
+    ("transpose", r"in grid does not hold the out grid's arcs"),
 ])
 @pytest.mark.parametrize("no_checksums", [False, True], ids=["checksums", "no-checksums"])
 def test_structural_damage_with_valid_hashes(tg, tmp, grid_graph, kind, message, no_checksums):
@@ -192,10 +194,25 @@ def test_structural_damage_with_valid_hashes(tg, tmp, grid_graph, kind, message,
         data = bytearray(bad.read_bytes())
         struct.pack_into("<I", data, s.offset + 4 * 5, struct.unpack_from("<I", data, s.offset + 4 * 5)[0] + 1)
         bad.write_bytes(bytes(data))
+    elif kind == "undirected-flag":  # a directed graph's arcs declared undirected
+        data = bytearray(bad.read_bytes())
+        struct.pack_into("<I", data, 72, struct.unpack_from("<I", data, 72)[0] & ~graphfile.FLAG_DIRECTED)
+        bad.write_bytes(bytes(data))
+    elif kind == "transpose":  # two arcs of an in-grid block swap sources: each grid alone is sound
+        in_rows = f.index("in")
+        k = int(np.argmax(in_rows["edge_count"]))
+        at = part_at(in_rows[k], 1)
+        data = bytearray(bad.read_bytes())
+        ids = np.frombuffer(bytes(data[at:at + 2 * int(in_rows[k]["edge_count"])]), "<u2")
+        a = int(np.argmax(ids != ids[0]))  # an arc whose source differs from the first one's
+        first, other = struct.unpack_from("<H", data, at)[0], struct.unpack_from("<H", data, at + 2 * a)[0]
+        struct.pack_into("<H", data, at, other)
+        struct.pack_into("<H", data, at + 2 * a, first)
+        bad.write_bytes(bytes(data))
     reseal(bad)
     opts = ["--no-checksums"] if no_checksums else []
     msg = assert_clean_failure(tg.run("run", "bfs", bad, "-n", 1, *opts), bad, message)
-    if kind != "degree":
+    if kind not in ("degree", "undirected-flag", "transpose"):
         assert re.search(r"block \(row \d+, column \d+\) at byte \d+", msg), msg
     assert_clean_failure(tg.info(bad, "--check", check=False), bad, message)
 
