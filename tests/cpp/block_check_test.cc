@@ -58,7 +58,8 @@ TEST_F(BlockCheckTest, EveryBlockOfAFilePasses) {
 TEST_F(BlockCheckTest, DamageIsNamed) {
   const auto [i, j] = busiest();
   const auto& e = file_->entry(Grid::kOut, i, j);
-  const auto at = format::part_positions(e.part_bytes).at;
+  const auto positions = format::part_positions(e.part_bytes);
+  const auto& at = positions.at;
   auto bytes = fetch(i, j);
   bytes[at[format::kWeights] + 1] ^= 0x40;
   EXPECT_NE(validate(bytes, i, j).find("weights fail their checksum"), std::string::npos);
