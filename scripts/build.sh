@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Builds tiergraph: scripts/build.sh [release|sanitize|tsan] -> build/<kind>/tiergraph
+# Builds tiergraph: scripts/build.sh [release|sanitize|tsan|fuzz] -> build/<kind>/tiergraph
+# TG_BUILD_JOBS=N limits ninja to N parallel jobs (default: ninja's, one per core and then some).
+#
+# fuzz: the libFuzzer targets fuzz/fuzz_<name> with ASan+UBSan, clang 14 (scripts/fuzz.sh runs them).
 #
 # tsan: ThreadSanitizer with clang 14 and LLVM's libomp; builds only tiergraph_tests (the CLI
 # doubles the build time; `ninja -C build/tsan tiergraph` adds it).
@@ -24,7 +27,12 @@ case "$kind" in
     compilers=(CC=clang-14 CXX=clang++-14)
     targets=(tiergraph_tests)
     ;;
-  *) echo "usage: $0 [release|sanitize|tsan]" >&2; exit 2 ;;
+  fuzz)
+    flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DTG_FUZZ=ON -DTG_TESTS=OFF)
+    compilers=(CC=clang-14 CXX=clang++-14)
+    targets=(tiergraph_fuzzers)
+    ;;
+  *) echo "usage: $0 [release|sanitize|tsan|fuzz]" >&2; exit 2 ;;
 esac
 env "${compilers[@]}" cmake -S . -B "build/$kind" -G Ninja -DTG_WERROR=ON "${flags[@]}" >/dev/null
-ninja -C "build/$kind" "${targets[@]}" >/dev/null
+ninja -C "build/$kind" ${TG_BUILD_JOBS:+-j "$TG_BUILD_JOBS"} "${targets[@]}" >/dev/null

@@ -56,9 +56,14 @@ struct IdRule {
       return false;
     }
     if (out < base || (count && out - base >= *count)) {
-      batch.fail(field.data(), count ? fmt::format("vertex id {} is out of range: {} declares ids {}..{}",
-                                                   out, declared_by, base, base + *count - 1)
-                                     : fmt::format("vertex id {} is below the first id {}", out, base));
+      if (!count) {
+        batch.fail(field.data(), fmt::format("vertex id {} is below the first id {}", out, base));
+      } else if (*count == 0) {  // base + count - 1 would wrap below
+        batch.fail(field.data(), fmt::format("vertex id {} is out of range: {} declares no vertices", out, declared_by));
+      } else {
+        batch.fail(field.data(), fmt::format("vertex id {} is out of range: {} declares ids {}..{}", out,
+                                             declared_by, base, base + *count - 1));
+      }
       return false;
     }
     return true;
@@ -92,7 +97,7 @@ class EdgeListFormat final : public LineFormat {
   bool is_comment(std::string_view line) const override {
     return starts_with_char(line, '#') || starts_with_char(line, '%');
   }
-  bool header_line(std::string_view line, const std::string& where) override {
+  bool header_line(std::string_view line, const Where& where) override {
     if (is_blank(line) || is_comment(line)) return true;
     const auto fields = split(line, delimiter_);
     const bool all_text = std::none_of(fields.begin(), fields.end(), is_number);
@@ -134,7 +139,7 @@ class EdgeListFormat final : public LineFormat {
 
  private:
   static constexpr size_t kNone = ~size_t{0};
-  void resolve_columns(size_t fields, const std::string& where) {
+  void resolve_columns(size_t fields, const Where& where) {
     fields_ = fields;
     std::vector<std::string> wanted = options_.columns.empty() ? default_columns_ : options_.columns;
     if (wanted.empty()) {
@@ -175,7 +180,7 @@ class MatrixMarketFormat final : public LineFormat {
  public:
   std::string name() const override { return "mtx"; }
   bool is_comment(std::string_view line) const override { return starts_with_char(line, '%'); }
-  bool header_line(std::string_view line, const std::string& where) override {
+  bool header_line(std::string_view line, const Where& where) override {
     if (!banner_seen_) {
       auto fields = split(line, 0);
       std::vector<std::string> lower;
@@ -255,7 +260,7 @@ class DimacsFormat final : public LineFormat {
   explicit DimacsFormat(bool pace) : pace_(pace) {}
   std::string name() const override { return pace_ ? "pace" : "dimacs"; }
   bool is_comment(std::string_view line) const override { return starts_with_char(line, 'c'); }
-  bool header_line(std::string_view line, const std::string& where) override {
+  bool header_line(std::string_view line, const Where& where) override {
     if (is_blank(line) || is_comment(line)) return true;
     if (starts_with_char(line, 'p')) {
       auto f = split(line, 0);
@@ -325,7 +330,7 @@ class MetisFormat final : public LineFormat {
   std::string name() const override { return "metis"; }
   bool is_comment(std::string_view line) const override { return starts_with_char(line, '%'); }
   bool blank_lines_are_data() const override { return true; }
-  bool header_line(std::string_view line, const std::string& where) override {
+  bool header_line(std::string_view line, const Where& where) override {
     if (header_seen_) return false;
     if (is_blank(line) || is_comment(line)) return true;
     auto f = split(line, 0);
@@ -357,8 +362,12 @@ class MetisFormat final : public LineFormat {
     const uint64_t u = index + 1;
     FieldCursor cursor(line, 0);
     std::string_view f;
-    for (uint64_t skip = (vertex_sizes_ ? 1 : 0) + vertex_weights_; skip > 0; --skip) {
-      if (!cursor.next(f)) return batch.fail(line.data(), "expected the vertex's size/weight fields before its neighbours");
+    // The size field, then the weight fields, skipped apart: the header's constraint count may
+    // be 2^64 - 1, and adding the size field to it wrapped to none skipped at all.
+    const char* missing = "expected the vertex's size/weight fields before its neighbours";
+    if (vertex_sizes_ && !cursor.next(f)) return batch.fail(line.data(), missing);
+    for (uint64_t k = 0; k < vertex_weights_; ++k) {
+      if (!cursor.next(f)) return batch.fail(line.data(), missing);
     }
     while (cursor.next(f)) {
       uint64_t v;

@@ -9,10 +9,19 @@
 #include <string_view>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "graph/edge_list.h"
 #include "graph/parse.h"
 
 namespace tg::parse {
+
+// Where a header line is, for messages: formats as "file:line", and only when a message needs it
+// (the reader meets a header line per comment line before the data).
+struct Where {
+  const std::string& file;
+  uint64_t line;
+};
 
 // What one thread gathers from its stretch of lines.
 struct Batch {
@@ -45,7 +54,7 @@ class LineFormat {
   // Serial opening phase: returns true if the line was consumed as a header line, false if it is
   // the first data line (which is then parsed by data_line like every later one). Throws
   // tg::Error (with `where` as prefix) for a malformed header.
-  virtual bool header_line(std::string_view line, const std::string& where) = 0;
+  virtual bool header_line(std::string_view line, const Where& where) = 0;
   // Parses one data line. `index` counts data lines that are not comments (METIS: the vertex).
   virtual void data_line(std::string_view line, uint64_t index, Batch& batch) const = 0;
   // Whether a line is a comment that does not count as a data line.
@@ -66,3 +75,10 @@ class LineFormat {
 std::unique_ptr<LineFormat> make_format(const std::string& name, const ParseOptions& options);
 
 }  // namespace tg::parse
+
+template <>
+struct fmt::formatter<tg::parse::Where> : fmt::formatter<std::string_view> {
+  auto format(const tg::parse::Where& where, fmt::format_context& ctx) const {
+    return fmt::format_to(ctx.out(), "{}:{}", where.file, where.line);
+  }
+};

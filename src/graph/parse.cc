@@ -23,6 +23,9 @@ constexpr size_t kChunkBytes = size_t{32} << 20;  // text parsed per round, at m
 // a small file costs kilobytes, not two 32 MiB buffers (zeroing those took 10 ms per file), and
 // inputs of a few KiB already cross rounds, which is how the fuzzers reach the carry code.
 constexpr size_t kFirstChunkBytes = size_t{4} << 10;
+// Rounds from this size on read the next chunk on another thread while they are parsed; smaller
+// ones read it when it is needed, since starting a thread costs more than such a read.
+constexpr size_t kReadAheadBytes = size_t{1} << 20;
 
 std::string lower_extension(const std::string& path) {
   std::filesystem::path p(path);
@@ -180,7 +183,7 @@ EdgeList read_edge_list(const std::string& path, const ParseOptions& options) {
   list.source_name = path;
   const int threads = max_threads();
 
-  // Read the next chunk in the background while this one is parsed.
+  // Each round reads the next chunk into next_buffer (ahead, on another thread, for large ones).
   std::vector<char> next_buffer;
   auto read_into = [&stream](char* dst, size_t n) {
     size_t got = 0;
@@ -209,14 +212,16 @@ EdgeList read_edge_list(const std::string& path, const ParseOptions& options) {
     }
     const char* begin = buffer.data();
     const char* end = buffer.data() + usable;
-    // Start reading the next chunk while this one is parsed; the carried partial line goes first.
+    // Start reading the next chunk (while this one is parsed, if large); the carried partial line
+    // goes first.
     const size_t carry = filled - usable;
     next_buffer.resize(chunk + 1);
     std::memcpy(next_buffer.data(), buffer.data() + usable, carry);
     std::future<size_t> next_read;
     if (!at_end) {
       asked = chunk - carry;
-      next_read = std::async(std::launch::async, read_into, next_buffer.data() + carry, asked);
+      const auto policy = chunk >= kReadAheadBytes ? std::launch::async : std::launch::deferred;
+      next_read = std::async(policy, read_into, next_buffer.data() + carry, asked);
     }
     // Opening lines, one at a time.
     while (in_header && begin < end) {
@@ -224,7 +229,7 @@ EdgeList read_edge_list(const std::string& path, const ParseOptions& options) {
       const char* line_end = nl ? nl : end;
       std::string_view line(begin, static_cast<size_t>(line_end - begin));
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      if (!format->header_line(line, fmt::format("{}:{}", path, next_line))) {
+      if (!format->header_line(line, parse::Where{path, next_line})) {
         in_header = false;
         break;
       }

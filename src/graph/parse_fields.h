@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 
@@ -83,13 +84,23 @@ inline bool parse_id(std::string_view field, uint64_t& out, std::string& error) 
 
 inline bool parse_weight(std::string_view field, double& out, std::string& error) {
   const char* b = field.data();
-  if (!field.empty() && *b == '+') ++b;
-  const auto [ptr, ec] = std::from_chars(b, field.data() + field.size(), out);
-  if (field.empty() || ec == std::errc::invalid_argument || ptr != field.data() + field.size()) {
+  const char* end = field.data() + field.size();
+  // from_chars takes no '+', so skip one; but not before a '-' ("+-3" is no number).
+  if (!field.empty() && *b == '+' && (field.size() == 1 || b[1] != '-')) ++b;
+  const auto [ptr, ec] = std::from_chars(b, end, out);
+  if (field.empty() || ec == std::errc::invalid_argument || ptr != end) {
     error = fmt::format("expected a weight (a number), found {}", field.empty() ? "an empty field" : quoted(field));
     return false;
   }
-  if (ec == std::errc::result_out_of_range || !std::isfinite(out)) {
+  if (ec == std::errc::result_out_of_range) {
+    // Too large, or so close to 0 that it would round to 0; from_chars does not say which, strtod
+    // does (the program keeps the "C" locale, so strtod reads numbers as from_chars does).
+    const bool huge = std::isinf(std::strtod(std::string(field).c_str(), nullptr));
+    error = huge ? fmt::format("weight {} is not a finite number", quoted(field))
+                 : fmt::format("weight {} is too close to 0 for a double (it would round to 0)", quoted(field));
+    return false;
+  }
+  if (!std::isfinite(out)) {
     error = fmt::format("weight {} is not a finite number", quoted(field));
     return false;
   }

@@ -44,7 +44,11 @@ const char* compression_name(Compression c) {
 
 namespace {
 
+// The buffer: 1 MiB, or less for a file known to be smaller (a 1 MiB allocation per open was most
+// of the cost of reading a small file). Never below 64 KiB: a file whose size is not what stat
+// says (procfs) still reads in sensible pieces, and the magic bytes always fit.
 constexpr size_t kBufferSize = size_t{1} << 20;
+constexpr size_t kMinBufferSize = size_t{64} << 10;
 
 // Turns buffered compressed input into output, for one format.
 class Decoder {
@@ -107,9 +111,11 @@ class GzipDecoder final : public Decoder {
 class XzDecoder final : public Decoder {
  public:
   explicit XzDecoder(std::string path) : Decoder(std::move(path)) {
-    // LZMA_CONCATENATED reads `cat a.xz b.xz` as one, like xz(1). No memory limit: the file's
-    // dictionary size is what it needs, and refusing it would only make the file unreadable.
-    if (lzma_stream_decoder(&strm_, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK) {
+    // LZMA_CONCATENATED reads `cat a.xz b.xz` as one, like xz(1). The memory limit admits every
+    // dictionary an encoder writes (liblzma's stops at 1.5 GiB; xz -9 uses 64 MiB), but not the
+    // 4 GiB a header can declare, which the decoder would allocate at once: a 64-byte file
+    // reserved 4 GiB (found while fuzzing). zstd likewise refuses windows over 128 MiB by default.
+    if (lzma_stream_decoder(&strm_, kXzMemoryLimit, LZMA_CONCATENATED) != LZMA_OK) {
       fail("'{}': cannot start xz decoder", path_);
     }
   }
@@ -144,10 +150,13 @@ class XzDecoder final : public Decoder {
         return "unsupported compression options";
       case LZMA_MEM_ERROR:
         return "out of memory";
+      case LZMA_MEMLIMIT_ERROR:
+        return "its dictionary is larger than any xz encoder writes (1.5 GiB)";
       default:
         return "internal decoder error";
     }
   }
+  static constexpr uint64_t kXzMemoryLimit = uint64_t{1600} << 20;  // a 1.5 GiB dictionary and state
   lzma_stream strm_ = LZMA_STREAM_INIT;
   bool done_ = false;
 };
@@ -199,8 +208,7 @@ struct FileDescriptor {
 
 class FileStream final : public InputStream {
  public:
-  explicit FileStream(const std::string& path)
-      : in_(std::make_unique_for_overwrite<uint8_t[]>(kBufferSize)) {
+  explicit FileStream(const std::string& path) {
     path_ = path;
     if (path == "-") {
       file_.fd = STDIN_FILENO;
@@ -215,11 +223,13 @@ class FileStream final : public InputStream {
     if (S_ISREG(st.st_mode)) {
       raw_size_ = static_cast<uint64_t>(st.st_size);
       ::posix_fadvise(file_.fd, 0, 0, POSIX_FADV_SEQUENTIAL);  // only advice: ignore failure
+      buffer_size_ = static_cast<size_t>(std::clamp<uint64_t>(raw_size_ + 1, kMinBufferSize, kBufferSize));
     }
+    in_ = std::make_unique_for_overwrite<uint8_t[]>(buffer_size_);
 
     // Fill until the longest magic number fits: a pipe may deliver fewer bytes per read.
     while (in_len_ < 6 && !eof_) {
-      const size_t got = read_file(in_.get() + in_len_, kBufferSize - in_len_);
+      const size_t got = read_file(in_.get() + in_len_, buffer_size_ - in_len_);
       eof_ = got == 0;
       in_len_ += got;
     }
@@ -262,7 +272,7 @@ class FileStream final : public InputStream {
   void refill() {
     in_pos_ = in_len_ = 0;
     if (eof_) return;  // never read past an end: on a terminal, that would wait for more input
-    in_len_ = read_file(in_.get(), kBufferSize);
+    in_len_ = read_file(in_.get(), buffer_size_);
     eof_ = in_len_ == 0;
   }
 
@@ -276,7 +286,7 @@ class FileStream final : public InputStream {
         out += take;
       } else if (eof_) {
         break;
-      } else if (n - out >= kBufferSize) {
+      } else if (n - out >= buffer_size_) {
         // A request as big as the buffer goes straight into the caller's memory: no copy.
         const size_t got = read_file(buf + out, n - out);
         eof_ = got == 0;
@@ -311,6 +321,7 @@ class FileStream final : public InputStream {
 
   FileDescriptor file_;
   std::unique_ptr<uint8_t[]> in_;  // input buffer: in_[in_pos_, in_len_) is not yet consumed
+  size_t buffer_size_ = kBufferSize;
   size_t in_pos_ = 0;
   size_t in_len_ = 0;
   bool eof_ = false;

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
+#include <iterator>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -74,6 +75,28 @@ std::string xz(const std::string& data) {
   lzma_end(&strm);
   if (rc != LZMA_STREAM_END) throw std::runtime_error("lzma_code");
   return out;
+}
+
+// xz(data) with its block header declaring the largest LZMA2 dictionary, 4 GiB - 1, which no
+// encoder writes (liblzma's stop at 1.5 GiB); the header's CRC32 is recomputed to match.
+std::string xz_declaring_4gib_dictionary(const std::string& data) {
+  std::string s = xz(data);
+  const size_t header = 12;  // the block header follows the 12-byte stream header
+  const size_t size = (static_cast<uint8_t>(s[header]) + 1) * 4;
+  const auto flags = static_cast<uint8_t>(s[header + 1]);
+  size_t i = header + 2;
+  for (int present : {0x40, 0x80}) {  // optional compressed and uncompressed sizes (varints)
+    if (flags & present) {
+      while (static_cast<uint8_t>(s[i]) & 0x80) ++i;
+      ++i;
+    }
+  }
+  // The filter flags: LZMA2 (0x21), one byte of properties, the dictionary size code (40: 4 GiB - 1).
+  if (s[i] != 0x21 || s[i + 1] != 1) throw std::runtime_error("unexpected xz block header");
+  s[i + 2] = 40;
+  const uint32_t crc = lzma_crc32(reinterpret_cast<const uint8_t*>(s.data() + header), size - 4, 0);
+  for (int k = 0; k < 4; ++k) s[header + size - 4 + k] = static_cast<char>(crc >> (8 * k));  // little-endian
+  return s;
 }
 
 std::string zstd(const std::string& data) {
@@ -254,6 +277,16 @@ TEST(InputStream, ShortPlainFileBelowMagicLength) {
   EXPECT_EQ(read_file(file.path()), "1 2");
 }
 
+TEST(InputStream, FileLongerThanItsStatSize) {
+  // The buffer is sized from the file's stat size; procfs says 0 and still has content.
+  const std::string path = "/proc/self/mountinfo";
+  if (!fs::exists(path)) GTEST_SKIP() << "no " << path;
+  std::ifstream direct(path, std::ios::binary);
+  const std::string want{std::istreambuf_iterator<char>(direct), std::istreambuf_iterator<char>()};
+  ASSERT_FALSE(want.empty());
+  EXPECT_EQ(read_file(path), want);
+}
+
 TEST(InputStream, TruncatedStreamsThrow) {
   for (Compression c : {Compression::kGzip, Compression::kXz, Compression::kZstd}) {
     const std::string& data = compressed_sample(c);
@@ -285,6 +318,12 @@ TEST(InputStream, CorruptDataThrows) {
   data[data.size() / 2] = static_cast<char>(data[data.size() / 2] ^ 0x55);
   TempFile file(".xz", data);
   expect_error([&] { read_file(file.path()); }, {file.path(), "corrupt xz data"});
+}
+
+TEST(InputStream, XzDictionaryBeyondEncodersThrows) {
+  // Found while fuzzing: 64 bytes made the decoder allocate the 4 GiB dictionary they declare.
+  TempFile file(".xz", xz_declaring_4gib_dictionary("1 2\n"));
+  expect_error([&] { read_file(file.path()); }, {file.path(), "corrupt xz data", "dictionary"});
 }
 
 TEST(InputStream, GarbageAfterGzipThrows) {

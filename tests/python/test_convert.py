@@ -919,7 +919,10 @@ def test_label_mode_extreme_ids(tg, tmp, ids, request):
     ([-2147483649, 1], "int64"),
     ([1e3, -0.0], "int32"),
     ([1.5, 2], "float64"),
-], ids=["int32-bounds", "above-int32", "below-int32", "integral-floats", "mixed"])
+    # Integral but beyond int64 (found by fuzzing: classifying them was undefined behaviour).
+    ([1e19, 1], "float64"),
+    ([2**63, -(2**63)], "float64"),
+], ids=["int32-bounds", "above-int32", "below-int32", "integral-floats", "mixed", "above-int64", "int64-edges"])
 def test_weight_type_boundaries(tg, tmp, weights, wtype):
     src = tmp / "g.txt"
     src.write_text("".join(f"{i} {i + 1} {x!r}\n" if isinstance(x, float) else f"{i} {i + 1} {x}\n"
@@ -1026,6 +1029,9 @@ BAD_INPUTS = {
     "weight-inf": ("g.txt", "1 2 0.5\n2 3 inf\n", (), 2, 5, "not a finite number"),
     "weight-minus-inf": ("g.txt", "1 2 0.5\n2 3 -inf\n", (), 2, 5, "not a finite number"),
     "weight-overflow": ("g.txt", "1 2 0.5\n2 3 1e999\n", (), 2, 5, "not a finite number"),
+    "weight-underflow": ("g.txt", "1 2 0.5\n2 3 1e-400\n", (), 2, 5, "too close to 0"),
+    "weight-plus-minus": ("g.txt", "1 2 0.5\n2 3 +-3\n", (), 2, 5, "expected a weight"),
+    "index-no-vertices": ("g.txt", "0 1\n", ("--ids", "index", "--vertices", "0"), 1, 1, "declares no vertices"),
     "csv-missing-column": ("g.csv", "a,b,w\n1,2,3\n4,5\n", (), 3, 1, "expected 3 fields"),
     "csv-empty-id": ("g.csv", "1,2\n,5\n", (), 2, 1, "empty field"),
     "csv-unknown-column-name": ("g.csv", "src,dst\n1,2\n", ("--columns", "src,target"), 2, None, "target"),
@@ -1058,6 +1064,8 @@ BAD_INPUTS = {
     "metis-neighbour-out-of-range": ("g.graph", "3 2\n2\n1 4\n2\n", (), 3, 3, "out of range"),
     "metis-missing-edge-weight": ("g.graph", "3 2 1\n2 5\n1 5 3\n2 7\n", (), 3, 5, "no edge weight"),
     "metis-bad-header": ("g.graph", "three 2\n2\n1\n", (), 1, None, "METIS header"),
+    # 2^64 - 1 vertex weights per line: adding the size field wrapped the count to none skipped.
+    "metis-constraint-count-wraps": ("g.graph", "2 1 110 18446744073709551615\n9 2\n9 1\n", (), 2, 1, "size/weight fields"),
     "empty-file": ("g.txt", "", (), None, None, "no edges"),
     "only-comments": ("g.txt", "# nothing\n% here\n\n", (), None, None, "no edges"),
     "csv-header-only": ("g.csv", "src,dst\n", (), None, None, "no edges"),
