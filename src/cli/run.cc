@@ -17,6 +17,7 @@
 #include "cli/options.h"
 #include "engine/engine.h"
 #include "graph/format.h"
+#include "store/copying_store.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/timer.h"
@@ -26,7 +27,9 @@ namespace tg::cli {
 namespace {
 
 struct RunArgs {
-  std::string algorithm, graph, output, direction = "auto";
+  std::string algorithm, graph, output, direction = "auto", schedule = "auto", store = "mapped", store_order = "in-order";
+  uint32_t store_buffers = 8, store_depth = 4;
+  double store_delay = 0;
   GraphInputArgs input;
   int trials = 1, threads = 0, iterations = 20, samples = 64;
   bool verify = false, json = false, parents = false, unit_weights = false, no_checksums = false;
@@ -77,9 +80,36 @@ struct TrialOutcome {
   uint64_t vertex_bytes = 0;  // peak of the vertex state the engine held
 };
 
+// The block store of a run: none (the engine's mapped store) or a copying store.
+std::unique_ptr<BlockStore> make_store(const RunArgs& a, std::shared_ptr<const GraphFile> file, bool weights) {
+  if (a.store == "mapped") return nullptr;
+  CopyingStoreOptions o;
+  o.buffers = a.store_buffers;
+  o.depth = a.store_depth;
+  o.delay_seconds = a.store_delay;
+  o.completion = a.store_order == "reverse"    ? CopyingStoreOptions::Completion::kReverse
+                 : a.store_order == "shuffled" ? CopyingStoreOptions::Completion::kShuffled
+                                               : CopyingStoreOptions::Completion::kInOrder;
+  o.with_weights = weights;
+  o.check_hashes = !a.no_checksums;
+  return std::make_unique<CopyingStore>(std::move(file), o);
+}
+
+nlohmann::json store_json(const BlockStore& store) {
+  const StoreCounters c = store.counters();
+  return {{"name", store.name()},     {"pool_bytes", store.pool_bytes()}, {"blocks_read", c.blocks},
+          {"bytes_fetched", c.bytes}, {"requests", c.requests},          {"wait_seconds", c.wait_seconds},
+          {"request_seconds", c.request_seconds}, {"max_in_flight", c.max_in_flight},
+          {"overlap", c.request_seconds > 0 ? 1.0 - c.wait_seconds / c.request_seconds : 1.0}};
+}
+
 template <typename Kernel, typename Id, typename W>
-std::vector<TrialOutcome> run_trials(const RunArgs& a, const Kernel& kernel, const GraphView<Id, W>& g) {
+std::vector<TrialOutcome> run_trials(const RunArgs& a, const Kernel& kernel, const GraphView<Id, W>& g,
+                                     std::shared_ptr<const GraphFile> file, nlohmann::json& store_report) {
+  auto store = make_store(a, file, !std::is_same_v<W, NoWeight>);
   EngineOptions engine_options;
+  engine_options.store = store.get();
+  engine_options.schedule = a.schedule == "vertex" ? Schedule::kVertex : a.schedule == "block" ? Schedule::kBlock : Schedule::kAuto;
   engine_options.direction = a.direction == "push" ? Direction::kPush : a.direction == "pull" ? Direction::kPull : Direction::kAuto;
   engine_options.alpha = a.alpha;
   engine_options.beta = a.beta;
@@ -107,6 +137,7 @@ std::vector<TrialOutcome> run_trials(const RunArgs& a, const Kernel& kernel, con
     if (a.verify) o.verdict = kernel.verify(g, args, o.result);
     outcomes.push_back(std::move(o));
   }
+  store_report = store_json(engine.store());
   return outcomes;
 }
 
@@ -132,19 +163,23 @@ void run_command(const RunArgs& a) {
   if (a.alpha <= 0 || a.beta <= 0) fail("--alpha and --beta must be positive");
   if (!(a.pull_share > 0)) fail("--pull-share must be positive");
   if (a.delta < 0) fail("--delta must be positive, got {}", a.delta);
+  if (a.store_buffers < 1) fail("--store-buffers must be at least 1");
+  if (a.store_depth < 1) fail("--store-depth must be at least 1");
+  if (!(a.store_delay >= 0 && a.store_delay <= 60)) fail("--store-delay must be between 0 and 60 seconds, got {}", a.store_delay);
   Timer read_timer;
   auto file = open_graph(a);
   const double read_seconds = read_timer.seconds();
   std::vector<TrialOutcome> outcomes;
   std::string algorithm;
+  nlohmann::json store_report;
   with_kernel(a.algorithm, [&](const auto& kernel) {
     algorithm = kernel.name;
     check_kernel_fits(a, kernel, *file);
     if (file->num_vertices() == 0) fail("'{}' has no vertices", file->path());
     if (kernel.weighted && !a.unit_weights) {
-      with_weighted_view(file, [&](const auto& view) { outcomes = run_trials(a, kernel, view); });
+      with_weighted_view(file, [&](const auto& view) { outcomes = run_trials(a, kernel, view, file, store_report); });
     } else {
-      with_unweighted_view(file, [&](const auto& view) { outcomes = run_trials(a, kernel, view); });
+      with_unweighted_view(file, [&](const auto& view) { outcomes = run_trials(a, kernel, view, file, store_report); });
     }
   });
 
@@ -175,6 +210,8 @@ void run_command(const RunArgs& a) {
                      {"directed", file->directed()},
                      {"threads", omp_get_max_threads()},
                      {"read_seconds", read_seconds},
+                     {"schedule", a.schedule},
+                     {"store", store_report},
                      {"trials", trials},
                      {"average_seconds", average}};
     if (a.verify) j["verification"] = all_ok ? "PASS" : "FAIL";
@@ -217,6 +254,12 @@ Runner add_run(CLI::App& app) {
   cmd->add_option("-r,--source", a->source, "Source vertex (original id) for bfs and sssp");
   cmd->add_option("--seed", a->seed, "Seed for source sampling (bfs, sssp, radii)");
   cmd->add_option("--direction", a->direction, "Edge pass direction: auto (per iteration), push or pull")->check(CLI::IsMember({"auto", "push", "pull"}));
+  cmd->add_option("--schedule", a->schedule, "Edge passes vertex by vertex or block by block: auto (vertex-major when every block is resident, block-major when the store fetches), vertex or block")->check(CLI::IsMember({"auto", "vertex", "block"}));
+  cmd->add_option("--store", a->store, "Where edge blocks come from: mapped (the file's mapping, zero-copy) or copying (read into a pool of buffers on an I/O thread; for tests and benchmarks of the block store)")->check(CLI::IsMember({"mapped", "copying"}));
+  cmd->add_option("--store-buffers", a->store_buffers, "copying store: buffers in the pool, each the size of the largest block (default 8)");
+  cmd->add_option("--store-depth", a->store_depth, "copying store: requests in flight at most (default 4)");
+  cmd->add_option("--store-delay", a->store_delay, "copying store: injected latency per request, in seconds (default 0)");
+  cmd->add_option("--store-order", a->store_order, "copying store: order requests complete in: in-order, reverse or shuffled")->check(CLI::IsMember({"in-order", "reverse", "shuffled"}));
   cmd->add_option("--alpha", a->alpha, "Auto direction: pull when the frontier's edges exceed unexplored edges / alpha (default 15)");
   cmd->add_option("--beta", a->beta, "Auto direction: back to push when the frontier has fewer than n / beta vertices (default 18)");
   cmd->add_option("--pull-share", a->pull_share, "Auto direction for programs that cannot stop a pull early (sssp, wcc): pull when the frontier's edges exceed this share of all arcs (default 0.5)");

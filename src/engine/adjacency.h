@@ -17,7 +17,10 @@ template <typename Id, typename W>
 class Adjacency {
  public:
   using Graph = GraphView<Id, W>;
-  explicit Adjacency(const Graph& g) : g_(g), p_(g.blocks_per_side()) {
+  explicit Adjacency(const Graph& g) : Adjacency(g, g.grid(Grid::kOut), g.grid(Grid::kIn)) {}
+  // Over other decoders of the same blocks (a store's leases), each grid in storage order.
+  Adjacency(const Graph& g, const BlockDecoder* out, const BlockDecoder* in)
+      : g_(g), p_(g.blocks_per_side()), out_(out), in_(in) {
     // A 1x1 grid of a graph with 65,536 or more arcs and vertices is plain CSR with 32-bit
     // offsets and full-width ids (its column starts at vertex 0): the hot loops then read the
     // arrays directly, as they would an in-memory CSR, with no per-vertex encoding switch.
@@ -28,7 +31,7 @@ class Adjacency {
       if constexpr (!std::is_same_v<W, NoWeight>) to.weights = reinterpret_cast<const W*>(d.weights);
       return true;
     };
-    flat_ = p_ == 1 && flat(g.out_block(0, 0), out_flat_) && flat(g.in_block(0, 0), in_flat_);
+    flat_ = p_ == 1 && flat(out_block(0, 0), out_flat_) && flat(in_block(0, 0), in_flat_);
   }
 
   uint32_t range_of(uint64_t v) const { return g_.range_of(v); }
@@ -67,7 +70,7 @@ class Adjacency {
     uint64_t wanted = k;
     const uint32_t i = p_ == 1 ? 0 : range_of(u);
     for (uint32_t j = 0; j < p_ && wanted > 0; ++j) {
-      const auto& b = g_.out_block(i, j);
+      const auto& b = out_block(i, j);
       uint64_t begin, end;
       b.arcs_of(u, begin, end);
       end = std::min(end, begin + wanted);
@@ -105,15 +108,18 @@ class Adjacency {
   }
 
  private:
+  const BlockDecoder& out_block(uint32_t i, uint32_t j) const { return out_[uint64_t{i} * p_ + j]; }
+  const BlockDecoder& in_block(uint32_t i, uint32_t j) const { return in_[uint64_t{j} * p_ + i]; }
+
   // The general paths, out of line, so that what the passes inline for a flat 1x1 file is only
   // its two-load loop.
   template <bool kBoth, typename F>
   [[gnu::noinline]] void for_out_blocks(uint64_t u, F& f) const {
     const uint32_t i = p_ == 1 ? 0 : range_of(u);
-    for (uint32_t j = 0; j < p_; ++j) scan(g_.out_block(i, j), u, f);
+    for (uint32_t j = 0; j < p_; ++j) scan(out_block(i, j), u, f);
     if constexpr (kBoth) {
       if (g_.directed())
-        for (uint32_t j = 0; j < p_; ++j) scan(g_.in_block(j, i), u, f);
+        for (uint32_t j = 0; j < p_; ++j) scan(in_block(j, i), u, f);
     }
   }
   template <bool kBoth, typename F>
@@ -121,11 +127,11 @@ class Adjacency {
     uint64_t examined = 0;
     const uint32_t j = p_ == 1 ? 0 : range_of(v);
     for (uint32_t i = 0; i < p_; ++i)
-      if (scan_until(g_.in_block(i, j), v, f, examined)) return examined;
+      if (scan_until(in_block(i, j), v, f, examined)) return examined;
     if constexpr (kBoth) {
       if (g_.directed())
         for (uint32_t i = 0; i < p_; ++i)
-          if (scan_until(g_.out_block(j, i), v, f, examined)) return examined;
+          if (scan_until(out_block(j, i), v, f, examined)) return examined;
     }
     return examined;
   }
@@ -176,6 +182,8 @@ class Adjacency {
 
   const Graph& g_;
   uint32_t p_ = 1;
+  const BlockDecoder* out_;
+  const BlockDecoder* in_;
   bool flat_ = false;
   Flat out_flat_, in_flat_;
 };

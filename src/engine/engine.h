@@ -19,7 +19,9 @@
 #include <algorithm>
 #include <concepts>
 #include <cstdint>
+#include <exception>
 #include <memory>
+#include <optional>
 #include <random>
 #include <span>
 #include <stdexcept>
@@ -27,12 +29,16 @@
 
 #include "engine/adjacency.h"
 #include "engine/bins.h"
+#include "engine/block_tasks.h"
 #include "engine/combine.h"
 #include "engine/frontier.h"
 #include "engine/program.h"
+#include "engine/schedule.h"
 #include "engine/stats.h"
 #include "engine/vertex_array.h"
 #include "graph/graph_view.h"
+#include "store/block_store.h"
+#include "store/mapped_store.h"
 #include "util/parallel.h"
 #include "util/timer.h"
 
@@ -58,6 +64,10 @@ struct EngineOptions {
   // Run every edge pass as combine_pass then apply_pass (what a relaxed barrier between ranks
   // needs) instead of the fused form; results are the same, which the tests check.
   bool two_phase = false;
+  // Vertex-major or block-major edge passes (see schedule.h for auto's rule).
+  Schedule schedule = Schedule::kAuto;
+  // Where edge blocks come from; null: the mapped file (zero-copy). Not owned.
+  BlockStore* store = nullptr;
 };
 
 // What a pass restricts itself to besides the frontier.
@@ -88,10 +98,17 @@ class Engine {
 
   Engine(const Graph& graph, EngineOptions options)
       : g_(graph), adj_(graph), options_(options), claimed_(graph.num_vertices()) {
+    if (options_.store) {
+      store_ = options_.store;
+    } else {
+      own_store_ = std::make_unique<MappedStore>(g_.grid(Grid::kOut), g_.grid(Grid::kIn), g_.blocks_per_side());
+      store_ = own_store_.get();
+    }
     pull_chunks_ = adj_.balanced_chunks([&](uint64_t v) { return g_.in_degree(v) + (g_.directed() ? g_.out_degree(v) : 0); });
   }
 
   const Graph& graph() const { return g_; }
+  BlockStore& store() const { return *store_; }
   uint64_t num_vertices() const { return g_.num_vertices(); }
   uint64_t num_arcs() const { return g_.num_arcs(); }
   uint64_t out_degree(uint64_t v) const { return g_.out_degree(v); }
@@ -287,10 +304,14 @@ class Engine {
   // f(u, v) for the first k out-edges of every vertex u: the sampled subgraph that Afforest-style
   // connectivity links first (a tier fetches only the heads of the blocks).
   template <typename F>
-  void sample_pass(uint32_t k, F f) const {
-    const uint64_t n = g_.num_vertices();
+  void sample_pass(uint32_t k, F f) {
+    if (store_->zero_copy()) {
+      const uint64_t n = g_.num_vertices();
 #pragma omp parallel for schedule(dynamic, 1024)
-    for (uint64_t u = 0; u < n; ++u) adj_.for_first_out(u, k, [&](Id v) { f(static_cast<Id>(u), v); });
+      for (uint64_t u = 0; u < n; ++u) adj_.for_first_out(u, k, [&](Id v) { f(static_cast<Id>(u), v); });
+      return;
+    }
+    sample_blocks(k, f);
   }
 
   // One pass of messages along the edges out of `frontier`; returns the vertices apply() activated.
@@ -300,7 +321,7 @@ class Engine {
     if (options_.two_phase) return apply_pass(program, combine_pass(program, frontier, pass));
     Timer timer;
     Changed<Id> c = begin_pass<Program>(frontier, pass);
-    Set next = c.stats.direction == Direction::kPush ? push<true>(program, frontier, pass, c) : pull<true>(program, frontier, pass, c);
+    Set next = run_edges<true>(program, frontier, pass, c);
     return finish_pass(std::move(next), c, timer.seconds());
   }
 
@@ -311,8 +332,7 @@ class Engine {
     check_program<Program, Id, W>();
     Timer timer;
     Changed<Id> c = begin_pass<Program>(frontier, pass);
-    if (c.stats.direction == Direction::kPush) push<false>(program, frontier, pass, c);
-    else pull<false>(program, frontier, pass, c);
+    run_edges<false>(program, frontier, pass, c);
     c.combine_seconds = timer.seconds();
     return c;
   }
@@ -425,6 +445,7 @@ class Engine {
     // back to push and stays there until the frontier's edges are again a large share.
     c.explored = frontier.explored_edges() + (c.stats.direction == Direction::kPush ? frontier.out_edges() : 0);
     c.previous_size = frontier.size();
+    c.stats.schedule = choose_schedule(c.stats.schedule_reason);
     if (pass.targets) pass.targets->prepare_dense();
     return c;
   }
@@ -476,7 +497,8 @@ class Engine {
   // Push: each active source's value travels along its out-edges and is combined atomically
   // into the targets; with kFused, each thread applies the vertices it changed after the barrier.
   template <bool kFused, typename Program>
-  Set push(const Program& shared, const Set& frontier, const PassOptions<Id>& pass, Changed<Id>& c) {
+  Set push(const Program& shared, const Set& frontier, const PassOptions<Id>& pass, Changed<Id>& c,
+           const Adjacency<Id, W>& adj) {
     using Op = typename Program::Op;
     // The pass works on its own copy of the program, as a rank or a device would: the views it
     // holds then stay in registers instead of being reloaded after every store.
@@ -500,7 +522,7 @@ class Engine {
         for (size_t k = tasks[task]; k < tasks[task + 1]; ++k) {
           const Id u = list[k];
           const auto value = program.source_value(u);
-          adj_.template for_out<kBoth>(u, [&](Id v, W w) {
+          adj.template for_out<kBoth>(u, [&](Id v, W w) {
             if (only && !only->get(v)) return;
             if constexpr (HasWants<Program>) {
               if (!program.wants(target.load(v))) return;
@@ -537,22 +559,24 @@ class Engine {
   // Pull: each vertex reduces the messages of its in-edges from the frontier locally (stopping
   // once saturated) and combines the result into its own target: one writer, no atomics.
   template <bool kFused, typename Program>
-  Set pull(const Program& program, const Set& frontier, const PassOptions<Id>& pass, Changed<Id>& c) {
+  Set pull(const Program& program, const Set& frontier, const PassOptions<Id>& pass, Changed<Id>& c,
+           const Adjacency<Id, W>& adj) {
     frontier.prepare_dense();
     // Separately compiled loops: with every vertex active there is no membership test per
     // edge, and without a target set no test per vertex.
     const Bitmap* only = pass.targets ? pass.targets->membership() : nullptr;
     const bool everyone = frontier.kind() == Set::Kind::kAll;
     if (only) {
-      return everyone ? pull_loop<kFused, true, true>(program, frontier, only, c)
-                      : pull_loop<kFused, false, true>(program, frontier, only, c);
+      return everyone ? pull_loop<kFused, true, true>(program, frontier, only, c, adj)
+                      : pull_loop<kFused, false, true>(program, frontier, only, c, adj);
     }
-    return everyone ? pull_loop<kFused, true, false>(program, frontier, only, c)
-                    : pull_loop<kFused, false, false>(program, frontier, only, c);
+    return everyone ? pull_loop<kFused, true, false>(program, frontier, only, c, adj)
+                    : pull_loop<kFused, false, false>(program, frontier, only, c, adj);
   }
 
   template <bool kFused, bool kEveryone, bool kOnlyTargets, typename Program>
-  Set pull_loop(const Program& shared, const Set& frontier, const Bitmap* only, Changed<Id>& c) {
+  Set pull_loop(const Program& shared, const Set& frontier, const Bitmap* only, Changed<Id>& c,
+                const Adjacency<Id, W>& adj) {
     using Op = typename Program::Op;
     const Program program = shared;  // see push()
     using Value = typename Op::Value;
@@ -581,7 +605,7 @@ class Engine {
           if (!program.wants(current)) continue;
         }
         Value acc = Op::identity();
-        examined += adj_.template for_in_until<kBoth>(v, [&](Id u, W w) {
+        examined += adj.template for_in_until<kBoth>(v, [&](Id u, W w) {
           if constexpr (!kEveryone) {
             if (!frontier.contains(u)) return false;
           }
@@ -623,6 +647,8 @@ class Engine {
     }
   }
 
+#include "engine/block_passes.inc"
+
   // Splits a frontier list into tasks of roughly equal out-edge counts.
   std::vector<size_t> edge_balanced_tasks(const std::vector<Id>& list) const {
     const size_t threads = static_cast<size_t>(max_threads());
@@ -654,6 +680,9 @@ class Engine {
   const Graph& g_;
   Adjacency<Id, W> adj_;
   EngineOptions options_;
+  std::unique_ptr<MappedStore> own_store_;
+  BlockStore* store_ = nullptr;
+  std::optional<Slices> push_slices_, pull_slices_;
   Bitmap claimed_;
   std::vector<std::vector<Id>> found_;
   std::vector<uint64_t> pull_chunks_;

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/direction.h"
+#include "engine/schedule.h"
 
 namespace tg {
 
@@ -18,7 +19,21 @@ struct IterationStats {
   uint64_t edges_examined = 0;  // edges the pass actually read
   uint64_t activated = 0;
   double seconds = 0;
+  Schedule schedule = Schedule::kVertex;
+  const char* schedule_reason = "";  // why (a static string)
+  // The block store's share of the pass.
+  uint64_t blocks_read = 0;      // leases taken
+  uint64_t blocks_skipped = 0;   // blocks of the pass's grids not read (no arcs, or no active source)
+  uint64_t bytes_fetched = 0;    // copied into local buffers (0 when zero-copy)
+  uint64_t requests = 0;
+  double wait_seconds = 0;       // worker time spent waiting for leases
+  double request_seconds = 0;    // summed time of the requests
 };
+
+// 1 - wait / total request time: the share of fetching hidden behind computing (1 with no fetch).
+inline double overlap(const IterationStats& s) {
+  return s.request_seconds > 0 ? 1.0 - s.wait_seconds / s.request_seconds : 1.0;
+}
 
 inline nlohmann::json to_json(const std::vector<IterationStats>& stats) {
   nlohmann::json a = nlohmann::json::array();
@@ -29,7 +44,16 @@ inline nlohmann::json to_json(const std::vector<IterationStats>& stats) {
                  {"frontier_edges", s.frontier_edges},
                  {"edges_examined", s.edges_examined},
                  {"activated", s.activated},
-                 {"seconds", s.seconds}});
+                 {"seconds", s.seconds},
+                 {"schedule", schedule_name(s.schedule)},
+                 {"schedule_reason", s.schedule_reason},
+                 {"blocks_read", s.blocks_read},
+                 {"blocks_skipped", s.blocks_skipped},
+                 {"bytes_fetched", s.bytes_fetched},
+                 {"requests", s.requests},
+                 {"wait_seconds", s.wait_seconds},
+                 {"request_seconds", s.request_seconds},
+                 {"overlap", overlap(s)}});
   }
   return a;
 }

@@ -81,10 +81,10 @@ bool part_hash_matches(const unsigned char* block, const BlockEntry& e, int part
 }
 
 std::string validate_block(const unsigned char* bytes, uint64_t size, const BlockEntry& e, const BlockShape& shape,
-                           uint64_t major_first, uint64_t minor_first, bool check_hashes) {
+                           uint64_t major_first, uint64_t minor_first, bool check_hashes, bool with_weights) {
   if (auto problem = check_entry(e, shape); !problem.empty()) return problem;
   const auto positions = format::part_positions(e.part_bytes);
-  const int parts = shape.weight_bytes ? format::kParts : format::kWeights;
+  const int parts = with_weights && shape.weight_bytes ? format::kParts : format::kWeights;
   const uint64_t needed = positions.at[parts - 1] + e.part_bytes[parts - 1];
   if (size < needed) return fmt::format("it arrived with {} bytes, its parts need {}", size, needed);
   if (check_hashes) {

@@ -41,9 +41,11 @@ bool part_hash_matches(const unsigned char* block, const format::BlockEntry& e, 
 
 // A whole block that has just arrived in a buffer (a tier's fetch): every structural check,
 // and the hashes of the parts present when check_hashes is set. `bytes` holds `size` bytes
-// from the block's first byte (a prefix without the weights is allowed when weight_bytes is 0).
+// from the block's first byte; without with_weights (or in an unweighted file) the block was
+// fetched as the prefix before its weights part.
 std::string validate_block(const unsigned char* bytes, uint64_t size, const format::BlockEntry& e,
-                           const BlockShape& shape, uint64_t major_first, uint64_t minor_first, bool check_hashes);
+                           const BlockShape& shape, uint64_t major_first, uint64_t minor_first, bool check_hashes,
+                           bool with_weights = true);
 
 // ---------------------------------------------------------------------------------------------
 

@@ -110,6 +110,9 @@ class GraphView {
   // The same block grouped by destination (stored destination-major).
   const BlockDecoder& in_block(uint32_t i, uint32_t j) const { return in_[uint64_t{j} * p_ + i]; }
 
+  // A grid's decoders in storage order (major * p + minor): what the mapped store hands out.
+  const BlockDecoder* grid(Grid g) const { return g == Grid::kOut ? out_.data() : in_.data(); }
+
   // Calls f(u, v, w) for every stored arc, serially (verifiers, reblocking).
   template <typename F>
   void for_each_arc(F f) const {

@@ -1,0 +1,167 @@
+// What a block-major pass runs: tasks over the block grid and the store plan they read.
+//
+// A task is a 64-aligned slice of one major range (a source range when pushing, a destination
+// range when pulling); it reads the blocks (major, minor) of its range, minor by minor, each as
+// its lease arrives. The slices of one range share its blocks: the plan lists each block once,
+// with as many uses as its range has slices, in the order tasks are taken, so the store fetches
+// what the next tasks need. A fetching store gets at most `threads` slices per range: all of a
+// range's tasks then run at once, so a block held for a slice not yet started can never fill
+// the pool while started tasks wait (the pass cannot deadlock on any pool of at least one buffer).
+//
+// Blocks with no arcs are never planned, and neither are blocks whose source range has no
+// active vertex (GridGraph's selective scheduling).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "engine/frontier.h"
+#include "graph/graph_view.h"
+#include "store/block_store.h"
+#include "util/parallel.h"
+
+namespace tg {
+
+// The slices of every major range, for one direction.
+struct Slices {
+  std::vector<uint32_t> range;        // task -> its major range
+  std::vector<uint64_t> first, last;  // task -> its vertices [first, last)
+  std::vector<uint64_t> of_range;     // range r's tasks are [of_range[r], of_range[r + 1])
+};
+
+// Cuts every range into 64-aligned slices of about equal cost (cost(v) + 1 per vertex): about
+// 8 per thread over the whole graph, at most `cap` per range.
+template <typename Cost>
+Slices make_slices(std::span<const uint64_t> ranges, uint64_t n, int threads, uint64_t cap, Cost cost) {
+  const uint64_t words = (n + 63) / 64;
+  std::vector<uint64_t> word_cost(words, 0);
+#pragma omp parallel for schedule(static)
+  for (uint64_t w = 0; w < words; ++w) {
+    uint64_t c = 0;
+    for (uint64_t v = w * 64; v < std::min(n, w * 64 + 64); ++v) c += cost(v) + 1;
+    word_cost[w] = c;
+  }
+  uint64_t total = 0;
+  for (uint64_t c : word_cost) total += c;
+  const uint64_t per_slice = std::max<uint64_t>(1, total / (static_cast<uint64_t>(threads) * 8));
+  Slices s;
+  const uint32_t p = static_cast<uint32_t>(ranges.size() - 1);
+  for (uint32_t r = 0; r < p; ++r) {
+    s.of_range.push_back(s.range.size());
+    const uint64_t w0 = ranges[r] / 64, w1 = (ranges[r + 1] + 63) / 64;
+    if (w0 >= w1) continue;  // an empty range has no tasks
+    uint64_t range_cost = 0;
+    for (uint64_t w = w0; w < w1; ++w) range_cost += word_cost[w];
+    const uint64_t count = std::clamp<uint64_t>((range_cost + per_slice - 1) / per_slice, 1, std::min(cap, w1 - w0));
+    uint64_t at = w0, acc = 0;
+    for (uint64_t k = 1; k <= count; ++k) {
+      const uint64_t goal = range_cost * k / count;
+      uint64_t end = at;
+      if (k == count) {
+        end = w1;
+      } else {
+        while (end < w1 && acc + word_cost[end] <= goal) acc += word_cost[end++];
+        if (end == at) acc += word_cost[end++];  // every slice holds at least one word
+      }
+      if (end > at) {
+        s.range.push_back(r);
+        s.first.push_back(std::max(at * 64, ranges[r]));
+        s.last.push_back(std::min(end * 64, ranges[r + 1]));
+      }
+      at = end;
+      if (at >= w1) break;
+    }
+  }
+  s.of_range.push_back(s.range.size());
+  return s;
+}
+
+// Which ranges hold a member of the frontier (all of them for "every vertex").
+template <typename Id, typename W>
+std::vector<char> active_ranges(const Frontier<Id>& frontier, const GraphView<Id, W>& g) {
+  const uint32_t p = g.blocks_per_side();
+  std::vector<char> active(p, 0);
+  if (frontier.kind() == Frontier<Id>::Kind::kAll) {
+    std::fill(active.begin(), active.end(), 1);
+  } else if (frontier.kind() == Frontier<Id>::Kind::kSparse) {
+    for (Id v : frontier.list()) active[g.range_of(v)] = 1;
+  } else {
+    const Bitmap& bits = *frontier.membership();
+    for (uint64_t w = 0; w < bits.words(); ++w)
+      if (bits.word(w) != 0) active[g.range_of(w * 64)] = 1;
+  }
+  return active;
+}
+
+// The entries [k, k_end) of block d whose vertices lie in [first, last), then f(v, begin, end)
+// for each: CSR indexes directly, DCSR finds the slice's start by one binary search per block.
+template <typename F>
+inline void for_each_vertex_in(const BlockDecoder& d, uint64_t first, uint64_t last, F&& f) {
+  uint64_t k, k_end;
+  if (!d.dcsr()) {
+    k = first - d.major_first;
+    k_end = std::min(last - d.major_first, d.vertex_count);
+  } else {
+    auto lower = [&](uint64_t local) {
+      uint64_t lo = 0, hi = d.vertex_count;
+      while (lo < hi) {
+        const uint64_t mid = (lo + hi) / 2;
+        if (d.local_vertex(mid) < local) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    k = first == d.major_first ? 0 : lower(first - d.major_first);
+    k_end = lower(last - d.major_first);
+  }
+  if (k >= k_end) return;
+  uint64_t begin = d.offset(k);
+  for (; k < k_end; ++k) {
+    const uint64_t end = d.offset(k + 1);
+    f(d.vertex(k), begin, end);
+    begin = end;
+  }
+}
+
+// Runs f(decoder) on the plan entries [first, last) of the store, each once, the earliest
+// arrived first: a block is processed while later ones are still in flight.
+template <typename F>
+inline void for_each_arrived(BlockStore& store, uint64_t first, uint64_t last, F&& f) {
+  if (store.zero_copy()) {
+    for (uint64_t k = first; k < last; ++k) {
+      f(store.acquire(k));
+      store.release(k);
+    }
+    return;
+  }
+  std::vector<uint64_t> pending;
+  for (uint64_t k = first; k < last; ++k) pending.push_back(k);
+  while (!pending.empty()) {
+    size_t best = pending.size();
+    uint64_t best_arrival = BlockStore::kNotArrived;
+    for (size_t x = 0; x < pending.size(); ++x) {
+      const uint64_t a = store.arrival(pending[x]);
+      if (a < best_arrival) {
+        best_arrival = a;
+        best = x;
+      }
+    }
+    if (best == pending.size()) {
+      store.wait_any(pending);
+      continue;
+    }
+    const uint64_t k = pending[best];
+    pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(best));
+    const BlockDecoder& block = store.acquire(k);  // throws for a failed block: nothing to release
+    struct Release {  // the lease ends even when f throws
+      BlockStore& store;
+      uint64_t k;
+      ~Release() { store.release(k); }
+    } release{store, k};
+    f(block);
+  }
+}
+
+}  // namespace tg

@@ -1,0 +1,87 @@
+// The block store: how the engine reaches edge blocks during a block-major pass. Before a pass
+// the engine hands the store the pass's plan (which blocks, in the order its tasks will want
+// them, and how many tasks use each); the store starts fetching in that order; worker threads
+// acquire a planned block as a lease (ready now, or waited for), read it, and release it. A block
+// whose last use is released may leave memory. Every tier (memory, NUMA, file, far-memory rank,
+// a device) is one implementation of this interface; the engine and the algorithms never know
+// which one they run on.
+//
+// Leases are named by their position in the plan, so acquiring is an array lookup, not a search.
+// acquire/try_acquire/release are called from many worker threads at once; begin_pass and
+// end_pass from the engine's thread between passes.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "graph/block_decoder.h"
+#include "graph/graph_file.h"
+
+namespace tg {
+
+// A block in storage coordinates: the out grid is stored source-major (major = the source range),
+// the in grid destination-major (major = the destination range).
+struct BlockId {
+  Grid grid = Grid::kOut;
+  uint32_t major = 0;
+  uint32_t minor = 0;
+};
+
+// One entry of a pass's plan: a block and how many tasks will acquire (and release) it.
+struct PlannedBlock {
+  BlockId block;
+  uint32_t uses = 1;
+};
+
+// What a store did, summed over the passes so far (the engine takes differences per pass).
+struct StoreCounters {
+  uint64_t blocks = 0;            // leases handed out for the first time in a pass (blocks read)
+  uint64_t bytes = 0;             // bytes moved into local buffers (0 for a zero-copy store)
+  uint64_t requests = 0;          // fetch requests issued
+  double wait_seconds = 0;        // time worker threads spent waiting for a lease, summed
+  double request_seconds = 0;     // time from each request's start to its completion, summed
+  uint64_t max_in_flight = 0;     // most requests outstanding at once
+};
+
+class BlockStore {
+ public:
+  virtual ~BlockStore() = default;
+
+  virtual std::string name() const = 0;
+  // Zero-copy stores hand out the mapped blocks: every block is resident, always ready.
+  virtual bool zero_copy() const = 0;
+  // How many leases may be held at once (a vertex-major pass holds every block of the pass).
+  virtual uint64_t capacity_blocks() const = 0;
+  // Bytes of local memory the store itself holds (its buffer pool; 0 for a zero-copy store).
+  virtual uint64_t pool_bytes() const = 0;
+
+  // Starts a pass: the blocks it will acquire, in the order its tasks want them.
+  virtual void begin_pass(std::vector<PlannedBlock> plan) = 0;
+  // When plan entry k's block arrived, as a sequence number (arrival order within the pass), or
+  // kNotArrived. A task with several blocks to read takes the earliest arrived first, so a
+  // block is processed as soon as it is ready while later ones are in flight.
+  static constexpr uint64_t kNotArrived = ~uint64_t{0};
+  virtual uint64_t arrival(uint64_t k) const = 0;
+  // Waits until at least one of the entries has arrived (or failed to); throws tg::Error if the
+  // pass was cancelled while none had.
+  virtual void wait_any(std::span<const uint64_t> entries) = 0;
+  // The decoder of plan entry k, waiting for it; throws tg::Error if the block failed to arrive
+  // (it names the block).
+  virtual const BlockDecoder& acquire(uint64_t k) = 0;
+  // Ends one use of plan entry k; after its last use the store may reuse the block's memory
+  // (and a checking store makes it unreadable).
+  virtual void release(uint64_t k) = 0;
+  // A task failed: start no more requests and wake every waiter (wait_any and acquire of a block
+  // not yet arrived then throw). Without it, tasks still running could wait forever for blocks
+  // that need the buffers the failed task's unread leases hold.
+  virtual void cancel_pass() = 0;
+  // Ends the pass. A completed pass has released every lease; after a cancelled one the store
+  // takes back the leases that were never released.
+  virtual void end_pass() = 0;
+
+  virtual StoreCounters counters() const = 0;
+};
+
+}  // namespace tg

@@ -1,0 +1,109 @@
+// The copying store: reads each planned block from the graph file (pread) into a bounded pool of
+// buffers on a background I/O thread, with up to `depth` requests in flight, each completing
+// after an injected delay and, if asked, out of order. It is the shape every fetching tier has
+// (disk, far-memory rank, device): buffers that are recycled, a start/complete pair per request,
+// validation on arrival. And it checks the engine: a buffer whose last lease is released is made
+// unreadable (mprotect PROT_NONE) and a held one read-only, so reading a block the engine does
+// not hold, or writing into one, faults instead of passing silently.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "store/block_store.h"
+
+namespace tg {
+
+struct CopyingStoreOptions {
+  uint32_t buffers = 8;        // the pool: at most this many blocks held or in flight
+  uint32_t depth = 4;          // requests in flight at most (bounded by the pool too)
+  double delay_seconds = 0;    // injected latency of every request
+  enum class Completion { kInOrder, kReverse, kShuffled } completion = Completion::kInOrder;
+  bool with_weights = false;   // fetch the weights part (an unweighted pass reads the prefix only)
+  bool check_hashes = true;    // verify each fetched part's XXH3 (structure is always checked)
+  bool protect = true;         // mprotect released buffers PROT_NONE and held ones read-only
+  uint64_t seed = 1;           // for kShuffled
+};
+
+class CopyingStore final : public BlockStore {
+ public:
+  CopyingStore(std::shared_ptr<const GraphFile> file, CopyingStoreOptions options);
+  ~CopyingStore() override;
+  CopyingStore(const CopyingStore&) = delete;
+  CopyingStore& operator=(const CopyingStore&) = delete;
+
+  std::string name() const override { return "copying"; }
+  bool zero_copy() const override { return false; }
+  uint64_t capacity_blocks() const override { return options_.buffers; }
+  uint64_t pool_bytes() const override { return uint64_t{options_.buffers} * buffer_bytes_; }
+  uint64_t buffer_bytes() const { return buffer_bytes_; }
+
+  void begin_pass(std::vector<PlannedBlock> plan) override;
+  uint64_t arrival(uint64_t k) const override;
+  void wait_any(std::span<const uint64_t> entries) override;
+  const BlockDecoder& acquire(uint64_t k) override;
+  void release(uint64_t k) override;
+  void cancel_pass() override;
+  void end_pass() override;
+  StoreCounters counters() const override;
+
+  // The last pass's plan entries in the order they arrived, and in the order they were first
+  // acquired (what the tests compare).
+  std::vector<uint64_t> arrival_log() const;
+  std::vector<uint64_t> acquire_log() const;
+
+ private:
+  enum State : int { kWaiting = 0, kReady = 1, kFailed = 2 };
+  struct Entry {
+    PlannedBlock planned;
+    std::atomic<int> state{kWaiting};
+    std::atomic<uint64_t> arrival{kNotArrived};
+    std::atomic<uint32_t> remaining{0};
+    std::atomic<bool> acquired{false};
+    int buffer = -1;
+    BlockDecoder decoder;
+    std::string error;
+  };
+  struct Request {
+    uint64_t entry;
+    double started;
+  };
+
+  void io_loop();
+  void fetch(Entry& e, unsigned char* buffer);  // reads and validates; sets decoder or error
+  uint64_t fetch_bytes(const BlockId& b) const;
+  void protect(int buffer, int prot) const;
+  [[noreturn]] void fail_entry(const Entry& e) const;
+
+  std::shared_ptr<const GraphFile> file_;
+  CopyingStoreOptions options_;
+  int fd_ = -1;
+  uint64_t buffer_bytes_ = 0;
+  std::vector<unsigned char*> buffers_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable arrived_;   // workers wait for arrivals
+  std::condition_variable io_wake_;   // the I/O thread waits for work or a free buffer
+  std::unique_ptr<Entry[]> entries_;
+  uint64_t entry_count_ = 0;
+  uint64_t next_ = 0;                 // next plan entry to request
+  uint64_t started_ = 0;              // requests started this pass
+  std::deque<Request> in_flight_;
+  std::vector<int> free_buffers_;
+  uint64_t arrivals_ = 0;
+  bool stopping_ = false;
+  bool cancelled_ = false;            // this pass was cancelled (a task failed)
+  std::mt19937_64 rng_;
+  std::vector<uint64_t> arrival_log_, acquire_log_;
+  StoreCounters counters_;
+  std::thread io_;
+};
+
+}  // namespace tg
