@@ -1,0 +1,87 @@
+"""The block store and schedules as a user meets them: `run --schedule` and `--store copying` give
+the in-memory answer on shared datasets, and `--json` reports each pass's schedule, why, and
+the store's figures."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+# Small shared datasets: directed and undirected, weighted (road) and not, and their formats.
+DATASETS = ["tiny-karate.graph.xz", "email-Eu-core.txt.xz", "soc-wiki-Vote.txt.xz",
+            "road-rome99.gr.xz", "tiny-lesmis.graph.xz"]
+ALGORITHMS = ["bfs", "sssp", "wcc", "pr", "radii"]
+WAYS = {
+    "mapped-block": ("--schedule", "block"),
+    "copying-block-reverse": ("--store", "copying", "--store-order", "reverse", "--store-buffers", "3",
+                              "--store-depth", "2"),
+    "copying-vertex": ("--store", "copying", "--schedule", "vertex", "--store-buffers", "64"),
+}
+
+
+@pytest.fixture(scope="module")
+def graphs(tg, datasets_dir, tmp_path_factory):
+    out = {}
+    folder = tmp_path_factory.mktemp("block-store")
+    for name in DATASETS:
+        path = folder / (name.split(".")[0] + ".tg")
+        tg.convert(datasets_dir / name, path, "--blocks", "4")
+        out[name] = path
+    return out
+
+
+@pytest.mark.parametrize("dataset", DATASETS)
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_every_way_gives_the_in_memory_answer(tg, graphs, dataset, algorithm, tmp):
+    graph = graphs[dataset]
+    extra = []  # bfs and sssp: the same seeded source in every run
+    if algorithm == "sssp" and not tg.info(graph)["weighted"]:
+        extra.append("--unit-weights")
+    reference = tmp / "reference.npy"
+    tg.run("run", algorithm, graph, *extra, "-v", "-o", reference, check=True)
+    expected = np.load(reference)
+    for way, options in WAYS.items():
+        out = tmp / f"{way}.npy"
+        tg.run("run", algorithm, graph, *extra, *options, "-v", "-o", out, check=True)
+        got = np.load(out)
+        assert np.array_equal(got["id"], expected["id"]), way
+        if algorithm == "pr":
+            assert np.abs(got["value"] - expected["value"]).sum() < 1e-9, way
+        else:
+            assert np.array_equal(got["value"], expected["value"]), way
+
+
+def test_json_reports_schedule_and_store(tg, graphs):
+    graph = graphs["soc-wiki-Vote.txt.xz"]
+    report = tg.run("run", "pr", graph, "-i", "3", "--json", "--store", "copying", "--store-depth", "2",
+                    check=True).json()
+    assert report["store"]["name"] == "copying"
+    assert report["store"]["max_in_flight"] <= 2
+    passes = report["trials"][0]["iterations"]
+    assert len(passes) == 3
+    for p in passes:
+        assert p["schedule"] == "block"  # auto picks block-major when the store fetches
+        assert "fetches" in p["schedule_reason"]
+        assert p["blocks_read"] + p["blocks_skipped"] == 16  # PageRank pulls one 4x4 grid
+        assert p["bytes_fetched"] > 0 and p["requests"] == p["blocks_read"]
+        assert p["overlap"] <= 1
+    in_memory = tg.run("run", "pr", graph, "-i", "1", "--json", check=True).json()
+    first = in_memory["trials"][0]["iterations"][0]
+    assert first["schedule"] == "vertex" and "resident" in first["schedule_reason"]
+    assert first["bytes_fetched"] == 0
+
+
+def test_vertex_major_over_a_small_pool_is_refused(tg, graphs):
+    graph = graphs["soc-wiki-Vote.txt.xz"]
+    res = tg.run("run", "bfs", graph, "--store", "copying", "--schedule", "vertex", "--store-buffers", "4")
+    assert res.returncode == 1
+    assert "needs 16 blocks" in res.stderr and "--schedule block" in res.stderr
+
+
+@pytest.mark.parametrize("option, value", [("--store-buffers", "0"), ("--store-depth", "0"),
+                                           ("--store-delay", "-1"), ("--store-delay", "nan"),
+                                           ("--schedule", "diagonal"), ("--store", "tape")])
+def test_impossible_store_options_are_refused(tg, graphs, option, value):
+    res = tg.run("run", "bfs", graphs["tiny-karate.graph.xz"], "--store", "copying", option, value)
+    assert res.returncode != 0
+    assert option in res.stderr or value in res.stderr
