@@ -28,7 +28,7 @@ namespace {
 
 struct RunArgs {
   std::string algorithm, graph, output, direction = "auto", schedule = "auto", store = "mapped", store_order = "in-order";
-  uint32_t store_buffers = 8, store_depth = 4;
+  uint32_t store_buffers = 8, store_depth = 4, store_io_threads = 1;
   double store_delay = 0;
   GraphInputArgs input;
   int trials = 1, threads = 0, iterations = 20, samples = 64;
@@ -86,6 +86,7 @@ std::unique_ptr<BlockStore> make_store(const RunArgs& a, std::shared_ptr<const G
   CopyingStoreOptions o;
   o.buffers = a.store_buffers;
   o.depth = a.store_depth;
+  o.io_threads = a.store_io_threads;
   o.delay_seconds = a.store_delay;
   o.completion = a.store_order == "reverse"    ? CopyingStoreOptions::Completion::kReverse
                  : a.store_order == "shuffled" ? CopyingStoreOptions::Completion::kShuffled
@@ -165,6 +166,7 @@ void run_command(const RunArgs& a) {
   if (a.delta < 0) fail("--delta must be positive, got {}", a.delta);
   if (a.store_buffers < 1) fail("--store-buffers must be at least 1");
   if (a.store_depth < 1) fail("--store-depth must be at least 1");
+  if (a.store_io_threads < 1 || a.store_io_threads > 64) fail("--store-io-threads must be 1 to 64, got {}", a.store_io_threads);
   if (!(a.store_delay >= 0 && a.store_delay <= 60)) fail("--store-delay must be between 0 and 60 seconds, got {}", a.store_delay);
   Timer read_timer;
   auto file = open_graph(a);
@@ -258,6 +260,7 @@ Runner add_run(CLI::App& app) {
   cmd->add_option("--store", a->store, "Where edge blocks come from: mapped (the file's mapping, zero-copy) or copying (read into a pool of buffers on an I/O thread; for tests and benchmarks of the block store)")->check(CLI::IsMember({"mapped", "copying"}));
   cmd->add_option("--store-buffers", a->store_buffers, "copying store: buffers in the pool, each the size of the largest block (default 8)");
   cmd->add_option("--store-depth", a->store_depth, "copying store: requests in flight at most (default 4)");
+  cmd->add_option("--store-io-threads", a->store_io_threads, "copying store: its own threads completing requests, not counted in --threads (default 1)");
   cmd->add_option("--store-delay", a->store_delay, "copying store: injected latency per request, in seconds (default 0)");
   cmd->add_option("--store-order", a->store_order, "copying store: order requests complete in: in-order, reverse or shuffled")->check(CLI::IsMember({"in-order", "reverse", "shuffled"}));
   cmd->add_option("--alpha", a->alpha, "Auto direction: pull when the frontier's edges exceed unexplored edges / alpha (default 15)");

@@ -20,6 +20,7 @@
 #include <concepts>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <random>
@@ -68,6 +69,14 @@ struct EngineOptions {
   Schedule schedule = Schedule::kAuto;
   // Where edge blocks come from; null: the mapped file (zero-copy). Not owned.
   BlockStore* store = nullptr;
+  // Worker threads of every parallel region the engine runs; 0: the caller's OpenMP setting.
+  // A store's I/O threads are its own and not counted here (CopyingStoreOptions::io_threads).
+  int threads = 0;
+  // Called at the start of every edge pass (direction and schedule chosen, nothing read yet)
+  // and at its end (with its figures): statistics, progress, a planner. Either may be empty.
+  struct PassHooks {
+    std::function<void(const IterationStats&)> begin, end;
+  } hooks{};
 };
 
 // What a pass restricts itself to besides the frontier.
@@ -98,6 +107,7 @@ class Engine {
 
   Engine(const Graph& graph, EngineOptions options)
       : g_(graph), adj_(graph), options_(options), claimed_(graph.num_vertices()) {
+    const TeamSize team(options_.threads);
     if (options_.store) {
       store_ = options_.store;
     } else {
@@ -175,6 +185,7 @@ class Engine {
   }
   template <typename T, typename Map>
   auto collect(VertexArray<T> a, Map map) {
+    const TeamSize team(options_.threads);
     std::vector<std::invoke_result_t<Map, T>> out(a.size());
 #pragma omp parallel for schedule(static) if (out.size() > options_.serial_work)
     for (uint64_t v = 0; v < out.size(); ++v) out[v] = map(a[v]);
@@ -244,12 +255,14 @@ class Engine {
   // f(v) for every vertex, or every member of a set; small sets run on one thread.
   template <typename F>
   void for_each(F f) const {
+    const TeamSize team(options_.threads);
     const uint64_t n = g_.num_vertices();
 #pragma omp parallel for schedule(static) if (n > options_.serial_work)
     for (uint64_t v = 0; v < n; ++v) f(static_cast<Id>(v));
   }
   template <typename F>
   void for_each(const Set& set, F f) const {
+    const TeamSize team(options_.threads);
     if (set.kind() == Set::Kind::kAll) return for_each(f);
     const auto& list = set.list();
 #pragma omp parallel for schedule(static) if (list.size() > options_.serial_work)
@@ -259,6 +272,7 @@ class Engine {
   // op-combination of f(v) over every vertex (an allreduce across ranks).
   template <typename Op, typename F>
   typename Op::Value reduce(Op, F f) const {
+    const TeamSize team(options_.threads);
     using Value = typename Op::Value;
     const uint64_t n = g_.num_vertices();
     const int threads = n > options_.serial_work ? max_threads() : 1;
@@ -278,6 +292,7 @@ class Engine {
   // The members of `input` for which keep(v) holds, in O(|input|); keep may update v's own state.
   template <typename Keep>
   Set select(const Set& input, Keep keep) const {
+    const TeamSize team(options_.threads);
     const bool everyone = input.kind() == Set::Kind::kAll;
     const std::vector<Id>* list = everyone ? nullptr : &input.list();
     const uint64_t count = everyone ? g_.num_vertices() : list->size();
@@ -305,6 +320,7 @@ class Engine {
   // connectivity links first (a tier fetches only the heads of the blocks).
   template <typename F>
   void sample_pass(uint32_t k, F f) {
+    const TeamSize team(options_.threads);
     if (store_->zero_copy()) {
       const uint64_t n = g_.num_vertices();
 #pragma omp parallel for schedule(dynamic, 1024)
@@ -317,6 +333,7 @@ class Engine {
   // One pass of messages along the edges out of `frontier`; returns the vertices apply() activated.
   template <typename Program>
   Set edge_pass(const Program& program, const Set& frontier, PassOptions<Id> pass = {}) {
+    const TeamSize team(options_.threads);
     check_program<Program, Id, W>();
     if (options_.two_phase) return apply_pass(program, combine_pass(program, frontier, pass));
     Timer timer;
@@ -329,6 +346,7 @@ class Engine {
   // barrier the backend needs) apply once per changed vertex.
   template <typename Program>
   Changed<Id> combine_pass(const Program& program, const Set& frontier, PassOptions<Id> pass = {}) {
+    const TeamSize team(options_.threads);
     check_program<Program, Id, W>();
     Timer timer;
     Changed<Id> c = begin_pass<Program>(frontier, pass);
@@ -338,6 +356,7 @@ class Engine {
   }
   template <typename Program>
   Set apply_pass(const Program& program, Changed<Id> c) {
+    const TeamSize team(options_.threads);
     Timer timer;
     uint64_t total = 0;
     for (const auto& l : c.lists) total += l.size();
@@ -351,11 +370,15 @@ class Engine {
 
   // ---- priority bins -------------------------------------------------------------------------
 
-  Bins<Id> bins() const { return Bins<Id>(g_.num_vertices(), max_threads()); }
+  Bins<Id> bins() const {
+    const TeamSize team(options_.threads);
+    return Bins<Id>(g_.num_vertices(), max_threads());
+  }
   // Puts each member of `set` into bin key(v) (never below the current bin), each thread into
   // bins of its own.
   template <typename Key>
   void to_bins(Bins<Id>& bins, const Set& set, Key key) const {
+    const TeamSize team(options_.threads);
     const auto& list = set.list();
     auto put = [&](std::vector<std::vector<Id>>& mine, Id v) {
       const uint64_t b = std::max<uint64_t>(key(v), bins.current());
@@ -378,6 +401,7 @@ class Engine {
   // bin. Empty when every bin is.
   template <typename Key>
   Set next_bin(Bins<Id>& bins, Key key) const {
+    const TeamSize team(options_.threads);
     // Moves thread t's live, not yet taken entries of bin b into `into`; returns their out-edges.
     auto take = [&](int t, uint64_t b, std::vector<Id>& into) {
       uint64_t edges = 0;
@@ -447,6 +471,7 @@ class Engine {
     c.previous_size = frontier.size();
     c.stats.schedule = choose_schedule(c.stats.schedule_reason);
     if (pass.targets) pass.targets->prepare_dense();
+    if (options_.hooks.begin) options_.hooks.begin(c.stats);
     return c;
   }
   Set finish_pass(Set next, Changed<Id>& c, double seconds) {
@@ -454,6 +479,7 @@ class Engine {
     c.stats.activated = next.size();
     c.stats.seconds = seconds;
     if (options_.record_stats) stats_.push_back(c.stats);
+    if (options_.hooks.end) options_.hooks.end(c.stats);
     return next;
   }
 

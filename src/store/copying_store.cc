@@ -28,6 +28,7 @@ CopyingStore::CopyingStore(std::shared_ptr<const GraphFile> file, CopyingStoreOp
     : file_(std::move(file)), options_(options), rng_(options.seed) {
   if (options_.buffers == 0) fail("copying store: the pool needs at least one buffer");
   if (options_.depth == 0) fail("copying store: the depth must be at least 1");
+  if (options_.io_threads == 0 || options_.io_threads > 64) fail("copying store: I/O threads must be 1 to 64, not {}", options_.io_threads);
   if (options_.with_weights && !file_->weighted()) options_.with_weights = false;
   fd_ = ::open(file_->path().c_str(), O_RDONLY | O_CLOEXEC);
   if (fd_ < 0) fail("'{}': cannot open for the copying store: {}", file_->path(), std::strerror(errno));
@@ -49,7 +50,7 @@ CopyingStore::CopyingStore(std::shared_ptr<const GraphFile> file, CopyingStoreOp
     buffers_.push_back(static_cast<unsigned char*>(m));
     free_buffers_.push_back(static_cast<int>(b));
   }
-  io_ = std::thread([this] { io_loop(); });
+  for (uint32_t t = 0; t < options_.io_threads; ++t) io_.emplace_back([this] { io_loop(); });
 }
 
 CopyingStore::~CopyingStore() {
@@ -58,7 +59,7 @@ CopyingStore::~CopyingStore() {
     stopping_ = true;
   }
   io_wake_.notify_all();
-  io_.join();
+  for (auto& t : io_) t.join();
   for (auto* b : buffers_) ::munmap(b, buffer_bytes_);
   if (fd_ >= 0) ::close(fd_);
 }

@@ -24,6 +24,7 @@ namespace tg {
 struct CopyingStoreOptions {
   uint32_t buffers = 8;        // the pool: at most this many blocks held or in flight
   uint32_t depth = 4;          // requests in flight at most (bounded by the pool too)
+  uint32_t io_threads = 1;     // threads completing requests (the store's own, outside the engine's)
   double delay_seconds = 0;    // injected latency of every request
   enum class Completion { kInOrder, kReverse, kShuffled } completion = Completion::kInOrder;
   bool with_weights = false;   // fetch the weights part (an unweighted pass reads the prefix only)
@@ -103,7 +104,7 @@ class CopyingStore final : public BlockStore {
   std::mt19937_64 rng_;
   std::vector<uint64_t> arrival_log_, acquire_log_;
   StoreCounters counters_;
-  std::thread io_;
+  std::vector<std::thread> io_;
 };
 
 }  // namespace tg

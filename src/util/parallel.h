@@ -13,6 +13,25 @@ namespace tg {
 
 inline int max_threads() { return omp_get_max_threads(); }
 
+// Sets the team size of the calling thread's parallel regions for a scope, and restores it
+// after (0: leave it). OpenMP keeps this setting per calling thread, so two engines driven from
+// two threads each keep their own count; nothing global changes.
+class TeamSize {
+ public:
+  explicit TeamSize(int threads) : saved_(omp_get_max_threads()), set_(threads > 0) {
+    if (set_) omp_set_num_threads(threads);
+  }
+  ~TeamSize() {
+    if (set_) omp_set_num_threads(saved_);
+  }
+  TeamSize(const TeamSize&) = delete;
+  TeamSize& operator=(const TeamSize&) = delete;
+
+ private:
+  int saved_;
+  bool set_;
+};
+
 // Exclusive prefix sum in place; returns the total.
 template <typename T>
 T exclusive_prefix_sum(T* a, size_t n) {

@@ -1,0 +1,96 @@
+// What the tiers and backends need from the engine: its own thread count (not the caller's
+// OpenMP setting, which it leaves as it found it), pass hooks called around every edge pass,
+// and a copying store whose I/O threads are its own.
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+
+#include "algorithms/kernels.h"
+#include "engine/engine.h"
+#include "store/copying_store.h"
+#include "test_graphs.h"
+
+namespace tg {
+namespace {
+
+using testing::kronecker_graph;
+
+// The largest team any of the engine's vertex loops ran on.
+template <typename E>
+int widest_team(E& engine) {
+  std::atomic<int> widest{0};
+  engine.for_each([&](auto) {
+    const int t = omp_get_num_threads();
+    int seen = widest.load(std::memory_order_relaxed);
+    while (t > seen && !widest.compare_exchange_weak(seen, t, std::memory_order_relaxed)) {
+    }
+  });
+  return widest.load();
+}
+
+TEST(EngineOptions, ThreadsAreTheEnginesOwnAndTheCallersSettingIsRestored) {
+  auto file = kronecker_graph(11, true, GeneratedWeights::kNone, 4, "eo-threads");
+  GraphView<uint32_t, NoWeight> g(file);
+  omp_set_num_threads(2);
+  Engine one(g, EngineOptions{.serial_work = 0, .threads = 1});
+  EXPECT_EQ(widest_team(one), 1);
+  EXPECT_EQ(omp_get_max_threads(), 2);  // the caller's setting is back
+
+  omp_set_num_threads(1);
+  Engine two(g, EngineOptions{.serial_work = 0, .threads = 2});
+  EXPECT_EQ(widest_team(two), 2);
+  Engine inherits(g, EngineOptions{.serial_work = 0});  // threads = 0: the caller's setting
+  EXPECT_EQ(widest_team(inherits), 1);
+  EXPECT_EQ(omp_get_max_threads(), 1);
+
+  // Block-major passes slice the grid by the engine's count, not the caller's: same answer.
+  Engine reference(g, EngineOptions{});
+  const auto expected = run_bfs(reference, 1, false).ints;
+  CopyingStore store(file, {.buffers = 3, .depth = 2});
+  Engine blocks(g, EngineOptions{.schedule = Schedule::kBlock, .store = &store, .threads = 2});
+  EXPECT_EQ(run_bfs(blocks, 1, false).ints, expected);
+  EXPECT_EQ(omp_get_max_threads(), 1);
+  omp_set_num_threads(2);
+}
+
+TEST(EngineOptions, PassHooksBracketEveryEdgePass) {
+  auto file = kronecker_graph(11, false, GeneratedWeights::kNone, 4, "eo-hooks");
+  GraphView<uint32_t, NoWeight> g(file);
+  std::vector<std::string> events;
+  std::vector<IterationStats> ended;
+  EngineOptions o;
+  o.hooks.begin = [&](const IterationStats& s) { events.push_back(fmt::format("begin {}", s.iteration)); };
+  o.hooks.end = [&](const IterationStats& s) {
+    events.push_back(fmt::format("end {}", s.iteration));
+    ended.push_back(s);
+  };
+  Engine engine(g, o);
+  run_pagerank(engine, PageRankOptions{});  // one edge pass per iteration
+  ASSERT_GT(engine.stats().size(), 1u);
+  ASSERT_EQ(ended.size(), engine.stats().size());
+  ASSERT_EQ(events.size(), 2 * ended.size());
+  for (size_t k = 0; k < ended.size(); ++k) {
+    EXPECT_EQ(events[2 * k], fmt::format("begin {}", k));  // begin and end alternate, in order
+    EXPECT_EQ(events[2 * k + 1], fmt::format("end {}", k));
+    EXPECT_EQ(ended[k].activated, engine.stats()[k].activated);  // end sees the pass's figures
+    EXPECT_EQ(ended[k].direction, engine.stats()[k].direction);
+  }
+}
+
+TEST(EngineOptions, SeveralIoThreadsCompleteOutOfOrderAndGiveTheSameAnswer) {
+  auto file = kronecker_graph(11, false, GeneratedWeights::kNone, 64, "eo-io");
+  GraphView<uint32_t, NoWeight> g(file);
+  Engine reference(g, EngineOptions{});
+  const auto expected = run_wcc(reference).ints;
+  CopyingStore store(file, {.buffers = 6, .depth = 4, .io_threads = 3, .delay_seconds = 0.0005,
+                            .completion = CopyingStoreOptions::Completion::kShuffled});
+  Engine engine(g, EngineOptions{.schedule = Schedule::kBlock, .store = &store});
+  EXPECT_EQ(run_wcc(engine).ints, expected);
+  EXPECT_GE(store.counters().max_in_flight, 2u);
+  EXPECT_THROW(CopyingStore(file, {.io_threads = 0}), Error);
+}
+
+}  // namespace
+}  // namespace tg
