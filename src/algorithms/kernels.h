@@ -36,12 +36,16 @@ struct KernelArgs {
 
 enum class Sources { kNone, kOne, kSample };
 
+// The vertex state a kernel holds at its peak for n vertices of id_bytes (4 or 8) bytes each.
+using StateBytes = uint64_t (*)(uint64_t n, unsigned id_bytes);
+
 template <typename Run, typename Verify>
 struct Kernel {
   std::string_view name;
   std::array<std::string_view, 2> aliases;
   Sources sources;
   bool weighted;
+  StateBytes state_bytes;
   Run run;        // (Engine<Id, W>&, const KernelArgs&) -> AlgorithmResult
   Verify verify;  // (const GraphView<Id, W>&, const KernelArgs&, const AlgorithmResult&) -> Verdict
 
@@ -49,8 +53,8 @@ struct Kernel {
 };
 template <typename Run, typename Verify>
 constexpr Kernel<Run, Verify> kernel(std::string_view name, std::array<std::string_view, 2> aliases, Sources sources,
-                                     bool weighted, Run run, Verify verify) {
-  return {name, aliases, sources, weighted, run, verify};
+                                     bool weighted, StateBytes state_bytes, Run run, Verify verify) {
+  return {name, aliases, sources, weighted, state_bytes, run, verify};
 }
 
 // SSSP's default bucket width: the mean weight divided by the mean degree, at least the least
@@ -76,19 +80,19 @@ auto sssp_delta(const Engine& engine, const KernelArgs& a) {
 }
 
 inline constexpr auto kKernels = std::make_tuple(
-    kernel("bfs", {}, Sources::kOne, false,
+    kernel("bfs", {}, Sources::kOne, false, &bfs_state_bytes,
            [](auto& e, const KernelArgs& a) { return run_bfs(e, a.source, a.parents); },
            [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_bfs(g, a.source, r); }),
-    kernel("sssp", {}, Sources::kOne, true,
+    kernel("sssp", {}, Sources::kOne, true, &sssp_state_bytes,
            [](auto& e, const KernelArgs& a) { return run_sssp(e, a.source, sssp_delta(e, a)); },
            [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_sssp(g, a.source, r); }),
-    kernel("wcc", {"cc", "components"}, Sources::kNone, false,
+    kernel("wcc", {"cc", "components"}, Sources::kNone, false, &wcc_state_bytes,
            [](auto& e, const KernelArgs&) { return run_wcc(e); },
            [](const auto& g, const KernelArgs&, const AlgorithmResult& r) { return verify_wcc(g, r); }),
-    kernel("pr", {"pagerank"}, Sources::kNone, false,
+    kernel("pr", {"pagerank"}, Sources::kNone, false, &pagerank_state_bytes,
            [](auto& e, const KernelArgs& a) { return run_pagerank(e, a.pagerank); },
            [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_pagerank(g, a.pagerank, r); }),
-    kernel("radii", {}, Sources::kSample, false,
+    kernel("radii", {}, Sources::kSample, false, &radii_state_bytes,
            [](auto& e, const KernelArgs& a) { return run_radii(e, a.sources); },
            [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_radii(g, a.sources, r); }));
 

@@ -78,6 +78,7 @@ struct TrialOutcome {
   std::optional<Verdict> verdict;
   nlohmann::json iterations;
   uint64_t vertex_bytes = 0;  // peak of the vertex state the engine held
+  MemoryUse memory;           // by class, at the end of the trial
 };
 
 // The block store of a run: none (the engine's mapped store) or a copying store.
@@ -135,6 +136,7 @@ std::vector<TrialOutcome> run_trials(const RunArgs& a, const Kernel& kernel, con
     o.seconds = timer.seconds();
     o.iterations = to_json(engine.stats());
     o.vertex_bytes = engine.peak_vertex_bytes();
+    o.memory = engine.memory();
     if (a.verify) o.verdict = kernel.verify(g, args, o.result);
     outcomes.push_back(std::move(o));
   }
@@ -194,7 +196,11 @@ void run_command(const RunArgs& a) {
     nlohmann::json t{{"seconds", o.seconds},
                      {"summary", o.result.summary},
                      {"iterations", o.iterations},
-                     {"vertex_state_bytes", o.vertex_bytes}};
+                     {"vertex_state_bytes", o.vertex_bytes},
+                     {"memory", {{"vertex_state_peak", o.memory.vertex_state_peak},
+                                 {"engine_sets", o.memory.engine_sets},
+                                 {"block_index", o.memory.block_index},
+                                 {"store_pool", o.memory.store_pool}}}};
     if (o.source) t["source"] = file->original_id(*o.source);
     if (o.result.edges_traversed) t["teps"] = static_cast<double>(o.result.edges_traversed) / o.seconds;
     if (o.verdict) {

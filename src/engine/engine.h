@@ -97,6 +97,16 @@ struct Changed {
   double combine_seconds = 0;
 };
 
+// The memory a run holds besides the mapped file, by class: what a tier's budget counts.
+struct MemoryUse {
+  uint64_t vertex_state = 0;       // the program's vertex arrays, now
+  uint64_t vertex_state_peak = 0;  // and at most so far (a kernel's state_bytes(n) promises this)
+  uint64_t engine_sets = 0;        // the engine's own: claim bitmap, per-thread push buffers, slices
+  uint64_t block_index = 0;        // block decoders and the DCSR presence index
+  uint64_t store_pool = 0;         // the block store's buffers
+  uint64_t total() const { return vertex_state + engine_sets + block_index + store_pool; }
+};
+
 template <typename Id, typename W>
 class Engine {
  public:
@@ -126,6 +136,20 @@ class Engine {
   void reset_stats() { stats_.clear(); }
   uint64_t vertex_bytes() const { return vertex_bytes_; }  // vertex state held now
   uint64_t peak_vertex_bytes() const { return peak_vertex_bytes_; }
+  // What the run holds now, by class. Frontiers an algorithm keeps are its own (they hold at
+  // most one id per vertex, or a bitmap) and are not counted here.
+  MemoryUse memory() const {
+    MemoryUse m;
+    m.vertex_state = vertex_bytes_;
+    m.vertex_state_peak = peak_vertex_bytes_;
+    m.engine_sets = claimed_.words() * sizeof(uint64_t) + pull_chunks_.capacity() * sizeof(uint64_t);
+    for (const auto& list : found_) m.engine_sets += list.capacity() * sizeof(Id);
+    for (const auto* s : {&push_slices_, &pull_slices_})
+      if (*s) m.engine_sets += ((*s)->range.capacity() * 4 + ((*s)->first.capacity() + (*s)->last.capacity() + (*s)->of_range.capacity()) * 8);
+    m.block_index = g_.index_bytes();
+    m.store_pool = store_->pool_bytes();
+    return m;
+  }
 
   // ---- vertex state ------------------------------------------------------------------------
 

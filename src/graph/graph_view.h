@@ -110,6 +110,13 @@ class GraphView {
   // The same block grouped by destination (stored destination-major).
   const BlockDecoder& in_block(uint32_t i, uint32_t j) const { return in_[uint64_t{j} * p_ + i]; }
 
+  // Bytes of the in-memory block index: the decoders and the DCSR presence bitmaps and ranks
+  // (the symmetric grid of an undirected graph is a second copy of the decoders only).
+  uint64_t index_bytes() const {
+    auto presence = [](const Presence& x) { return x.words.size() * sizeof(uint64_t) + x.ranks.size() * sizeof(uint32_t); };
+    return (out_.size() + in_.size()) * sizeof(BlockDecoder) + presence(out_presence_) + presence(in_presence_);
+  }
+
   // A grid's decoders in storage order (major * p + minor): what the mapped store hands out.
   const BlockDecoder* grid(Grid g) const { return g == Grid::kOut ? out_.data() : in_.data(); }
 

@@ -8,6 +8,7 @@
 #include <atomic>
 
 #include "algorithms/kernels.h"
+#include "algorithms/sources.h"
 #include "engine/engine.h"
 #include "store/copying_store.h"
 #include "test_graphs.h"
@@ -90,6 +91,46 @@ TEST(EngineOptions, SeveralIoThreadsCompleteOutOfOrderAndGiveTheSameAnswer) {
   EXPECT_EQ(run_wcc(engine).ints, expected);
   EXPECT_GE(store.counters().max_in_flight, 2u);
   EXPECT_THROW(CopyingStore(file, {.io_threads = 0}), Error);
+}
+
+}  // namespace
+}  // namespace tg
+
+namespace tg {
+namespace {
+
+// A kernel's state_bytes(n) is what a budget refuses a run by before reading any edge: it must
+// be exactly the vertex state the kernel holds at its peak. (Files take 64-bit ids only past
+// 2^32 vertices, too large for a unit test; the id width enters each formula as sizeof(Id).)
+TEST(EngineOptions, KernelStateBytesAreExactlyThePeakVertexState) {
+  using Id = uint32_t;
+  auto file = kronecker_graph(10, false, GeneratedWeights::kInteger, 4, "eo-state");
+  GraphView<Id, int32_t> g(file);
+  for_each_kernel([&](const auto& kernel) {
+    Engine engine(g, EngineOptions{});
+    KernelArgs args;
+    args.source = 1;
+    args.sources = radii_sources(g, 64, 7);
+    args.parents = true;
+    kernel.run(engine, args);
+    EXPECT_EQ(kernel.state_bytes(g.num_vertices(), sizeof(Id)), engine.peak_vertex_bytes())
+        << kernel.name;
+    const MemoryUse m = engine.memory();
+    EXPECT_EQ(m.vertex_state, 0u) << kernel.name << ": the kernel's arrays are freed when it returns";
+    EXPECT_EQ(m.vertex_state_peak, engine.peak_vertex_bytes());
+    EXPECT_EQ(m.block_index, g.index_bytes());
+    EXPECT_GT(m.engine_sets, 0u);  // the claim bitmap at least
+    EXPECT_EQ(m.store_pool, 0u);   // the mapped store holds no buffers
+  });
+}
+
+TEST(EngineOptions, MemoryCountsTheCopyingStoresPool) {
+  auto file = kronecker_graph(10, false, GeneratedWeights::kNone, 4, "eo-pool");
+  GraphView<uint32_t, NoWeight> g(file);
+  CopyingStore store(file, {.buffers = 5});
+  Engine engine(g, EngineOptions{.store = &store});
+  EXPECT_EQ(engine.memory().store_pool, 5 * store.buffer_bytes());
+  EXPECT_EQ(store.buffer_bytes() % 4096, 0u);  // whole pages, for mprotect
 }
 
 }  // namespace
