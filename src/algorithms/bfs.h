@@ -5,7 +5,6 @@
 // Verifier: verify/bfs.h.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <limits>
 
@@ -34,10 +33,6 @@ struct BfsProgram {
     return true;
   }
 };
-
-// The vertex state run_bfs holds at its peak, for n vertices of id_bytes each: a parent (an id)
-// and a depth (int64) per vertex. A memory budget refuses a run with it before reading edges.
-inline uint64_t bfs_state_bytes(uint64_t n, unsigned id_bytes) { return std::max<uint64_t>(n, 1) * (id_bytes + 8); }
 
 template <typename Engine>
 AlgorithmResult run_bfs(Engine& engine, uint64_t source, bool with_parents) {

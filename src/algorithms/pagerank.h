@@ -8,7 +8,6 @@
 // verify/pagerank.h.
 #pragma once
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -30,9 +29,6 @@ struct PageRankProgram {
   TG_HOST_DEVICE VertexArray<double> target() const { return incoming; }
   TG_HOST_DEVICE bool apply(Id) const { return false; }  // every vertex takes part in every pass
 };
-
-// The vertex state run_pagerank holds at its peak: contribution, incoming sum and rank, a double each.
-inline uint64_t pagerank_state_bytes(uint64_t n, unsigned) { return std::max<uint64_t>(n, 1) * 3 * 8; }
 
 template <typename Engine>
 AlgorithmResult run_pagerank(Engine& engine, const PageRankOptions& o) {

@@ -6,7 +6,6 @@
 // every source's bit (the saturated point that lets pull stop early). Verifier: verify/radii.h.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <span>
 
@@ -35,9 +34,6 @@ struct RadiiProgram {
     return true;
   }
 };
-
-// The vertex state run_radii holds at its peak: two 64-bit source masks and an eccentricity.
-inline uint64_t radii_state_bytes(uint64_t n, unsigned) { return std::max<uint64_t>(n, 1) * 3 * 8; }
 
 template <typename Engine>
 AlgorithmResult run_radii(Engine& engine, std::span<const uint64_t> sources) {

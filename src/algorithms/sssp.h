@@ -5,7 +5,6 @@
 // real ones. Verifier: verify/sssp.h.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 
 #include "algorithms/result.h"
@@ -26,10 +25,6 @@ struct SsspProgram {
   TG_HOST_DEVICE VertexArray<Dist> target() const { return dist; }
   TG_HOST_DEVICE bool apply(Id) const { return true; }
 };
-
-// The vertex state run_sssp holds at its peak: a distance (8 bytes, integer or real) per vertex.
-// (The priority bins hold frontier members, which the engine accounts as its own.)
-inline uint64_t sssp_state_bytes(uint64_t n, unsigned) { return std::max<uint64_t>(n, 1) * 8; }
 
 template <typename Engine>
 AlgorithmResult run_sssp(Engine& engine, uint64_t source, DistanceOf<typename Engine::Weight> delta) {

@@ -36,9 +36,6 @@ struct WccProgram {
   TG_HOST_DEVICE bool apply(Id) const { return false; }  // activity: the grandparent change below
 };
 
-// The vertex state run_wcc holds at its peak: parent, grandparent and least, an id each.
-inline uint64_t wcc_state_bytes(uint64_t n, unsigned id_bytes) { return std::max<uint64_t>(n, 1) * 3 * id_bytes; }
-
 template <typename Engine>
 AlgorithmResult run_wcc(Engine& engine) {
   using Id = typename Engine::VertexId;
