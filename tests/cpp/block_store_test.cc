@@ -15,7 +15,9 @@
 #include "algorithms/kernels.h"
 #include "algorithms/sources.h"
 #include "engine/engine.h"
+#include "store/composite_store.h"
 #include "store/copying_store.h"
+#include "store/mapped_store.h"
 #include "test_graphs.h"
 
 namespace tg {
@@ -228,6 +230,76 @@ TEST(CopyingStore, ABlockThatFailsItsCheckOnArrivalIsNamed) {
     const std::string message = error.what();
     EXPECT_NE(message.find("block (row 2, column 1) of the out grid"), std::string::npos) << message;
     EXPECT_NE(message.find("checksum"), std::string::npos) << message;
+  }
+}
+
+}  // namespace
+}  // namespace tg
+
+namespace tg {
+namespace {
+
+// Half the blocks resident (mapped), half fetched (copying, shuffled completion): every
+// algorithm gives the in-memory answer, and the copying tier read exactly what was routed to it.
+TEST(CompositeStore, MixedTiersGiveTheInMemoryAnswer) {
+  for (bool undirected : {false, true}) {
+    auto file = kronecker_graph(10, undirected, GeneratedWeights::kInteger, 4, undirected ? "bs-mixed-u" : "bs-mixed-d");
+    GraphView<uint32_t, int32_t> g(file);
+    const auto place = [](const BlockId& b) { return size_t{(b.major + b.minor) % 2}; };
+    for (Schedule schedule : {Schedule::kBlock, Schedule::kVertex}) {
+      for_each_kernel([&](const auto& kernel) {
+        KernelArgs args;
+        args.source = 1;
+        args.sources = radii_sources(g, 64, 7);
+        Engine reference(g, EngineOptions{});
+        const AlgorithmResult expected = kernel.run(reference, args);
+        MappedStore mapped(g.grid(Grid::kOut), g.grid(Grid::kIn), g.blocks_per_side());
+        CopyingStore copying(file, {.buffers = 2 * 16, .depth = 2, .completion = CopyingStoreOptions::Completion::kShuffled,
+                                    .with_weights = true});  // a weighted view reads weights in every kernel
+        CompositeStore mixed({&mapped, &copying}, place);
+        Engine engine(g, EngineOptions{.schedule = schedule, .store = &mixed});
+        const AlgorithmResult r = kernel.run(engine, args);
+        const std::string what = fmt::format("{}, {}, {}", kernel.name, schedule_name(schedule), undirected ? "undirected" : "directed");
+        if (expected.real) {
+          double l1 = 0;
+          for (size_t v = 0; v < r.reals.size(); ++v) l1 += std::fabs(r.reals[v] - expected.reals[v]);
+          EXPECT_LT(l1, 1e-9) << what;
+        } else {
+          EXPECT_EQ(r.ints, expected.ints) << what;
+        }
+        EXPECT_GT(mixed.routed()[0], 0u) << what;
+        EXPECT_GT(mixed.routed()[1], 0u) << what;
+        EXPECT_EQ(copying.counters().blocks, mixed.routed()[1]) << what;  // each routed entry read once
+        EXPECT_FALSE(mixed.zero_copy());
+      });
+    }
+  }
+}
+
+// A fetched block that fails its check cancels the pass even while other tasks read resident
+// blocks and wait on fetched ones across both tiers.
+TEST(CompositeStore, ABadFetchedBlockIsNamedAndEndsThePass) {
+  auto file = kronecker_graph(11, false, GeneratedWeights::kNone, 4, "bs-mixed-corrupt");
+  const auto& e = file->entry(Grid::kOut, 3, 0);
+  ASSERT_GT(e.edge_count, 0u);
+  const uint64_t at = e.offset + format::part_positions(e.part_bytes).at[format::kNeighbors];
+  const int fd = ::open(file->path().c_str(), O_RDWR);
+  ASSERT_GE(fd, 0);
+  unsigned char byte = 0;
+  ASSERT_EQ(::pread(fd, &byte, 1, static_cast<off_t>(at)), 1);
+  byte ^= 0x10;
+  ASSERT_EQ(::pwrite(fd, &byte, 1, static_cast<off_t>(at)), 1);
+  ::close(fd);
+  GraphView<uint32_t, NoWeight> g(file);
+  MappedStore mapped(g.grid(Grid::kOut), g.grid(Grid::kIn), g.blocks_per_side());
+  CopyingStore copying(file, {.buffers = 2, .depth = 2, .delay_seconds = 0.001});
+  CompositeStore mixed({&mapped, &copying}, [](const BlockId& b) { return size_t{b.major >= 2}; });
+  Engine engine(g, EngineOptions{.direction = Direction::kPush, .schedule = Schedule::kBlock, .store = &mixed});
+  try {
+    run_pagerank(engine, PageRankOptions{});
+    FAIL() << "a corrupted block was used";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find("block (row 3, column 0) of the out grid"), std::string::npos) << error.what();
   }
 }
 
