@@ -67,8 +67,17 @@ def test_json_reports_schedule_and_store(tg, graphs):
         assert p["overlap"] <= 1
     in_memory = tg.run("run", "pr", graph, "-i", "1", "--json", check=True).json()
     first = in_memory["trials"][0]["iterations"][0]
-    assert first["schedule"] == "vertex" and "resident" in first["schedule_reason"]
+    assert first["schedule"] == "vertex" and "coarse" in first["schedule_reason"]  # a 4x4 grid
     assert first["bytes_fetched"] == 0
+
+
+def test_auto_goes_block_major_in_memory_on_a_fine_grid(tg, graphs, tmp):
+    fine = tmp / "fine.tg"
+    tg.run("reblock", graphs["soc-wiki-Vote.txt.xz"], "--blocks", "16", "-o", fine, check=True)
+    report = tg.run("run", "pr", fine, "-i", "1", "--json", check=True).json()
+    first = report["trials"][0]["iterations"][0]
+    assert report["store"]["name"] == "mapped"
+    assert first["schedule"] == "block" and "fine" in first["schedule_reason"]
 
 
 def test_vertex_major_over_a_small_pool_is_refused(tg, graphs):
