@@ -1,11 +1,15 @@
 #include "algorithms/output.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <filesystem>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "util/atomic_file.h"
+#include "util/error.h"
 
 namespace tg {
 
@@ -50,17 +54,19 @@ void write_npy(const GraphFile& g, const AlgorithmResult& r, AtomicFile& out) {
   out.write(rows.data(), rows.size());
 }
 
-void write_tsv(const GraphFile& g, const AlgorithmResult& r, AtomicFile& out) {
+// TSV (separator '\t') or CSV (',', after a header line).
+void write_text(const GraphFile& g, const AlgorithmResult& r, AtomicFile& out, char separator) {
   fmt::memory_buffer buf;
+  if (separator == ',') fmt::format_to(std::back_inserter(buf), "id,value\n");
   for (uint64_t v = 0; v < g.num_vertices(); ++v) {
     if (r.real) {
       const double x = r.reals[v];
-      if (std::isinf(x)) fmt::format_to(std::back_inserter(buf), "{}\tinfinity\n", g.original_id(v));
-      else fmt::format_to(std::back_inserter(buf), "{}\t{}\n", g.original_id(v), x);
+      if (std::isinf(x)) fmt::format_to(std::back_inserter(buf), "{}{}infinity\n", g.original_id(v), separator);
+      else fmt::format_to(std::back_inserter(buf), "{}{}{}\n", g.original_id(v), separator, x);
     } else {
       const int64_t x = reported_int(g, r, v);
-      if (x == kUnreached) fmt::format_to(std::back_inserter(buf), "{}\tinfinity\n", g.original_id(v));
-      else fmt::format_to(std::back_inserter(buf), "{}\t{}\n", g.original_id(v), x);
+      if (x == kUnreached) fmt::format_to(std::back_inserter(buf), "{}{}infinity\n", g.original_id(v), separator);
+      else fmt::format_to(std::back_inserter(buf), "{}{}{}\n", g.original_id(v), separator, x);
     }
     if (buf.size() >= (size_t{16} << 20)) {
       out.write(buf.data(), buf.size());
@@ -72,12 +78,25 @@ void write_tsv(const GraphFile& g, const AlgorithmResult& r, AtomicFile& out) {
 
 }  // namespace
 
+ResultFormat result_format(const std::string& path) {
+  const std::string name = std::filesystem::path(path).filename().string();
+  const size_t dot = name.rfind('.');
+  std::string ext = dot == std::string::npos ? "" : name.substr(dot + 1);
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (ext == "tsv" || ext == "txt") return ResultFormat::kTsv;
+  if (ext == "csv") return ResultFormat::kCsv;
+  if (ext == "npy") return ResultFormat::kNpy;
+  fail("'{}': the output format comes from the name's extension: .tsv or .txt (tab-separated), .csv or .npy{}",
+       path, ext.empty() ? "" : fmt::format(", not .{}", name.substr(dot + 1)));
+}
+
 void write_result(const GraphFile& graph, const AlgorithmResult& result, const std::string& path) {
+  const ResultFormat format = result_format(path);
   AtomicFile out(path);
-  if (path.ends_with(".npy")) {
+  if (format == ResultFormat::kNpy) {
     write_npy(graph, result, out);
   } else {
-    write_tsv(graph, result, out);
+    write_text(graph, result, out, format == ResultFormat::kCsv ? ',' : '\t');
   }
   out.commit();
 }

@@ -22,7 +22,7 @@ Runner add_convert(CLI::App& app) {
   cmd->add_option("input,-f,--file", args->input, "Input file (.gz/.xz/.zst read transparently; - for stdin)")->required();
   cmd->add_option("-o,--output", args->output, "Graph file to write")->required();
   add_graph_input_options(*cmd, args->graph);
-  cmd->add_option("-t,--threads", args->threads, "Threads (default: all cores)");
+  cmd->add_option("-t,--threads", args->threads, "Threads, at least 1 (default: all cores)")->check(CLI::Range(1, 4096));
   cmd->add_flag("--overwrite", args->overwrite, "Replace the output if it exists");
   cmd->add_flag("--json", args->json, "Print the conversion report as JSON on stdout");
   return [args] {

@@ -32,7 +32,7 @@ Runner add_generate(CLI::App& app) {
   cmd->add_flag("-s,--undirected", args->undirected, "Store as undirected (Graph500 graphs are undirected)");
   cmd->add_option("--blocks", args->blocks, "Vertex ranges per side of the block grid");
   cmd->add_option("-o,--output", args->output, "Graph file, or text edge list if it ends in .el/.wel/.txt")->required();
-  cmd->add_option("-t,--threads", args->threads, "Threads (default: all cores)");
+  cmd->add_option("-t,--threads", args->threads, "Threads, at least 1 (default: all cores)")->check(CLI::Range(1, 4096));
   cmd->add_flag("--overwrite", args->overwrite, "Replace the output if it exists");
   cmd->add_flag("--json", args->json, "Print the report as JSON on stdout");
   return [args] {

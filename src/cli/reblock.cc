@@ -20,7 +20,7 @@ Runner add_reblock(CLI::App& app) {
   cmd->add_option("graph", args->input, "Graph file")->required();
   cmd->add_option("-o,--output", args->output, "Graph file to write")->required();
   cmd->add_option("--blocks", args->blocks, "Vertex ranges per side of the new grid")->required();
-  cmd->add_option("-t,--threads", args->threads, "Threads (default: all cores)");
+  cmd->add_option("-t,--threads", args->threads, "Threads, at least 1 (default: all cores)")->check(CLI::Range(1, 4096));
   cmd->add_flag("--overwrite", args->overwrite, "Replace the output if it exists");
   return [args] {
     apply_threads(args->threads);

@@ -3,6 +3,7 @@
 // `Label: value` lines (or JSON), and write the last trial's per-vertex result if asked.
 #include <unistd.h>
 
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -15,9 +16,11 @@
 #include "algorithms/sources.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/validators.h"
 #include "engine/engine.h"
 #include "graph/format.h"
 #include "store/copying_store.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/timer.h"
@@ -32,7 +35,7 @@ struct RunArgs {
   double store_delay = 0;
   GraphInputArgs input;
   int trials = 1, threads = 0, iterations = 20, samples = 64;
-  bool verify = false, json = false, parents = false, unit_weights = false, no_checksums = false;
+  bool verify = false, json = false, parents = false, unit_weights = false, no_checksums = false, overwrite = false;
   std::optional<uint64_t> source;
   uint64_t seed = 27491095;
   double alpha = EngineOptions{}.alpha, beta = EngineOptions{}.beta, pull_share = EngineOptions{}.pull_share;
@@ -165,7 +168,10 @@ void run_command(const RunArgs& a) {
   if (!(a.damping > 0 && a.damping < 1)) fail("--damping must be in (0, 1)");
   if (a.alpha <= 0 || a.beta <= 0) fail("--alpha and --beta must be positive");
   if (!(a.pull_share > 0)) fail("--pull-share must be positive");
-  if (a.delta < 0) fail("--delta must be positive, got {}", a.delta);
+  if (!a.output.empty()) {  // before any work: a bad name or an existing file is refused at once
+    result_format(a.output);
+    refuse_existing_output(a.output, a.overwrite);
+  }
   if (a.store_buffers < 1) fail("--store-buffers must be at least 1");
   if (a.store_depth < 1) fail("--store-depth must be at least 1");
   if (a.store_io_threads < 1 || a.store_io_threads > 64) fail("--store-io-threads must be 1 to 64, got {}", a.store_io_threads);
@@ -255,11 +261,15 @@ Runner add_run(CLI::App& app) {
   cmd->add_option("algorithm", a->algorithm, "bfs | sssp | wcc (cc, components) | pr (pagerank) | radii")->required()->check(CLI::IsMember(kernel_names()));
   cmd->add_option("graph,-f,--file", a->graph, "Graph file, or any input `convert` reads (converted on the fly)")->required();
   cmd->add_option("-n,--trials", a->trials, "Trials (each timed; sources differ per trial)");
-  cmd->add_option("-t,--threads", a->threads, "Threads (default: all cores)");
+  cmd->add_option("-t,--threads", a->threads, "Threads, at least 1 (default: all cores)")->check(CLI::Range(1, 4096));
   cmd->add_flag("-v,--verify", a->verify, "Check each trial's result with the algorithm's serial verifier");
   cmd->add_flag("--json", a->json, "Print the run report (with per-iteration statistics) as JSON");
-  cmd->add_option("-o,--output", a->output, "Write per-vertex results: TSV, or NumPy if the name ends in .npy");
-  cmd->add_option("-r,--source", a->source, "Source vertex (original id) for bfs and sssp");
+  cmd->add_option("-o,--output", a->output,
+                  "Write per-vertex results, in the format the extension names: .tsv/.txt (id<TAB>value lines), .csv "
+                  "(header id,value) or .npy (structured array of id u8 and value i8 or f8); unreached vertices are "
+                  "'infinity' in text and the int64 maximum (or inf) in .npy");
+  cmd->add_flag("--overwrite", a->overwrite, "Replace the output file if it exists");
+  cmd->add_option("-r,--source", a->source, "Source vertex (original id, not negative) for bfs and sssp")->check(vertex_id());
   cmd->add_option("--seed", a->seed, "Seed for source sampling (bfs, sssp, radii)");
   cmd->add_option("--direction", a->direction, "Edge pass direction: auto (per iteration), push or pull")->check(CLI::IsMember({"auto", "push", "pull"}));
   cmd->add_option("--schedule", a->schedule, "Edge passes vertex by vertex or block by block: auto (vertex-major when every block is resident, block-major when the store fetches), vertex or block")->check(CLI::IsMember({"auto", "vertex", "block"}));
@@ -273,10 +283,10 @@ Runner add_run(CLI::App& app) {
   cmd->add_option("--beta", a->beta, "Auto direction: back to push when the frontier has fewer than n / beta vertices (default 18)");
   cmd->add_option("--pull-share", a->pull_share, "Auto direction for programs that cannot stop a pull early (sssp, wcc): pull when the frontier's edges exceed this share of all arcs (default 0.5)");
   cmd->add_flag("--parents", a->parents, "bfs: also compute the BFS tree (verified as a tree)");
-  cmd->add_option("-d,--delta", a->delta, "sssp: delta-stepping bucket width (default: mean weight / mean degree)");
+  cmd->add_option("-d,--delta", a->delta, "sssp: delta-stepping bucket width, > 0 (default: mean weight / mean degree)")->check(positive_number());
   cmd->add_flag("--unit-weights", a->unit_weights, "sssp: every edge has length 1 (hop distances)");
   cmd->add_option("-i,--iterations", a->iterations, "pr: iterations when no tolerance is given (default 20)");
-  cmd->add_option("--tolerance", a->tolerance, "pr: iterate until the L1 change is below this");
+  cmd->add_option("--tolerance", a->tolerance, "pr: iterate until the L1 change is below this (> 0)")->check(positive_number());
   cmd->add_option("--damping", a->damping, "pr: damping factor (default 0.85)");
   cmd->add_option("-k,--samples", a->samples, "radii: sampled sources, at most 64 (default 64)");
   cmd->add_flag("--no-checksums", a->no_checksums, "Skip verifying the graph file's checksums and hashes (its structure is always checked)");

@@ -39,3 +39,53 @@ def test_report_counts_vertex_state(tg, graph):
     n = report["vertices"]
     # BFS holds a parent (4-byte ids on this graph) and a depth (8 bytes) per vertex.
     assert report["trials"][0]["vertex_state_bytes"] == n * (4 + 8)
+
+
+@pytest.mark.parametrize("args, message", [
+    (("bfs", "-t", "0"), "--threads"),
+    (("pr", "--tolerance", "0"), "--tolerance: must be a finite number above 0, got '0'"),
+    (("sssp", "--unit-weights", "-d", "-1"), "--delta: must be a finite number above 0, got '-1'"),
+    (("sssp", "--unit-weights", "-d", "0"), "--delta: must be a finite number above 0, got '0'"),
+    (("sssp", "--unit-weights", "-d", "nan"), "got 'nan'"),
+    (("sssp", "--unit-weights", "-d", "inf"), "got 'inf'"),
+    (("bfs", "-r", "-5"), "--source: must be a vertex id"),
+])
+def test_impossible_values_are_refused(tg, graph, args, message):
+    res = tg.run("run", args[0], graph, *args[1:])
+    assert res.returncode == 1
+    assert message in res.stderr
+
+
+@pytest.mark.parametrize("name, kind", [("r.tsv", "tsv"), ("r.TXT", "tsv"), ("r.csv", "csv"), ("r.NPY", "npy")])
+def test_output_format_follows_the_extension(tg, graph, tmp_path, name, kind):
+    out = tmp_path / name
+    tg.run("run", "bfs", graph, "-r", "1", "-o", out, check=True)
+    reference = tmp_path / "reference.npy"
+    tg.run("run", "bfs", graph, "-r", "1", "-o", reference, check=True)
+    expected = np.load(reference)
+    if kind == "npy":
+        got = np.load(out)
+        assert np.array_equal(got, expected)
+        return
+    lines = out.read_text().splitlines()
+    if kind == "csv":
+        assert lines.pop(0) == "id,value"
+    separator = "," if kind == "csv" else "\t"
+    unreached = np.iinfo(np.int64).max
+    for line, row in zip(lines, expected, strict=True):
+        vertex, value = line.split(separator)
+        assert int(vertex) == row["id"]
+        assert value == ("infinity" if row["value"] == unreached else str(row["value"]))
+
+
+def test_an_unknown_extension_or_an_existing_output_is_refused(tg, graph, tmp_path):
+    res = tg.run("run", "bfs", graph, "-o", tmp_path / "r.parquet")
+    assert res.returncode == 1 and ".tsv or .txt (tab-separated), .csv or .npy, not .parquet" in res.stderr
+    assert not (tmp_path / "r.parquet").exists()
+    mine = tmp_path / "mine.tsv"
+    mine.write_text("precious\n")
+    res = tg.run("run", "bfs", graph, "-o", mine)
+    assert res.returncode == 1 and "--overwrite" in res.stderr
+    assert mine.read_text() == "precious\n"  # nothing a user gave is overwritten
+    tg.run("run", "bfs", graph, "-o", mine, "--overwrite", check=True)
+    assert mine.read_text() != "precious\n"

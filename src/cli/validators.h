@@ -1,0 +1,39 @@
+// Checks of numeric options, with messages a user can act on (CLI11's own ranges print the
+// limits of a double in full).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+namespace tg::cli {
+
+// A finite number above 0 (delta, tolerance): rejects 0, negatives, nan and inf.
+inline CLI::Validator positive_number() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double x = std::strtod(text.c_str(), &end);
+        if (end == text.c_str() || *end != '\0' || !std::isfinite(x) || !(x > 0)) {
+          return "must be a finite number above 0, got '" + text + "'";
+        }
+        return {};
+      },
+      "NUMBER > 0");
+}
+
+// A vertex id: digits only (a minus sign would otherwise wrap around to a huge id).
+inline CLI::Validator vertex_id() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
+          return "must be a vertex id (a whole number, 0 or more), got '" + text + "'";
+        }
+        return {};
+      },
+      "ID >= 0");
+}
+
+}  // namespace tg::cli
