@@ -139,6 +139,21 @@ TEST_P(BlockStoreMatrix, WeightedSssp) {
 
 INSTANTIATE_TEST_SUITE_P(DirectedAndUndirected, BlockStoreMatrix, ::testing::Bool());
 
+// Flips bits of the first neighbour byte of out block (row, column) on disk, after the file was
+// opened and checked: only a store that fetches and validates the block can notice.
+void flip_neighbour_byte(const GraphFile& file, uint32_t row, uint32_t column, unsigned char mask) {
+  const auto& e = file.entry(Grid::kOut, row, column);
+  ASSERT_GT(e.edge_count, 0u);
+  const uint64_t at = e.offset + format::part_positions(e.part_bytes).at[format::kNeighbors];
+  const int fd = ::open(file.path().c_str(), O_RDWR);
+  ASSERT_GE(fd, 0);
+  unsigned char byte = 0;
+  ASSERT_EQ(::pread(fd, &byte, 1, static_cast<off_t>(at)), 1);
+  byte ^= mask;
+  ASSERT_EQ(::pwrite(fd, &byte, 1, static_cast<off_t>(at)), 1);
+  ::close(fd);
+}
+
 // Every out block of a grid, each used once.
 std::vector<PlannedBlock> whole_grid(uint32_t p) {
   std::vector<PlannedBlock> plan;
@@ -208,17 +223,7 @@ TEST(CopyingStoreDeathTest, AReleasedBlockCannotBeRead) {
 
 TEST(CopyingStore, ABlockThatFailsItsCheckOnArrivalIsNamed) {
   auto file = kronecker_graph(11, false, GeneratedWeights::kNone, 4, "bs-corrupt");
-  // Corrupt one byte of block (2, 1)'s neighbours on disk after the file was opened and checked.
-  const auto& e = file->entry(Grid::kOut, 2, 1);
-  ASSERT_GT(e.edge_count, 0u);
-  const uint64_t at = e.offset + format::part_positions(e.part_bytes).at[format::kNeighbors];
-  const int fd = ::open(file->path().c_str(), O_RDWR);
-  ASSERT_GE(fd, 0);
-  unsigned char byte = 0;
-  ASSERT_EQ(::pread(fd, &byte, 1, static_cast<off_t>(at)), 1);
-  byte ^= 0x01;
-  ASSERT_EQ(::pwrite(fd, &byte, 1, static_cast<off_t>(at)), 1);
-  ::close(fd);
+  ASSERT_NO_FATAL_FAILURE(flip_neighbour_byte(*file, 2, 1, 0x01));
   GraphView<uint32_t, NoWeight> g(file);
   CopyingStore store(file, {.buffers = 4, .depth = 2});
   Engine engine(g, EngineOptions{.direction = Direction::kPush, .schedule = Schedule::kBlock, .store = &store});
@@ -280,16 +285,7 @@ TEST(CompositeStore, MixedTiersGiveTheInMemoryAnswer) {
 // blocks and wait on fetched ones across both tiers.
 TEST(CompositeStore, ABadFetchedBlockIsNamedAndEndsThePass) {
   auto file = kronecker_graph(11, false, GeneratedWeights::kNone, 4, "bs-mixed-corrupt");
-  const auto& e = file->entry(Grid::kOut, 3, 0);
-  ASSERT_GT(e.edge_count, 0u);
-  const uint64_t at = e.offset + format::part_positions(e.part_bytes).at[format::kNeighbors];
-  const int fd = ::open(file->path().c_str(), O_RDWR);
-  ASSERT_GE(fd, 0);
-  unsigned char byte = 0;
-  ASSERT_EQ(::pread(fd, &byte, 1, static_cast<off_t>(at)), 1);
-  byte ^= 0x10;
-  ASSERT_EQ(::pwrite(fd, &byte, 1, static_cast<off_t>(at)), 1);
-  ::close(fd);
+  ASSERT_NO_FATAL_FAILURE(flip_neighbour_byte(*file, 3, 0, 0x10));
   GraphView<uint32_t, NoWeight> g(file);
   MappedStore mapped(g.grid(Grid::kOut), g.grid(Grid::kIn), g.blocks_per_side());
   CopyingStore copying(file, {.buffers = 2, .depth = 2, .delay_seconds = 0.001});

@@ -21,6 +21,7 @@
 #include <tuple>
 #include <vector>
 
+#include "temp_file.h"
 #include "util/error.h"
 
 namespace tg {
@@ -134,27 +135,7 @@ const std::string& compressed_sample(Compression c) {
   return s;
 }
 
-// A file in the temporary directory with a unique name, removed when the test ends.
-class TempFile {
- public:
-  TempFile(const std::string& suffix, const std::string& contents) {
-    static std::atomic<int> counter{0};
-    path_ = (fs::temp_directory_path() / ("tg_input_stream_" + std::to_string(::getpid()) + "_" +
-                                          std::to_string(counter++) + suffix))
-                .string();
-    std::ofstream(path_, std::ios::binary).write(contents.data(), std::ssize(contents));
-  }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-  ~TempFile() {
-    std::error_code ignored;
-    fs::remove(path_, ignored);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using testing::TempFile;
 
 const char* suffix(Compression c) {
   switch (c) {
@@ -202,7 +183,7 @@ void expect_error(F&& f, std::initializer_list<std::string> parts) {
   }
 }
 
-class RoundTrip : public testing::TestWithParam<std::tuple<Compression, size_t>> {};
+class RoundTrip : public ::testing::TestWithParam<std::tuple<Compression, size_t>> {};
 
 TEST_P(RoundTrip, ReadsBackExactBytes) {
   const auto [compression, chunk] = GetParam();
@@ -222,9 +203,9 @@ TEST_P(RoundTrip, ReadsBackExactBytes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllFormats, RoundTrip,
-                         testing::Combine(testing::Values(Compression::kNone, Compression::kGzip,
+                         ::testing::Combine(::testing::Values(Compression::kNone, Compression::kGzip,
                                                           Compression::kXz, Compression::kZstd),
-                                          testing::Values(size_t{1}, size_t{7}, size_t{4096},
+                                          ::testing::Values(size_t{1}, size_t{7}, size_t{4096},
                                                           size_t{1} << 20, size_t{3} << 20)),
                          [](const auto& param_info) {
                            return std::string(compression_name(std::get<0>(param_info.param))) +

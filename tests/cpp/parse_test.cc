@@ -13,6 +13,7 @@
 
 #include "graph/edge_list.h"
 #include "graph/parse.h"
+#include "temp_file.h"
 #include "util/error.h"
 
 namespace tg {
@@ -20,30 +21,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A file in the temporary directory with a unique name, removed when the test ends.
-class TempFile {
- public:
-  explicit TempFile(const std::string& contents) {
-    static std::atomic<int> counter{0};
-    path_ = (fs::temp_directory_path() /
-             ("tg_parse_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + ".txt"))
-                .string();
-    std::ofstream(path_, std::ios::binary).write(contents.data(), std::ssize(contents));
-  }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-  ~TempFile() {
-    std::error_code ignored;
-    fs::remove(path_, ignored);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using testing::TempFile;
 
 EdgeList read_text(const std::string& text, const std::string& format) {
-  TempFile file(text);
+  TempFile file(".txt", text);
   ParseOptions options;
   options.format = format;
   return read_edge_list(file.path(), options);
@@ -114,7 +95,7 @@ TEST(Parse, LineLongerThanTheFirstBuffers) {
 TEST(Parse, ErrorLineNumbersAfterSeveralBuffers) {
   std::string text;
   for (int k = 0; k < 20'000; ++k) text += "12345 67890\n";
-  TempFile file(text + "1 x2\n");
+  TempFile file(".txt", text + "1 x2\n");
   ParseOptions options;
   options.format = "edgelist";
   try {
