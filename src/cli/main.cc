@@ -6,9 +6,11 @@
 
 #include "cli/commands.h"
 #include "util/error.h"
+#include "util/interrupt_cleanup.h"
 #include "util/log.h"
 
 int main(int argc, char** argv) {
+  tg::install_interrupt_cleanup();
   CLI::App app{"tiergraph: graph analytics across memory tiers"};
   app.require_subcommand(1);
   app.fallthrough();  // global flags (-q) may also follow the subcommand

@@ -22,6 +22,7 @@
 #include "store/copying_store.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/interrupt_cleanup.h"
 #include "util/log.h"
 #include "util/timer.h"
 
@@ -60,6 +61,11 @@ std::shared_ptr<const GraphFile> open_graph(const RunArgs& a) {
   const int fd = mkstemp(temp.data());
   if (fd < 0) fail("cannot create a temporary file in {}", dir.string());
   close(fd);
+  remove_on_interrupt(temp);
+  struct Forget {  // removed below; the interrupt handler need not know it any more
+    const std::string& path;
+    ~Forget() { forget_on_interrupt(path); }
+  } forget{temp};
   ConvertOptions options = make_convert_options(a.input);
   options.overwrite = true;
   try {

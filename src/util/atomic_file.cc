@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "util/error.h"
+#include "util/interrupt_cleanup.h"
 
 namespace tg {
 
@@ -28,11 +29,13 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
   temp_ = path_ + ".tmp-XXXXXX";
   fd_ = mkstemp(temp_.data());
   if (fd_ < 0) fail("cannot create a temporary file beside '{}': {}", path_, std::strerror(errno));
+  remove_on_interrupt(temp_);
 }
 
 AtomicFile::~AtomicFile() {
   if (fd_ >= 0) close(fd_);
   if (!committed_) unlink(temp_.c_str());
+  if (!temp_.empty()) forget_on_interrupt(temp_);
 }
 
 void AtomicFile::write(const void* data, size_t bytes) {
