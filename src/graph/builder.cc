@@ -1,5 +1,7 @@
 #include "graph/builder.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -23,6 +25,21 @@ using format::SectionKind;
 using format::WeightType;
 
 namespace {
+
+// The index holds one row per block of each grid, in memory while the file is written and
+// opened: a grid whose index alone exceeds half this machine's memory is refused up front with
+// the largest side that fits (a 100000x100000 grid asked for 745 GiB and died "out of memory").
+void refuse_an_index_beyond_memory(uint32_t p, uint64_t grids) {
+  const uint64_t row = sizeof(format::BlockEntry);
+  const double index = static_cast<double>(p) * p * static_cast<double>(grids * row);
+  const double memory = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE));
+  if (memory <= 0 || index <= memory / 2) return;
+  const auto side = static_cast<uint64_t>(std::sqrt(memory / 2 / static_cast<double>(grids * row)));
+  constexpr double kGiB = 1024.0 * 1024 * 1024;
+  fail("--blocks {}: a {}x{} grid has {} blocks per grid, whose index rows ({} bytes each) alone take {:.1f} GiB, "
+       "more than half this machine's memory ({:.1f} GiB); at most {} blocks per side fit",
+       p, p, p, uint64_t{p} * p, row, index / kGiB, memory / kGiB, side);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Ids: map the input's ids to dense vertices 0..n-1 in increasing id order.
@@ -211,6 +228,7 @@ BuildReport build_dense(EdgeArray<Id, W>& edges, const EdgeList& list, IdResolut
     log::info("note: {} vertices make at most {} ranges of 64; the grid is {}x{}, not {}x{}", n, p, p, p, requested,
               requested);
   }
+  refuse_an_index_beyond_memory(p, undirected ? 1 : 2);
   const std::vector<uint64_t> bounds = balanced_ranges(out_degrees.span(), p);
   const std::vector<uint32_t> of_word = range_of_words(bounds, n);
   const grid_build::Ranges ranges{bounds, of_word};

@@ -89,3 +89,19 @@ def test_an_unknown_extension_or_an_existing_output_is_refused(tg, graph, tmp_pa
     assert mine.read_text() == "precious\n"  # nothing a user gave is overwritten
     tg.run("run", "bfs", graph, "-o", mine, "--overwrite", check=True)
     assert mine.read_text() != "precious\n"
+
+
+def test_a_grid_whose_index_exceeds_memory_is_refused_with_what_fits(tg, tmp_path):
+    import os
+    graph = tmp_path / "kron20.tg"
+    tg.run("generate", "-g", "20", "-k", "1", "-o", graph, check=True)  # directed: two grids
+    side = 16384  # 2^20 vertices make at most 2^14 ranges of 64
+    index = side * side * 2 * 80
+    memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGESIZE")
+    if index <= memory / 2:
+        pytest.skip(f"this machine's memory ({memory >> 30} GiB) holds a {side}x{side} index")
+    out = tmp_path / "fine.tg"
+    res = tg.run("reblock", graph, "--blocks", "100000", "-o", out)
+    assert res.returncode == 1
+    assert "index rows (80 bytes each) alone take 40.0 GiB" in res.stderr and "blocks per side fit" in res.stderr
+    assert not out.exists()
