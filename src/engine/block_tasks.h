@@ -29,6 +29,9 @@ struct Slices {
   std::vector<uint32_t> range;        // task -> its major range
   std::vector<uint64_t> first, last;  // task -> its vertices [first, last)
   std::vector<uint64_t> of_range;     // range r's tasks are [of_range[r], of_range[r + 1])
+  uint64_t bytes() const {
+    return range.capacity() * sizeof(uint32_t) + (first.capacity() + last.capacity() + of_range.capacity()) * sizeof(uint64_t);
+  }
 };
 
 // Cuts every range into 64-aligned slices of about equal cost (cost(v) + 1 per vertex): about

@@ -145,7 +145,7 @@ class Engine {
     m.engine_sets = claimed_.words() * sizeof(uint64_t) + pull_chunks_.capacity() * sizeof(uint64_t);
     for (const auto& list : found_) m.engine_sets += list.capacity() * sizeof(Id);
     for (const auto* s : {&push_slices_, &pull_slices_})
-      if (*s) m.engine_sets += ((*s)->range.capacity() * 4 + ((*s)->first.capacity() + (*s)->last.capacity() + (*s)->of_range.capacity()) * 8);
+      if (*s) m.engine_sets += (*s)->bytes();
     m.block_index = g_.index_bytes();
     m.store_pool = store_->pool_bytes();
     return m;

@@ -50,7 +50,6 @@ namespace {
 SectionKind index_kind(Grid g) { return g == Grid::kOut ? SectionKind::kOutIndex : SectionKind::kInIndex; }
 SectionKind blocks_kind(Grid g) { return g == Grid::kOut ? SectionKind::kOutBlocks : SectionKind::kInBlocks; }
 SectionKind degrees_kind(Grid g) { return g == Grid::kOut ? SectionKind::kOutDegrees : SectionKind::kInDegrees; }
-const char* grid_name(Grid g) { return g == Grid::kOut ? "out" : "in"; }
 
 // a * b, or fails with `what` when the product does not fit in 64 bits.
 uint64_t checked_product(uint64_t a, uint64_t b, const std::string& path, std::string_view what) {

@@ -25,6 +25,7 @@ struct OpenOptions {
 };
 
 enum class Grid { kOut, kIn };
+inline const char* grid_name(Grid g) { return g == Grid::kOut ? "out" : "in"; }
 
 class GraphFile {
  public:

@@ -20,8 +20,6 @@ double now_seconds() { return std::chrono::duration<double>(Clock::now().time_si
 
 constexpr uint64_t kPage = 4096;
 
-const char* grid_name(Grid g) { return g == Grid::kOut ? "out" : "in"; }
-
 }  // namespace
 
 CopyingStore::CopyingStore(std::shared_ptr<const GraphFile> file, CopyingStoreOptions options)

@@ -18,7 +18,7 @@ inline int max_threads() { return omp_get_max_threads(); }
 // two threads each keep their own count; nothing global changes.
 class TeamSize {
  public:
-  explicit TeamSize(int threads) : saved_(omp_get_max_threads()), set_(threads > 0) {
+  explicit TeamSize(int threads) : saved_(threads > 0 ? omp_get_max_threads() : 0), set_(threads > 0) {
     if (set_) omp_set_num_threads(threads);
   }
   ~TeamSize() {

@@ -8,7 +8,6 @@
 #include <omp.h>
 #include <unistd.h>
 
-#include <cmath>
 #include <filesystem>
 #include <optional>
 
@@ -19,10 +18,12 @@
 #include "store/copying_store.h"
 #include "store/mapped_store.h"
 #include "test_graphs.h"
+#include "test_results.h"
 
 namespace tg {
 namespace {
 
+using testing::expect_same_answer;
 using testing::kronecker_graph;
 
 enum class StoreKind { kMapped, kCopying };
@@ -67,13 +68,7 @@ void expect_same_everywhere(const std::vector<std::shared_ptr<const GraphFile>>&
             first = std::move(r);
             continue;
           }
-          if (first->real) {
-            double l1 = 0;
-            for (size_t v = 0; v < r.reals.size(); ++v) l1 += std::fabs(r.reals[v] - first->reals[v]);
-            EXPECT_LT(l1, 1e-9) << describe(s, p);
-          } else {
-            EXPECT_EQ(r.ints, first->ints) << describe(s, p);
-          }
+          expect_same_answer(r, *first, describe(s, p));
         }
       }
     }
@@ -265,13 +260,7 @@ TEST(CompositeStore, MixedTiersGiveTheInMemoryAnswer) {
         Engine engine(g, EngineOptions{.schedule = schedule, .store = &mixed});
         const AlgorithmResult r = kernel.run(engine, args);
         const std::string what = fmt::format("{}, {}, {}", kernel.name, schedule_name(schedule), undirected ? "undirected" : "directed");
-        if (expected.real) {
-          double l1 = 0;
-          for (size_t v = 0; v < r.reals.size(); ++v) l1 += std::fabs(r.reals[v] - expected.reals[v]);
-          EXPECT_LT(l1, 1e-9) << what;
-        } else {
-          EXPECT_EQ(r.ints, expected.ints) << what;
-        }
+        expect_same_answer(r, expected, what);
         EXPECT_GT(mixed.routed()[0], 0u) << what;
         EXPECT_GT(mixed.routed()[1], 0u) << what;
         EXPECT_EQ(copying.counters().blocks, mixed.routed()[1]) << what;  // each routed entry read once

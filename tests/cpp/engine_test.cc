@@ -9,6 +9,7 @@
 #include "algorithms/sources.h"
 #include "engine/engine.h"
 #include "test_graphs.h"
+#include "test_results.h"
 
 namespace tg {
 namespace {
@@ -39,14 +40,8 @@ void expect_same_everywhere(const std::vector<std::shared_ptr<const GraphFile>>&
           first = std::move(r);
           return;
         }
-        if (first->real) {
-          double l1 = 0;
-          for (size_t v = 0; v < r.reals.size(); ++v) l1 += std::fabs(r.reals[v] - first->reals[v]);
-          EXPECT_LT(l1, 1e-9) << "direction " << direction_name(c.direction) << " threads " << c.threads;
-        } else {
-          EXPECT_EQ(r.ints, first->ints) << "direction " << direction_name(c.direction) << " threads " << c.threads
-                                         << " blocks " << file->blocks_per_side();
-        }
+        testing::expect_same_answer(r, *first, fmt::format("direction {} threads {} blocks {}", direction_name(c.direction),
+                                                           c.threads, file->blocks_per_side()));
       });
     }
   }
