@@ -33,6 +33,7 @@ namespace {
 struct RunArgs {
   std::string algorithm, graph, output, direction = "auto", schedule = "auto", store = "mapped", store_order = "in-order";
   uint32_t store_buffers = 8, store_depth = 4, store_io_threads = 1;
+  std::string store_buffer_bytes;  // empty: the largest block's size
   double store_delay = 0;
   GraphInputArgs input;
   int trials = 1, threads = 0, iterations = 20, samples = 64;
@@ -95,6 +96,7 @@ std::unique_ptr<BlockStore> make_store(const RunArgs& a, std::shared_ptr<const G
   if (a.store == "mapped") return nullptr;
   CopyingStoreOptions o;
   o.buffers = a.store_buffers;
+  if (!a.store_buffer_bytes.empty()) o.buffer_bytes = *parse_byte_size(a.store_buffer_bytes);
   o.depth = a.store_depth;
   o.io_threads = a.store_io_threads;
   o.delay_seconds = a.store_delay;
@@ -108,10 +110,16 @@ std::unique_ptr<BlockStore> make_store(const RunArgs& a, std::shared_ptr<const G
 
 nlohmann::json store_json(const BlockStore& store) {
   const StoreCounters c = store.counters();
-  return {{"name", store.name()},     {"pool_bytes", store.pool_bytes()}, {"blocks_read", c.blocks},
-          {"bytes_fetched", c.bytes}, {"requests", c.requests},          {"wait_seconds", c.wait_seconds},
-          {"request_seconds", c.request_seconds}, {"max_in_flight", c.max_in_flight},
-          {"overlap", c.request_seconds > 0 ? 1.0 - c.wait_seconds / c.request_seconds : 1.0}};
+  nlohmann::json j = {{"name", store.name()},     {"pool_bytes", store.pool_bytes()}, {"blocks_read", c.blocks},
+                      {"bytes_fetched", c.bytes}, {"requests", c.requests},          {"wait_seconds", c.wait_seconds},
+                      {"request_seconds", c.request_seconds}, {"max_in_flight", c.max_in_flight},
+                      {"overlap", c.request_seconds > 0 ? 1.0 - c.wait_seconds / c.request_seconds : 1.0}};
+  if (const auto* copying = dynamic_cast<const CopyingStore*>(&store)) {
+    j["buffer_bytes"] = copying->piece_bytes();
+    j["blocks_in_pieces"] = copying->blocks_in_pieces();
+    j["pieces_read"] = c.pieces;
+  }
+  return j;
 }
 
 template <typename Kernel, typename Id, typename W>
@@ -280,7 +288,8 @@ Runner add_run(CLI::App& app) {
   cmd->add_option("--direction", a->direction, "Edge pass direction: auto (per iteration), push or pull")->check(CLI::IsMember({"auto", "push", "pull"}));
   cmd->add_option("--schedule", a->schedule, "Edge passes vertex by vertex or block by block: auto (vertex-major when every block is resident, block-major when the store fetches), vertex or block")->check(CLI::IsMember({"auto", "vertex", "block"}));
   cmd->add_option("--store", a->store, "Where edge blocks come from: mapped (the file's mapping, zero-copy) or copying (read into a pool of buffers on an I/O thread; for tests and benchmarks of the block store)")->check(CLI::IsMember({"mapped", "copying"}));
-  cmd->add_option("--store-buffers", a->store_buffers, "copying store: buffers in the pool, each the size of the largest block (default 8)");
+  cmd->add_option("--store-buffers", a->store_buffers, "copying store: buffers in the pool (default 8)");
+  cmd->add_option("--store-buffer-bytes", a->store_buffer_bytes, "copying store: bytes each buffer holds, e.g. 256K (default: the largest block's size); larger blocks are leased in pieces, which only block-major passes read")->check(byte_size());
   cmd->add_option("--store-depth", a->store_depth, "copying store: requests in flight at most (default 4)");
   cmd->add_option("--store-io-threads", a->store_io_threads, "copying store: its own threads completing requests, not counted in --threads (default 1)");
   cmd->add_option("--store-delay", a->store_delay, "copying store: injected latency per request, in seconds (default 0)");

@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "util/byte_size.h"
+
 namespace tg::cli {
 
 // A finite number above 0 (delta, tolerance): rejects 0, negatives, nan and inf.
@@ -34,6 +36,17 @@ inline CLI::Validator vertex_id() {
         return {};
       },
       "ID >= 0");
+}
+
+// A size in bytes above 0, with an optional K/M/G/T suffix (powers of 1024): 4096, 64K, 512M, 2G.
+inline CLI::Validator byte_size() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        const auto bytes = parse_byte_size(text);
+        if (!bytes || *bytes == 0) return "must be a size above 0 such as 4096, 64K, 512M or 2G, got '" + text + "'";
+        return {};
+      },
+      "SIZE");
 }
 
 }  // namespace tg::cli

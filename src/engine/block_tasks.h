@@ -9,7 +9,8 @@
 // the pool while started tasks wait (the pass cannot deadlock on any pool of at least one buffer).
 //
 // Blocks with no arcs are never planned, and neither are blocks whose source range has no
-// active vertex (GridGraph's selective scheduling).
+// active vertex (GridGraph's selective scheduling). A block that the store leases in pieces is
+// planned as its pieces, each used by the slices whose vertices it holds.
 #pragma once
 
 #include <algorithm>
@@ -81,6 +82,17 @@ Slices make_slices(std::span<const uint64_t> ranges, uint64_t n, int threads, ui
   return s;
 }
 
+// A pass's plan as the tasks see it: range r's entries are [of_range[r], of_range[r + 1]); when
+// some blocks come in pieces, entry k holds only major vertices [vertex_first[k], vertex_last[k])
+// and a task reads the entries that meet its slice.
+struct PassPlan {
+  std::vector<uint64_t> of_range;
+  std::vector<uint64_t> vertex_first, vertex_last;  // empty when every entry is a whole block
+  bool meets(uint64_t k, uint64_t first, uint64_t last) const {
+    return vertex_first.empty() || (vertex_first[k] < last && first < vertex_last[k]);
+  }
+};
+
 // Which ranges hold a member of the frontier (all of them for "every vertex").
 template <typename Id, typename W>
 std::vector<char> active_ranges(const Frontier<Id>& frontier, const GraphView<Id, W>& g) {
@@ -98,14 +110,15 @@ std::vector<char> active_ranges(const Frontier<Id>& frontier, const GraphView<Id
   return active;
 }
 
-// The entries [k, k_end) of block d whose vertices lie in [first, last), then f(v, begin, end)
-// for each: CSR indexes directly, DCSR finds the slice's start by one binary search per block.
+// The entries [k, k_end) of block d (or piece) whose vertices lie in [first, last), then
+// f(v, begin, end) for each: CSR indexes directly, DCSR finds the slice's start by one binary
+// search per block.
 template <typename F>
 inline void for_each_vertex_in(const BlockDecoder& d, uint64_t first, uint64_t last, F&& f) {
   uint64_t k, k_end;
-  if (!d.dcsr()) {
-    k = first - d.major_first;
-    k_end = std::min(last - d.major_first, d.vertex_count);
+  if (!d.dcsr()) {  // a CSR piece starts its entries at its first vertex, maybe inside the slice
+    k = first > d.major_first ? first - d.major_first : 0;
+    k_end = last > d.major_first ? std::min(last - d.major_first, d.vertex_count) : 0;
   } else {
     auto lower = [&](uint64_t local) {
       uint64_t lo = 0, hi = d.vertex_count;
@@ -128,35 +141,59 @@ inline void for_each_vertex_in(const BlockDecoder& d, uint64_t first, uint64_t l
   }
 }
 
-// Runs f(decoder) on the plan entries [first, last) of the store, each once, the earliest
-// arrived first: a block is processed while later ones are still in flight.
-template <typename F>
-inline void for_each_arrived(BlockStore& store, uint64_t first, uint64_t last, F&& f) {
+// Runs f(decoder) on the plan entries [first, last) of the store for which wanted(k) holds,
+// each once, the earliest arrived first: a block is processed while later ones are in flight.
+// A task may have many entries (a large block in small pieces), so it looks for arrivals among
+// its next kWindow entries in plan order, where a store that fetches in plan order delivers
+// them, and scans the rest only when the window has waited kStall seconds in vain (a tier that
+// does not fetch in plan order, or several fetching tiers, can deliver any entry first): the
+// cost per block stays constant however many entries the task has.
+template <typename Wanted, typename F>
+inline void for_each_arrived(BlockStore& store, uint64_t first, uint64_t last, Wanted&& wanted, F&& f) {
   if (store.zero_copy()) {
     for (uint64_t k = first; k < last; ++k) {
+      if (!wanted(k)) continue;
       f(store.acquire(k));
       store.release(k);
     }
     return;
   }
-  std::vector<uint64_t> pending;
-  for (uint64_t k = first; k < last; ++k) pending.push_back(k);
-  while (!pending.empty()) {
-    size_t best = pending.size();
-    uint64_t best_arrival = BlockStore::kNotArrived;
-    for (size_t x = 0; x < pending.size(); ++x) {
-      const uint64_t a = store.arrival(pending[x]);
-      if (a < best_arrival) {
-        best_arrival = a;
-        best = x;
-      }
+  constexpr size_t kWindow = 64;
+  constexpr double kStall = 0.005;
+  std::vector<uint64_t> pending;  // in plan order; taken ones are marked, the front skips them
+  for (uint64_t k = first; k < last; ++k)
+    if (wanted(k)) pending.push_back(k);
+  std::vector<char> taken(pending.size(), 0);
+  size_t front = 0, left = pending.size();
+  std::vector<uint64_t> window;
+  while (left > 0) {
+    while (taken[front]) ++front;
+    window.clear();
+    std::vector<size_t> at;
+    for (size_t x = front; x < pending.size() && window.size() < kWindow; ++x)
+      if (!taken[x]) window.push_back(pending[x]), at.push_back(x);
+    auto earliest = [&](auto positions) {  // the position of the earliest arrived, or pending.size()
+      size_t best = pending.size();
+      uint64_t best_arrival = BlockStore::kNotArrived;
+      positions([&](size_t x) {
+        const uint64_t a = store.arrival(pending[x]);
+        if (a < best_arrival) best_arrival = a, best = x;
+      });
+      return best;
+    };
+    size_t x = earliest([&](auto visit) { for (size_t y : at) visit(y); });
+    if (x == pending.size()) {
+      const bool everything = window.size() == left;
+      if (store.wait_any(window, everything ? BlockStore::kForever : kStall)) continue;
+      x = earliest([&](auto visit) {
+        for (size_t y = front; y < pending.size(); ++y)
+          if (!taken[y]) visit(y);
+      });
+      if (x == pending.size()) continue;
     }
-    if (best == pending.size()) {
-      store.wait_any(pending);
-      continue;
-    }
-    const uint64_t k = pending[best];
-    pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(best));
+    taken[x] = 1;
+    --left;
+    const uint64_t k = pending[x];
     const BlockDecoder& block = store.acquire(k);  // throws for a failed block: nothing to release
     struct Release {  // the lease ends even when f throws
       BlockStore& store;

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <vector>
@@ -29,15 +30,30 @@ struct BlockId {
   uint32_t minor = 0;
 };
 
-// One entry of a pass's plan: a block and how many tasks will acquire (and release) it.
+// Part of a block, for a store whose buffers are smaller than its largest block: directory
+// entries [entry_first, entry_last) and arcs [arc_first, arc_last) of the block, which hold the
+// arcs of major vertices [vertex_first, vertex_last) (global ids) that fall in the arc range. A
+// vertex with more arcs than a buffer holds is cut between consecutive pieces; the engine's
+// programs combine messages, so a vertex's arcs may be read in parts.
+struct BlockPiece {
+  uint64_t vertex_first = 0, vertex_last = 0;
+  uint64_t entry_first = 0, entry_last = 0;
+  uint64_t arc_first = 0, arc_last = 0;
+};
+
+// One entry of a pass's plan: a block (or one of its pieces) and how many tasks will acquire
+// (and release) it.
 struct PlannedBlock {
   BlockId block;
   uint32_t uses = 1;
+  static constexpr uint32_t kWhole = ~uint32_t{0};
+  uint32_t piece = kWhole;  // an index into the store's pieces(block), or the whole block
 };
 
 // What a store did, summed over the passes so far (the engine takes differences per pass).
 struct StoreCounters {
-  uint64_t blocks = 0;            // leases handed out for the first time in a pass (blocks read)
+  uint64_t blocks = 0;            // blocks read (a block leased in pieces counts once)
+  uint64_t pieces = 0;            // pieces of blocks read (leases of part of a block)
   uint64_t bytes = 0;             // bytes moved into local buffers (0 for a zero-copy store)
   uint64_t requests = 0;          // fetch requests issued
   double wait_seconds = 0;        // time worker threads spent waiting for a lease, summed
@@ -56,6 +72,9 @@ class BlockStore {
   virtual uint64_t capacity_blocks() const = 0;
   // Bytes of local memory the store itself holds (its buffer pool; 0 for a zero-copy store).
   virtual uint64_t pool_bytes() const = 0;
+  // The pieces a block is leased in, in order (empty: the whole block is one lease). A pass
+  // plans a block's pieces in place of the block; only block-major passes read pieces.
+  virtual std::span<const BlockPiece> pieces(const BlockId&) const { return {}; }
 
   // Starts a pass: the blocks it will acquire, in the order its tasks want them.
   virtual void begin_pass(std::vector<PlannedBlock> plan) = 0;
@@ -64,9 +83,10 @@ class BlockStore {
   // block is processed as soon as it is ready while later ones are in flight.
   static constexpr uint64_t kNotArrived = ~uint64_t{0};
   virtual uint64_t arrival(uint64_t k) const = 0;
-  // Waits until at least one of the entries has arrived (or failed to); throws tg::Error if the
-  // pass was cancelled while none had.
-  virtual void wait_any(std::span<const uint64_t> entries) = 0;
+  // Waits until at least one of the entries has arrived (or failed to), or `timeout` seconds
+  // have passed; says whether one has. Throws tg::Error if the pass was cancelled while none had.
+  static constexpr double kForever = std::numeric_limits<double>::infinity();
+  virtual bool wait_any(std::span<const uint64_t> entries, double timeout = kForever) = 0;
   // The decoder of plan entry k, waiting for it; throws tg::Error if the block failed to arrive
   // (it names the block).
   virtual const BlockDecoder& acquire(uint64_t k) = 0;

@@ -40,6 +40,12 @@ uint64_t CompositeStore::pool_bytes() const {
   return sum;
 }
 
+std::span<const BlockPiece> CompositeStore::pieces(const BlockId& block) const {
+  const size_t tier = place_(block);
+  if (tier >= tiers_.size()) fail("composite store: a block was placed on tier {} of {}", tier, tiers_.size());
+  return tiers_[tier]->pieces(block);
+}
+
 void CompositeStore::begin_pass(std::vector<PlannedBlock> plan) {
   std::vector<std::vector<PlannedBlock>> parts(tiers_.size());
   routes_.resize(plan.size());
@@ -64,23 +70,25 @@ uint64_t CompositeStore::arrival(uint64_t k) const {
 // Waits in the tier itself when every waited-for entry lies in one tier. Entries spread over
 // several tiers are polled (every 20 microseconds) instead: blocking in one tier could wait on a
 // block whose buffer frees only after a block of another tier is processed.
-void CompositeStore::wait_any(std::span<const uint64_t> entries) {
+bool CompositeStore::wait_any(std::span<const uint64_t> entries, double timeout) {
   auto any = [&] {
     return std::any_of(entries.begin(), entries.end(), [&](uint64_t k) { return arrival(k) != kNotArrived; });
   };
-  if (any()) return;
+  if (any()) return true;
   const uint32_t tier = routes_[entries.front()].tier;
   const bool one_tier = std::all_of(entries.begin(), entries.end(), [&](uint64_t k) { return routes_[k].tier == tier; });
   if (one_tier) {
     std::vector<uint64_t> local;
     for (uint64_t k : entries) local.push_back(routes_[k].local);
-    tiers_[tier]->wait_any(local);
-    return;
+    return tiers_[tier]->wait_any(local, timeout);
   }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(std::min(timeout, 1e9));
   while (!any()) {
     if (cancelled_.load(std::memory_order_acquire)) fail("the pass was cancelled (another task failed) before its block arrived");
+    if (std::chrono::steady_clock::now() >= deadline) return false;
     std::this_thread::sleep_for(std::chrono::microseconds(20));
   }
+  return true;
 }
 
 const BlockDecoder& CompositeStore::acquire(uint64_t k) {
@@ -108,6 +116,7 @@ StoreCounters CompositeStore::counters() const {
   for (const auto* t : tiers_) {
     const StoreCounters c = t->counters();
     sum.blocks += c.blocks;
+    sum.pieces += c.pieces;
     sum.bytes += c.bytes;
     sum.requests += c.requests;
     sum.wait_seconds += c.wait_seconds;

@@ -27,10 +27,12 @@ class CompositeStore final : public BlockStore {
   // its blocks in one tier (the tier checks the exact count when the pass begins).
   uint64_t capacity_blocks() const override;
   uint64_t pool_bytes() const override;
+  // The pieces of the tier that holds the block.
+  std::span<const BlockPiece> pieces(const BlockId& block) const override;
 
   void begin_pass(std::vector<PlannedBlock> plan) override;
   uint64_t arrival(uint64_t k) const override;
-  void wait_any(std::span<const uint64_t> entries) override;
+  bool wait_any(std::span<const uint64_t> entries, double timeout = kForever) override;
   const BlockDecoder& acquire(uint64_t k) override;
   void release(uint64_t k) override;
   void cancel_pass() override;

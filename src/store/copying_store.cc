@@ -9,7 +9,10 @@
 #include <chrono>
 #include <cstring>
 
+#include <fmt/format.h>
+
 #include "graph/block_check.h"
+#include "store/block_pieces.h"
 #include "util/error.h"
 
 namespace tg {
@@ -19,6 +22,7 @@ using Clock = std::chrono::steady_clock;
 double now_seconds() { return std::chrono::duration<double>(Clock::now().time_since_epoch()).count(); }
 
 constexpr uint64_t kPage = 4096;
+constexpr uint64_t kSmallestBuffer = 64;  // one entry and one arc of any widths
 
 }  // namespace
 
@@ -28,14 +32,21 @@ CopyingStore::CopyingStore(std::shared_ptr<const GraphFile> file, CopyingStoreOp
   if (options_.depth == 0) fail("copying store: the depth must be at least 1");
   if (options_.io_threads == 0 || options_.io_threads > 64) fail("copying store: I/O threads must be 1 to 64, not {}", options_.io_threads);
   if (options_.with_weights && !file_->weighted()) options_.with_weights = false;
-  fd_ = ::open(file_->path().c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd_ < 0) fail("'{}': cannot open for the copying store: {}", file_->path(), std::strerror(errno));
-  // One buffer holds the largest block of either grid (whole blocks are leased).
+  // A buffer holds the largest block of either grid, or what was asked for when that is less
+  // (the larger blocks are then leased in pieces).
   const uint32_t p = file_->blocks_per_side();
+  uint64_t largest = 0;
   for (Grid g : {Grid::kOut, Grid::kIn})
     for (uint32_t i = 0; i < p; ++i)
-      for (uint32_t j = 0; j < p; ++j) buffer_bytes_ = std::max(buffer_bytes_, fetch_bytes({g, i, j}));
-  buffer_bytes_ = std::max<uint64_t>(kPage, (buffer_bytes_ + kPage - 1) / kPage * kPage);
+      for (uint32_t j = 0; j < p; ++j) largest = std::max(largest, fetch_bytes({g, i, j}));
+  piece_bytes_ = options_.buffer_bytes > 0 ? std::min(options_.buffer_bytes, largest) : largest;
+  if (piece_bytes_ < kSmallestBuffer && piece_bytes_ < largest) {
+    fail("copying store: a buffer of {} bytes is too small; give at least {}", options_.buffer_bytes, kSmallestBuffer);
+  }
+  buffer_bytes_ = std::max<uint64_t>(kPage, format::align_up(piece_bytes_, kPage));  // mprotect works in pages
+  cut_pieces();
+  fd_ = ::open(file_->path().c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) fail("'{}': cannot open for the copying store: {}", file_->path(), std::strerror(errno));
   for (uint32_t b = 0; b < options_.buffers; ++b) {
     void* m = ::mmap(nullptr, buffer_bytes_, options_.protect ? PROT_NONE : PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -67,6 +78,38 @@ uint64_t CopyingStore::fetch_bytes(const BlockId& b) const {
   const auto& e = file_->entry(b.grid, b.major, b.minor);
   const auto positions = format::part_positions(e.part_bytes);
   return options_.with_weights ? positions.end : positions.at[format::kWeights];
+}
+
+uint64_t CopyingStore::piece_slot(const BlockId& b) const {
+  const uint64_t p = file_->blocks_per_side();
+  const bool in = b.grid == Grid::kIn && file_->directed();  // an undirected in grid is the out grid
+  return (in ? p * p : 0) + b.major * p + b.minor;
+}
+
+void CopyingStore::cut_pieces() {
+  const uint32_t p = file_->blocks_per_side();
+  const uint32_t weight_bytes = options_.with_weights ? format::weight_bytes(file_->weight_type()) : 0;
+  pieces_of_.assign(2 * uint64_t{p} * p + 1, 0);
+  for (Grid g : {Grid::kOut, Grid::kIn}) {
+    if (g == Grid::kIn && !file_->directed()) continue;
+    for (uint32_t i = 0; i < p; ++i)
+      for (uint32_t j = 0; j < p; ++j) {
+        const BlockId b{g, i, j};
+        pieces_of_[piece_slot(b)] = pieces_.size();
+        if (fetch_bytes(b) <= piece_bytes_) continue;
+        auto cut = cut_into_pieces(file_->decoder(g, i, j), file_->entry(g, i, j), piece_bytes_, weight_bytes);
+        pieces_.insert(pieces_.end(), cut.begin(), cut.end());
+        ++blocks_in_pieces_;
+      }
+  }
+  // The slots after the last visited one (all of the in grid's, when undirected) end the list.
+  const uint64_t visited = (file_->directed() ? 2 : 1) * uint64_t{p} * p;
+  std::fill(pieces_of_.begin() + static_cast<std::ptrdiff_t>(visited), pieces_of_.end(), pieces_.size());
+}
+
+std::span<const BlockPiece> CopyingStore::pieces(const BlockId& block) const {
+  const uint64_t s = piece_slot(block);
+  return {pieces_.data() + pieces_of_[s], pieces_of_[s + 1] - pieces_of_[s]};
 }
 
 void CopyingStore::protect(int buffer, int prot) const {
@@ -138,35 +181,78 @@ void CopyingStore::io_loop() {
   }
 }
 
+std::string CopyingStore::read_exact(unsigned char* into, uint64_t bytes, uint64_t at) {
+  uint64_t done = 0;
+  while (done < bytes) {
+    const ssize_t got = ::pread(fd_, into + done, bytes - done, static_cast<off_t>(at + done));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return got < 0 ? std::strerror(errno) : "the file ends inside it";
+    done += static_cast<uint64_t>(got);
+  }
+  return {};
+}
+
 void CopyingStore::fetch(Entry& e, unsigned char* buffer) {
   const BlockId& b = e.planned.block;
   const auto& entry = file_->entry(b.grid, b.major, b.minor);
-  const uint64_t bytes = fetch_bytes(b);
+  const auto ranges = file_->ranges();
   try {
     protect(e.buffer, PROT_READ | PROT_WRITE);
-    uint64_t done = 0;
-    while (done < bytes) {
-      const ssize_t got = ::pread(fd_, buffer + done, bytes - done, static_cast<off_t>(entry.offset + done));
-      if (got < 0 && errno == EINTR) continue;
-      if (got <= 0) {
-        e.error = got < 0 ? std::strerror(errno) : "the file ends inside it";
-        return;
+    uint64_t bytes = 0;
+    if (e.planned.piece != PlannedBlock::kWhole) {
+      e.error = fetch_piece(e, buffer, e.decoder, bytes);
+    } else {
+      bytes = fetch_bytes(b);
+      e.error = read_exact(buffer, bytes, entry.offset);
+      if (e.error.empty()) {
+        e.error = validate_block(buffer, bytes, entry, file_->shape(b.major, b.minor), ranges[b.major],
+                                 ranges[b.minor], options_.check_hashes, options_.with_weights);
       }
-      done += static_cast<uint64_t>(got);
+      if (e.error.empty()) e.decoder = BlockDecoder::at(buffer, entry, ranges[b.major], ranges[b.minor]);
     }
     {
       std::lock_guard lock(mutex_);
       counters_.bytes += bytes;
     }
-    const auto ranges = file_->ranges();
-    e.error = validate_block(buffer, bytes, entry, file_->shape(b.major, b.minor), ranges[b.major], ranges[b.minor],
-                             options_.check_hashes, options_.with_weights);
-    if (!e.error.empty()) return;
-    e.decoder = BlockDecoder::at(buffer, entry, ranges[b.major], ranges[b.minor]);
-    protect(e.buffer, PROT_READ);  // the engine only reads a block
+    if (e.error.empty()) protect(e.buffer, PROT_READ);  // the engine only reads a block
   } catch (const Error& error) {
     e.error = error.what();
   }
+}
+
+// A piece: its directory entries, DCSR vertices, neighbours and weights, each one read of the
+// block's bytes, placed as piece_layout() says, then settled (checked and rebased).
+std::string CopyingStore::fetch_piece(const Entry& e, unsigned char* buffer, BlockDecoder& decoder, uint64_t& bytes) {
+  const BlockId& b = e.planned.block;
+  const auto& entry = file_->entry(b.grid, b.major, b.minor);
+  const auto all = pieces(b);
+  if (e.planned.piece >= all.size()) fail("internal: piece {} of a block cut in {}", e.planned.piece, all.size());
+  const BlockPiece& piece = all[e.planned.piece];
+  const uint32_t weight_bytes = options_.with_weights ? format::weight_bytes(file_->weight_type()) : 0;
+  const uint64_t entries = piece.entry_last - piece.entry_first;
+  const PieceLayout l = piece_layout(entry, entries, piece.arc_last - piece.arc_first, weight_bytes);
+  const format::PartPositions positions = format::part_positions(entry.part_bytes);
+  const auto& at = positions.at;
+  const uint64_t vertices_at = format::dcsr_vertices_at(entry.vertex_count, entry.offset_bytes);
+  struct Read {
+    uint64_t to, bytes, from;
+  } reads[] = {
+      {0, l.offsets_bytes, at[format::kDirectory] + piece.entry_first * entry.offset_bytes},
+      {l.vertices_at, l.vertices_bytes, at[format::kDirectory] + vertices_at + piece.entry_first * entry.vertex_bytes},
+      {l.neighbours_at, l.neighbours_bytes, at[format::kNeighbors] + piece.arc_first * entry.id_bytes},
+      {l.weights_at, l.weights_bytes, at[format::kWeights] + piece.arc_first * weight_bytes},
+  };
+  for (const Read& r : reads) {
+    if (r.bytes == 0) continue;
+    if (auto problem = read_exact(buffer + r.to, r.bytes, entry.offset + r.from); !problem.empty()) return problem;
+    bytes += r.bytes;
+  }
+  const auto ranges = file_->ranges();
+  auto problem = settle_piece(buffer, entry, file_->shape(b.major, b.minor), piece, ranges[b.major], ranges[b.minor],
+                              weight_bytes, decoder);
+  if (!problem.empty()) return fmt::format("piece {} of {} (arcs {} to {}): {}", e.planned.piece + 1, all.size(),
+                                           piece.arc_first, piece.arc_last, problem);
+  return {};
 }
 
 uint64_t CopyingStore::arrival(uint64_t k) const {
@@ -175,17 +261,21 @@ uint64_t CopyingStore::arrival(uint64_t k) const {
   return e.arrival.load(std::memory_order_relaxed);
 }
 
-void CopyingStore::wait_any(std::span<const uint64_t> entries) {
+bool CopyingStore::wait_any(std::span<const uint64_t> entries, double timeout) {
   auto any = [&] {
     return std::any_of(entries.begin(), entries.end(),
                        [&](uint64_t k) { return entries_[k].state.load(std::memory_order_acquire) != kWaiting; });
   };
-  if (any()) return;
+  if (any()) return true;
   const double start = now_seconds();
   std::unique_lock lock(mutex_);
-  arrived_.wait(lock, [&] { return cancelled_ || any(); });
+  auto done = [&] { return cancelled_ || any(); };
+  if (timeout == kForever) arrived_.wait(lock, done);
+  else arrived_.wait_for(lock, std::chrono::duration<double>(timeout), done);
   counters_.wait_seconds += now_seconds() - start;
-  if (!any()) fail("the pass was cancelled (another task failed) before its block arrived");
+  if (any()) return true;
+  if (cancelled_) fail("the pass was cancelled (another task failed) before its block arrived");
+  return false;
 }
 
 void CopyingStore::cancel_pass() {
@@ -214,7 +304,9 @@ const BlockDecoder& CopyingStore::acquire(uint64_t k) {
   if (!e.acquired.exchange(true, std::memory_order_relaxed)) {
     std::lock_guard lock(mutex_);
     acquire_log_.push_back(k);
-    ++counters_.blocks;
+    const uint32_t piece = e.planned.piece;
+    counters_.blocks += piece == PlannedBlock::kWhole || piece == 0;
+    counters_.pieces += piece != PlannedBlock::kWhole;
   }
   return e.decoder;
 }

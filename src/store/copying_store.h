@@ -4,7 +4,8 @@
 // (disk, far-memory rank, device): buffers that are recycled, a start/complete pair per request,
 // validation on arrival. And it checks the engine: a buffer whose last lease is released is made
 // unreadable (mprotect PROT_NONE) and a held one read-only, so reading a block the engine does
-// not hold, or writing into one, faults instead of passing silently.
+// not hold, or writing into one, faults instead of passing silently. Buffers may be smaller than
+// the largest block: such blocks are leased in pieces (block_pieces.h) that each fit one.
 #pragma once
 
 #include <condition_variable>
@@ -23,6 +24,8 @@ namespace tg {
 
 struct CopyingStoreOptions {
   uint32_t buffers = 8;        // the pool: at most this many blocks held or in flight
+  uint64_t buffer_bytes = 0;   // bytes a buffer holds (its mapping is rounded up to 4 KiB); 0: the
+                               // largest block's. A larger block is leased in pieces.
   uint32_t depth = 4;          // requests in flight at most (bounded by the pool too)
   uint32_t io_threads = 1;     // threads completing requests (the store's own, outside the engine's)
   double delay_seconds = 0;    // injected latency of every request
@@ -44,11 +47,15 @@ class CopyingStore final : public BlockStore {
   bool zero_copy() const override { return false; }
   uint64_t capacity_blocks() const override { return options_.buffers; }
   uint64_t pool_bytes() const override { return uint64_t{options_.buffers} * buffer_bytes_; }
-  uint64_t buffer_bytes() const { return buffer_bytes_; }
+  uint64_t buffer_bytes() const { return buffer_bytes_; }  // a buffer's mapping (whole pages)
+  uint64_t piece_bytes() const { return piece_bytes_; }    // the most a buffer is filled with
+  std::span<const BlockPiece> pieces(const BlockId& block) const override;
+  // Blocks leased in pieces (larger than a buffer), over both grids.
+  uint64_t blocks_in_pieces() const { return blocks_in_pieces_; }
 
   void begin_pass(std::vector<PlannedBlock> plan) override;
   uint64_t arrival(uint64_t k) const override;
-  void wait_any(std::span<const uint64_t> entries) override;
+  bool wait_any(std::span<const uint64_t> entries, double timeout = kForever) override;
   const BlockDecoder& acquire(uint64_t k) override;
   void release(uint64_t k) override;
   void cancel_pass() override;
@@ -79,14 +86,22 @@ class CopyingStore final : public BlockStore {
 
   void io_loop();
   void fetch(Entry& e, unsigned char* buffer);  // reads and validates; sets decoder or error
+  std::string fetch_piece(const Entry& e, unsigned char* buffer, BlockDecoder& decoder, uint64_t& bytes);
+  std::string read_exact(unsigned char* into, uint64_t bytes, uint64_t at);  // "" or what failed
   uint64_t fetch_bytes(const BlockId& b) const;
+  uint64_t piece_slot(const BlockId& b) const;  // the block's position in pieces_of_
+  void cut_pieces();
   void protect(int buffer, int prot) const;
   [[noreturn]] void fail_entry(const Entry& e) const;
 
   std::shared_ptr<const GraphFile> file_;
   CopyingStoreOptions options_;
   int fd_ = -1;
-  uint64_t buffer_bytes_ = 0;
+  uint64_t buffer_bytes_ = 0;        // a buffer's mapping
+  uint64_t piece_bytes_ = 0;         // what a buffer is filled with at most (a block or a piece)
+  std::vector<BlockPiece> pieces_;   // the pieces of every block larger than a buffer
+  std::vector<uint64_t> pieces_of_;  // block slot s's pieces are [pieces_of_[s], pieces_of_[s + 1])
+  uint64_t blocks_in_pieces_ = 0;
   std::vector<unsigned char*> buffers_;
 
   mutable std::mutex mutex_;

@@ -31,7 +31,7 @@ class MappedStore final : public BlockStore {
     blocks_ += plan.size();
   }
   uint64_t arrival(uint64_t k) const override { return k; }
-  void wait_any(std::span<const uint64_t>) override {}
+  bool wait_any(std::span<const uint64_t>, double) override { return true; }
   const BlockDecoder& acquire(uint64_t k) override { return *plan_[k]; }
   void release(uint64_t) override {}
   void cancel_pass() override {}  // nothing waits

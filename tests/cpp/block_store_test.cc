@@ -2,7 +2,8 @@
 // either store in either schedule, at every grid size and thread count; the copying store
 // completes out of order with `depth` requests in flight, and a task processes blocks as they
 // arrive; a released buffer cannot be read; a block that fails its check on arrival is named;
-// a pool of one buffer still finishes; vertex-major refuses a pool too small for its pass.
+// a pool of one buffer still finishes; vertex-major refuses a pool too small for its pass; blocks
+// larger than a buffer are leased in pieces that cover them exactly, cut vertices included.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -16,6 +17,7 @@
 #include "engine/engine.h"
 #include "store/composite_store.h"
 #include "store/copying_store.h"
+#include "store/block_pieces.h"
 #include "store/mapped_store.h"
 #include "test_graphs.h"
 #include "test_results.h"
@@ -26,7 +28,10 @@ namespace {
 using testing::expect_same_answer;
 using testing::kronecker_graph;
 
-enum class StoreKind { kMapped, kCopying };
+// kPieces: the copying store with buffers of 1 KiB, so that most blocks (and vertex 0's row, the
+// hub's) are leased in pieces; block-major only, since vertex-major reads whole blocks.
+enum class StoreKind { kMapped, kCopying, kPieces };
+constexpr uint64_t kPieceBuffer = 1024;
 
 struct Setup {
   StoreKind store;
@@ -35,7 +40,8 @@ struct Setup {
 };
 
 std::string describe(const Setup& s, uint32_t p) {
-  return fmt::format("{} store, {} schedule, {} threads, P={}", s.store == StoreKind::kMapped ? "mapped" : "copying",
+  static constexpr const char* kNames[] = {"mapped", "copying", "copying in pieces"};
+  return fmt::format("{} store, {} schedule, {} threads, P={}", kNames[static_cast<int>(s.store)],
                      schedule_name(s.schedule), s.threads, p);
 }
 
@@ -47,19 +53,25 @@ void expect_same_everywhere(const std::vector<std::shared_ptr<const GraphFile>>&
   for (const auto& file : grids) {
     View g(file);
     const uint32_t p = file->blocks_per_side();
-    for (StoreKind store : {StoreKind::kMapped, StoreKind::kCopying}) {
+    for (StoreKind store : {StoreKind::kMapped, StoreKind::kCopying, StoreKind::kPieces}) {
       for (Schedule schedule : {Schedule::kVertex, Schedule::kBlock}) {
+        if (store == StoreKind::kPieces && schedule == Schedule::kVertex) continue;
         for (int threads : {1, 2}) {
           const Setup s{store, schedule, threads};
           omp_set_num_threads(threads);
           std::unique_ptr<CopyingStore> copying;
-          if (store == StoreKind::kCopying) {
+          if (store != StoreKind::kMapped) {
             // Vertex-major holds every block of a pass (two grids for both-way programs).
             const uint32_t buffers = schedule == Schedule::kVertex ? 2 * p * p : 3;
             copying = std::make_unique<CopyingStore>(
-                file, CopyingStoreOptions{.buffers = buffers, .depth = 2,
+                file, CopyingStoreOptions{.buffers = buffers,
+                                          .buffer_bytes = store == StoreKind::kPieces ? kPieceBuffer : 0,
+                                          .depth = 2,
                                           .completion = CopyingStoreOptions::Completion::kShuffled,
                                           .with_weights = weights});
+            if (store == StoreKind::kPieces && p == 1) {
+              ASSERT_GT(copying->blocks_in_pieces(), 0u) << describe(s, p);
+            }
           }
           Engine engine(g, EngineOptions{.schedule = schedule, .store = copying.get()});
           AlgorithmResult r = run(engine);
@@ -81,9 +93,10 @@ class BlockStoreMatrix : public ::testing::TestWithParam<bool> {  // undirected?
   void SetUp() override {
     const bool undirected = GetParam();
     const std::string tag = undirected ? "u" : "d";
-    // Kronecker graphs have isolated vertices; at P = 64 (capped at 32 ranges) most blocks are empty.
+    // Kronecker graphs have isolated vertices; at P = 64 (capped at 32 ranges) most blocks are
+    // empty. The plain graphs add a hub (vertex 0 linked to all) whose row a 1 KiB piece cannot hold.
     for (uint32_t p : {1u, 4u, 64u}) {
-      plain_.push_back(kronecker_graph(11, undirected, GeneratedWeights::kNone, p, "bs-kron11" + tag + std::to_string(p)));
+      plain_.push_back(kronecker_graph(11, undirected, GeneratedWeights::kNone, p, "bs-kron11" + tag + std::to_string(p), true));
       weighted_.push_back(kronecker_graph(10, undirected, GeneratedWeights::kInteger, p, "bs-kron10w" + tag + std::to_string(p)));
     }
   }
@@ -164,7 +177,7 @@ TEST(CopyingStore, ReverseCompletionIsProcessedInArrivalOrderWithDepthInFlight) 
                             .completion = CopyingStoreOptions::Completion::kReverse});
   store.begin_pass(whole_grid(4));
   uint64_t blocks = 0;
-  for_each_arrived(store, 0, 16, [&](const BlockDecoder&) { ++blocks; });
+  for_each_arrived(store, 0, 16, [](uint64_t) { return true; }, [&](const BlockDecoder&) { ++blocks; });
   EXPECT_EQ(blocks, 16u);
   const std::vector<uint64_t> processed = store.acquire_log();  // the order the walk took them
   store.end_pass();
@@ -230,6 +243,97 @@ TEST(CopyingStore, ABlockThatFailsItsCheckOnArrivalIsNamed) {
     const std::string message = error.what();
     EXPECT_NE(message.find("block (row 2, column 1) of the out grid"), std::string::npos) << message;
     EXPECT_NE(message.find("checksum"), std::string::npos) << message;
+  }
+}
+
+
+// The pieces of every block cover its directory entries and arcs exactly once, in order, each
+// fits the buffer, and a vertex is cut only when its arcs alone do not fit; with DCSR blocks too.
+TEST(BlockPieces, CoverEveryBlockExactlyAndFitTheBuffer) {
+  uint64_t cut_vertices = 0, dcsr_cut = 0;
+  for (uint32_t p : {1u, 4u, 16u}) {
+    auto file = kronecker_graph(12, false, GeneratedWeights::kInteger, p, "bs-pieces" + std::to_string(p), true);
+    for (uint64_t capacity : {uint64_t{64}, uint64_t{700}, uint64_t{4096}}) {
+      for (uint32_t weight_bytes : {0u, 4u}) {
+        for (uint32_t i = 0; i < p; ++i)
+          for (uint32_t j = 0; j < p; ++j) {
+            const BlockDecoder d = file->decoder(Grid::kOut, i, j);
+            const auto& e = file->entry(Grid::kOut, i, j);
+            if (d.vertex_count == 0) continue;
+            const auto pieces = cut_into_pieces(d, e, capacity, weight_bytes);
+            const std::string what = fmt::format("P={} block ({}, {}) capacity {} weights {}", p, i, j, capacity, weight_bytes);
+            ASSERT_FALSE(pieces.empty()) << what;
+            EXPECT_EQ(pieces.front().entry_first, 0u) << what;
+            EXPECT_EQ(pieces.front().arc_first, 0u) << what;
+            EXPECT_EQ(pieces.back().entry_last, d.vertex_count) << what;
+            EXPECT_EQ(pieces.back().arc_last, d.edge_count) << what;
+            for (size_t q = 0; q < pieces.size(); ++q) {
+              const BlockPiece& x = pieces[q];
+              const uint64_t entries = x.entry_last - x.entry_first, arcs = x.arc_last - x.arc_first;
+              ASSERT_GT(entries, 0u) << what;
+              EXPECT_LE(piece_layout(e, entries, arcs, weight_bytes).end, capacity) << what << " piece " << q;
+              EXPECT_EQ(x.vertex_first, d.vertex(x.entry_first)) << what;
+              EXPECT_EQ(x.vertex_last, d.vertex(x.entry_last - 1) + 1) << what;
+              if (q == 0) continue;
+              const BlockPiece& before = pieces[q - 1];
+              ASSERT_EQ(x.arc_first, before.arc_last) << what;
+              const bool cut = x.entry_first + 1 == before.entry_last;  // the same vertex continues
+              if (cut) {
+                ++cut_vertices;
+                dcsr_cut += d.dcsr();
+                // Only a vertex too big for a piece by itself is cut.
+                const uint64_t degree = d.offset(x.entry_first + 1) - d.offset(x.entry_first);
+                EXPECT_GT(piece_layout(e, 1, degree, weight_bytes).end, capacity) << what;
+              } else {
+                ASSERT_EQ(x.entry_first, before.entry_last) << what;
+                EXPECT_EQ(x.arc_first, d.offset(x.entry_first)) << what;
+              }
+            }
+          }
+      }
+    }
+  }
+  EXPECT_GT(cut_vertices, 0u);
+  EXPECT_GT(dcsr_cut, 0u);
+}
+
+TEST(CopyingStore, VertexMajorRefusesBlocksInPieces) {
+  auto file = kronecker_graph(11, false, GeneratedWeights::kNone, 1, "bs-refuse-pieces", true);
+  GraphView<uint32_t, NoWeight> g(file);
+  CopyingStore store(file, {.buffers = 4, .buffer_bytes = kPieceBuffer});
+  Engine engine(g, EngineOptions{.schedule = Schedule::kVertex, .store = &store});
+  try {
+    run_bfs(engine, 1, false);
+    FAIL() << "a vertex-major pass ran over blocks in pieces";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("in pieces"), std::string::npos) << e.what();
+  }
+}
+
+// A piece whose neighbour lies outside its column is named (block, piece, arcs) on arrival.
+TEST(CopyingStore, APieceThatFailsItsCheckIsNamed) {
+  auto file = kronecker_graph(11, false, GeneratedWeights::kNone, 2, "bs-corrupt-piece", true);
+  const auto& e = file->entry(Grid::kOut, 1, 0);
+  const uint64_t at = e.offset + format::part_positions(e.part_bytes).at[format::kNeighbors] + (e.edge_count / 2) * e.id_bytes;
+  {
+    const int fd = ::open(file->path().c_str(), O_RDWR);
+    ASSERT_GE(fd, 0);
+    const std::vector<unsigned char> ones(e.id_bytes, 0xff);  // the largest local id: outside any column here
+    ASSERT_EQ(::pwrite(fd, ones.data(), ones.size(), static_cast<off_t>(at)), static_cast<ssize_t>(ones.size()));
+    ::close(fd);
+  }
+  GraphView<uint32_t, NoWeight> g(file);
+  CopyingStore store(file, {.buffers = 3, .buffer_bytes = kPieceBuffer, .depth = 2});
+  ASSERT_FALSE(store.pieces({Grid::kOut, 1, 0}).empty());
+  Engine engine(g, EngineOptions{.direction = Direction::kPush, .schedule = Schedule::kBlock, .store = &store});
+  try {
+    run_pagerank(engine, PageRankOptions{});
+    FAIL() << "a corrupted piece was used";
+  } catch (const Error& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("block (row 1, column 0) of the out grid"), std::string::npos) << message;
+    EXPECT_NE(message.find("piece "), std::string::npos) << message;
+    EXPECT_NE(message.find("outside its"), std::string::npos) << message;
   }
 }
 

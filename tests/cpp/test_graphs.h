@@ -31,9 +31,10 @@ class TempDirCleanup : public ::testing::Environment {
 };
 inline ::testing::Environment* const kTempDirCleanup = ::testing::AddGlobalTestEnvironment(new TempDirCleanup);
 
-// A Kronecker graph (optionally weighted, undirected) written with a P x P grid.
+// A Kronecker graph (optionally weighted, undirected) written with a P x P grid. With `hub`,
+// vertex 0 also links to every vertex (a row longer than a small buffer holds).
 inline std::shared_ptr<const GraphFile> kronecker_graph(int scale, bool undirected, GeneratedWeights weights,
-                                                       uint32_t blocks, const std::string& name) {
+                                                       uint32_t blocks, const std::string& name, bool hub = false) {
   GeneratorOptions gen;
   gen.scale = scale;
   gen.edge_factor = 8;
@@ -44,7 +45,21 @@ inline std::shared_ptr<const GraphFile> kronecker_graph(int scale, bool undirect
     BuildOptions options;
     options.undirected = undirected;
     options.blocks = blocks;
-    build_graph(generate(gen), options, writer);
+    EdgeList edges = generate(gen);
+    if (hub) {
+      std::visit([&](auto& array) {
+        using E = std::decay_t<decltype(array[0])>;
+        for (uint64_t v = 1; v < (uint64_t{1} << scale); ++v) {
+          E e{};
+          e.u = 0;
+          e.v = static_cast<decltype(e.v)>(v);
+          if constexpr (!std::is_same_v<decltype(e.w), NoWeight>) e.w = 1 + static_cast<double>(v % 7);
+          array.push_back(e);
+        }
+      }, edges.edges);
+      if (edges.weighted()) edges.weight_info.add(1), edges.weight_info.add(7);
+    }
+    build_graph(std::move(edges), options, writer);
   }
   return GraphFile::open(path);
 }

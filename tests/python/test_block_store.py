@@ -16,6 +16,8 @@ WAYS = {
     "copying-block-reverse": ("--store", "copying", "--store-order", "reverse", "--store-buffers", "3",
                               "--store-depth", "2"),
     "copying-vertex": ("--store", "copying", "--schedule", "vertex", "--store-buffers", "64"),
+    # Buffers of 512 bytes: most blocks are leased in pieces, two threads read them in turns.
+    "copying-pieces": ("--store", "copying", "--store-buffer-bytes", "512", "--store-buffers", "3", "-t", "2"),
 }
 
 
@@ -94,3 +96,21 @@ def test_impossible_store_options_are_refused(tg, graphs, option, value):
     res = tg.run("run", "bfs", graphs["tiny-karate.graph.xz"], "--store", "copying", option, value)
     assert res.returncode != 0
     assert option in res.stderr or value in res.stderr
+
+
+def test_pieces_are_reported_and_bad_sizes_refused(tg, graphs):
+    graph = graphs["email-Eu-core.txt.xz"]
+    report = tg.run("run", "pr", graph, "-i", "2", "--json", "--store", "copying", "--store-buffer-bytes", "1K",
+                    check=True).json()
+    store = report["store"]
+    assert store["buffer_bytes"] == 1024
+    assert store["blocks_in_pieces"] > 0
+    assert store["pieces_read"] > store["blocks_read"] > 0  # each cut block counts once, each piece too
+    for bad in ["0", "12Q", "-4K", "K", "1.5.K"]:
+        r = tg.run("run", "pr", graph, "--store", "copying", "--store-buffer-bytes", bad)
+        assert r.returncode != 0 and "--store-buffer-bytes" in r.stderr, bad
+    r = tg.run("run", "pr", graph, "--store", "copying", "--store-buffer-bytes", "32")
+    assert r.returncode == 1 and "too small" in r.stderr
+    r = tg.run("run", "pr", graph, "--store", "copying", "--store-buffer-bytes", "1K", "--store-buffers", "16",
+               "--schedule", "vertex")
+    assert r.returncode == 1 and "in pieces" in r.stderr
