@@ -14,18 +14,20 @@ Runner add_convert(CLI::App& app) {
   auto* cmd = app.add_subcommand("convert", "Convert an edge list / Matrix Market / DIMACS / METIS file to a graph file");
   struct Args {
     std::string input, output;
+    PathArgument input_arg;
     GraphInputArgs graph;
     int threads = 0;
     bool json = false, overwrite = false;
   };
   auto args = std::make_shared<Args>();
-  cmd->add_option("input,-f,--file", args->input, "Input file (.gz/.xz/.zst read transparently; - for stdin)")->required();
+  add_path_argument(*cmd, args->input_arg, "INPUT", "Input file (.gz/.xz/.zst read transparently; - for stdin)");
   cmd->add_option("-o,--output", args->output, "Graph file to write")->required();
   add_graph_input_options(*cmd, args->graph);
   cmd->add_option("-t,--threads", args->threads, "Threads, at least 1 (default: all cores)")->check(CLI::Range(1, 4096));
   cmd->add_flag("--overwrite", args->overwrite, "Replace the output if it exists");
   cmd->add_flag("--json", args->json, "Print the conversion report as JSON on stdout");
   return [args] {
+    args->input = args->input_arg.path();
     apply_threads(args->threads);
     ConvertOptions options = make_convert_options(args->graph);
     options.overwrite = args->overwrite;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "graph/graph_file.h"
 
 namespace tg::cli {
@@ -145,15 +146,17 @@ Runner add_info(CLI::App& app) {
   auto* cmd = app.add_subcommand("info", "Describe a graph file");
   struct Args {
     std::string path;
+    PathArgument path_arg;
     bool json = false, no_checksums = false, check = false;
   };
   auto args = std::make_shared<Args>();
-  cmd->add_option("graph,-f,--file", args->path, "Graph file")->required();
+  add_path_argument(*cmd, args->path_arg, "GRAPH", "Graph file");
   cmd->add_flag("--json", args->json, "Print as JSON");
   cmd->add_flag("--check", args->check,
                 "Verify every block's hashes too (the whole file); names the first bad block");
   cmd->add_flag("--no-checksums", args->no_checksums, "Skip verifying the small sections' checksums");
   return [args] {
+    args->path = args->path_arg.path();
     // Structure (offsets, ids, degrees) is always checked; block hashes only with --check.
     auto g = GraphFile::open(args->path, {.verify_checksums = !args->no_checksums, .verify_block_hashes = args->check});
     auto j = describe(*g);

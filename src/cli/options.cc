@@ -2,6 +2,8 @@
 
 #include "util/error.h"
 
+#include <cctype>
+
 namespace tg::cli {
 
 void add_graph_input_options(CLI::App& cmd, GraphInputArgs& a) {
@@ -20,6 +22,22 @@ void add_graph_input_options(CLI::App& cmd, GraphInputArgs& a) {
       ->check(CLI::IsMember({"int", "real"}));
   cmd.add_option("--weight-seed", a.weight_seed, "Seed for --weights");
   cmd.add_option("--blocks", a.blocks, "Vertex ranges per side of the block grid (default: the fewest that fit)");
+}
+
+void add_path_argument(CLI::App& cmd, PathArgument& arg, const std::string& name, const std::string& help) {
+  arg.name = name;
+  std::string lower = name;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  cmd.add_option(lower, arg.positional, help + "; required, here or with -f");
+  cmd.add_option("-f,--file", arg.flag, "The " + name + " argument, GAPBS style (give one or the other)");
+}
+
+const std::string& PathArgument::path() const {
+  if (!positional.empty() && !flag.empty()) {
+    fail("{} given twice: '{}' and -f '{}'; give it once", name, positional, flag);
+  }
+  if (positional.empty() && flag.empty()) fail("{} is required (as an argument or with -f)", name);
+  return positional.empty() ? flag : positional;
 }
 
 ConvertOptions make_convert_options(const GraphInputArgs& a) {

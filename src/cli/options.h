@@ -23,6 +23,17 @@ struct GraphInputArgs {
 };
 
 void add_graph_input_options(CLI::App& cmd, GraphInputArgs& args);
+
+// The graph (or input) a command reads, given as a positional argument or, GAPBS style, with
+// -f/--file: exactly one of the two. (One CLI11 option named "graph,-f,--file" printed REQUIRED
+// twice in --help and said "At Most 1 required but received 2" when given both ways.)
+struct PathArgument {
+  std::string positional, flag;
+  std::string name;  // "GRAPH" or "INPUT", for messages
+  // The path given; throws tg::Error when it was given both ways or not at all.
+  const std::string& path() const;
+};
+void add_path_argument(CLI::App& cmd, PathArgument& arg, const std::string& name, const std::string& help);
 ConvertOptions make_convert_options(const GraphInputArgs& args);
 
 }  // namespace tg::cli

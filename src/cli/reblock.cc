@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "graph/reblock.h"
 #include "util/log.h"
 
@@ -12,17 +13,19 @@ Runner add_reblock(CLI::App& app) {
   auto* cmd = app.add_subcommand("reblock", "Rewrite a graph file with a different P x P block grid");
   struct Args {
     std::string input, output;
+    PathArgument input_arg;
     uint32_t blocks = 1;
     int threads = 0;
     bool overwrite = false;
   };
   auto args = std::make_shared<Args>();
-  cmd->add_option("graph", args->input, "Graph file")->required();
+  add_path_argument(*cmd, args->input_arg, "GRAPH", "Graph file");
   cmd->add_option("-o,--output", args->output, "Graph file to write")->required();
   cmd->add_option("--blocks", args->blocks, "Vertex ranges per side of the new grid")->required();
   cmd->add_option("-t,--threads", args->threads, "Threads, at least 1 (default: all cores)")->check(CLI::Range(1, 4096));
   cmd->add_flag("--overwrite", args->overwrite, "Replace the output if it exists");
   return [args] {
+    args->input = args->input_arg.path();
     apply_threads(args->threads);
     reblock_graph(args->input, args->output, args->blocks, args->overwrite);
     log::info("Wrote '{}' with a {}x{} block grid", args->output, args->blocks, args->blocks);

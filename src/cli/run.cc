@@ -24,16 +24,23 @@
 #include "util/error.h"
 #include "util/interrupt_cleanup.h"
 #include "util/log.h"
+#include "util/progress.h"
 #include "util/timer.h"
 
 namespace tg::cli {
 
 namespace {
 
+// PageRank's default stopping rule: the L1 change between iterations below this, which leaves the
+// ranks within about 6e-7 (0.85 / 0.15 times it) in L1 of the fixed point.
+constexpr double kDefaultPageRankTolerance = 1e-7;
+
 struct RunArgs {
   std::string algorithm, graph, output, direction = "auto", schedule = "auto", store = "mapped", store_order = "in-order";
   uint32_t store_buffers = 8, store_depth = 4, store_io_threads = 1;
   std::string store_buffer_bytes;  // empty: the largest block's size
+  PathArgument graph_arg;
+  bool iterations_given = false;  // -i on the command line: a fixed count (or a cap on --tolerance)
   double store_delay = 0;
   GraphInputArgs input;
   int trials = 1, threads = 0, iterations = 20, samples = 64;
@@ -133,12 +140,26 @@ std::vector<TrialOutcome> run_trials(const RunArgs& a, const Kernel& kernel, con
   engine_options.alpha = a.alpha;
   engine_options.beta = a.beta;
   engine_options.pull_share = a.pull_share;
+  // A run of a second or more shows its passes on a terminal.
+  std::unique_ptr<Progress> progress;
+  uint64_t passes = 0;
+  engine_options.hooks.end = [&](const IterationStats& s) {
+    if (progress) {
+      progress->status(fmt::format("pass {}: {} {}, {} vertices activated", ++passes, direction_name(s.direction),
+                                   schedule_name(s.schedule), s.activated));
+    }
+  };
   Engine<Id, W> engine(g, engine_options);
   SourcePicker picker(g.num_vertices(), a.seed);
   KernelArgs args;
   args.parents = a.parents;
   args.delta = a.delta;
+  // PageRank converges by default (an L1 change below kDefaultPageRankTolerance, as networkx and
+  // GAPBS stop on a tolerance); -i alone asks for exactly that many iterations, and with
+  // --tolerance it caps them.
   args.pagerank = PageRankOptions{a.damping, a.iterations, a.tolerance, 1000};
+  if (!a.iterations_given && a.tolerance == 0) args.pagerank.tolerance = kDefaultPageRankTolerance;
+  if (a.iterations_given && a.tolerance > 0) args.pagerank.max_iterations = a.iterations;
   std::vector<TrialOutcome> outcomes;
   for (int t = 0; t < a.trials; ++t) {
     TrialOutcome o;
@@ -148,9 +169,14 @@ std::vector<TrialOutcome> run_trials(const RunArgs& a, const Kernel& kernel, con
     }
     if (kernel.sources == Sources::kSample) args.sources = radii_sources(g, a.samples, a.seed + static_cast<uint64_t>(t));
     engine.reset_stats();
+    passes = 0;
+    progress = std::make_unique<Progress>(a.trials > 1 ? fmt::format("{} trial {}/{}:", kernel.name, t + 1, a.trials)
+                                                       : fmt::format("{}:", kernel.name), 0,
+                                          log::level() >= log::Level::kInfo);  // -q: nothing
     Timer timer;
     o.result = kernel.run(engine, args);
     o.seconds = timer.seconds();
+    progress.reset();  // clears its line before results are printed
     if (a.json) o.iterations = to_json(engine.stats());  // road SSSP's 12,815 passes make 20 MiB of JSON
     o.vertex_bytes = engine.peak_vertex_bytes();
     o.memory = engine.memory();
@@ -273,7 +299,7 @@ Runner add_run(CLI::App& app) {
   auto* cmd = app.add_subcommand("run", "Run an algorithm: bfs, sssp, wcc (cc, components), pr (pagerank), radii");
   auto a = std::make_shared<RunArgs>();
   cmd->add_option("algorithm", a->algorithm, "bfs | sssp | wcc (cc, components) | pr (pagerank) | radii")->required()->check(CLI::IsMember(kernel_names()));
-  cmd->add_option("graph,-f,--file", a->graph, "Graph file, or any input `convert` reads (converted on the fly)")->required();
+  add_path_argument(*cmd, a->graph_arg, "GRAPH", "Graph file, or any input `convert` reads (converted on the fly)");
   cmd->add_option("-n,--trials", a->trials, "Trials (each timed; sources differ per trial)");
   cmd->add_option("-t,--threads", a->threads, "Threads, at least 1 (default: all cores)")->check(CLI::Range(1, 4096));
   cmd->add_flag("-v,--verify", a->verify, "Check each trial's result with the algorithm's serial verifier");
@@ -300,13 +326,17 @@ Runner add_run(CLI::App& app) {
   cmd->add_flag("--parents", a->parents, "bfs: also compute the BFS tree (verified as a tree)");
   cmd->add_option("-d,--delta", a->delta, "sssp: delta-stepping bucket width, > 0 (default: mean weight / mean degree)")->check(positive_number());
   cmd->add_flag("--unit-weights", a->unit_weights, "sssp: every edge has length 1 (hop distances)");
-  cmd->add_option("-i,--iterations", a->iterations, "pr: iterations when no tolerance is given (default 20)");
-  cmd->add_option("--tolerance", a->tolerance, "pr: iterate until the L1 change is below this (> 0)")->check(positive_number());
+  auto* iterations = cmd->add_option("-i,--iterations", a->iterations, "pr: exactly this many iterations; with --tolerance, at most this many");
+  cmd->add_option("--tolerance", a->tolerance, "pr: iterate until the L1 change between iterations is below this, > 0 (default 1e-7, at most 1000 iterations, when -i is not given)")->check(positive_number());
   cmd->add_option("--damping", a->damping, "pr: damping factor (default 0.85)");
   cmd->add_option("-k,--samples", a->samples, "radii: sampled sources, at most 64 (default 64)");
   cmd->add_flag("--no-checksums", a->no_checksums, "Skip verifying the graph file's checksums and hashes (its structure is always checked)");
   add_graph_input_options(*cmd, a->input);
-  return [a] { run_command(*a); };
+  return [a, iterations] {
+    a->graph = a->graph_arg.path();
+    a->iterations_given = iterations->count() > 0;
+    run_command(*a);
+  };
 }
 
 }  // namespace tg::cli

@@ -69,6 +69,18 @@ std::string sniff_content(const std::string& path) {
   return dimacs_comment ? "dimacs" : "edgelist";
 }
 
+// Text never holds a NUL byte or control characters other than tab, newline, carriage return,
+// form feed and vertical tab: a file that starts with one is binary (an image, an executable, a
+// graph in some binary format), and saying so beats "expected an edge with 2 fields" at line 1.
+void refuse_binary(const std::string& path, const char* head, size_t size) {
+  for (size_t k = 0; k < std::min<size_t>(size, 65536); ++k) {
+    const auto c = static_cast<unsigned char>(head[k]);
+    if (c >= 0x20 || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') continue;
+    fail("{}: this is not a text edge list: byte {} is 0x{:02x}, which text does not hold (a binary file? "
+         "tiergraph reads text formats, gzip/xz/zstd streams of them, and its own graph files)", path, k, c);
+  }
+}
+
 // A stretch of complete lines handed to one thread.
 struct Stretch {
   const char* begin;
@@ -196,6 +208,7 @@ EdgeList read_edge_list(const std::string& path, const ParseOptions& options) {
   };
   size_t asked = chunk;  // bytes the last read asked for: getting fewer means the data ended
   size_t got = read_into(buffer.data(), asked);
+  refuse_binary(path, buffer.data(), got);
   while (got > 0 || held > 0) {
     size_t filled = held + got;
     at_end = got < asked || got == 0;

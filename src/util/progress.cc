@@ -28,9 +28,21 @@ void Progress::update(uint64_t done) {
   std::fflush(stderr);
 }
 
+void Progress::status(const std::string& text, double after) {
+  if (!enabled_) return;
+  const double now = timer_.seconds();
+  if (now < after || (drawn_ && now - last_draw_ < 0.1)) return;
+  last_draw_ = now;
+  drawn_ = true;
+  const std::string line = fmt::format("{} {}  {:.1f}s", label_, text, now);
+  width_ = std::max(width_, line.size());
+  fmt::print(stderr, "\r{:<{}}", line, width_);
+  std::fflush(stderr);
+}
+
 void Progress::finish() {
   if (enabled_ && drawn_) {
-    fmt::print(stderr, "\r{}\r", std::string(label_.size() + 60, ' '));
+    fmt::print(stderr, "\r{}\r", std::string(std::max(label_.size() + 60, width_), ' '));
     std::fflush(stderr);
     drawn_ = false;
   }

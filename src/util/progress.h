@@ -1,5 +1,6 @@
-// A progress bar on stderr for long phases. Draws only when stderr is a terminal, so logs and
-// pipelines stay clean; at most ~10 redraws per second.
+// A progress bar on stderr for long phases, or a status line where the total is unknown (the
+// passes of an algorithm). Draws only when stderr is a terminal, so logs and pipelines stay
+// clean; at most ~10 redraws per second.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +15,9 @@ class Progress {
   Progress(std::string label, uint64_t total, bool enabled);
   ~Progress();
   void update(uint64_t done);
+  // A line of text instead of a bar, once the phase has run `after` seconds (a short run shows
+  // nothing).
+  void status(const std::string& text, double after = 1.0);
   void finish();
 
  private:
@@ -21,6 +25,7 @@ class Progress {
   uint64_t total_;
   bool enabled_;
   bool drawn_ = false;
+  size_t width_ = 0;  // the widest status line drawn, blanked when the next is shorter
   double last_draw_ = -1;
   Timer timer_;
 };
