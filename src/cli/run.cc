@@ -20,6 +20,7 @@
 #include "engine/engine.h"
 #include "graph/format.h"
 #include "store/copying_store.h"
+#include "store/uring_transfer.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/interrupt_cleanup.h"
@@ -98,7 +99,8 @@ struct TrialOutcome {
   MemoryUse memory;           // by class, at the end of the trial
 };
 
-// The block store of a run: none (the engine's mapped store) or a copying store.
+// The block store of a run: none (the engine's mapped store), the copying store (pread, with
+// injected latency and order) or the file tier (O_DIRECT through io_uring).
 std::unique_ptr<BlockStore> make_store(const RunArgs& a, std::shared_ptr<const GraphFile> file, bool weights) {
   if (a.store == "mapped") return nullptr;
   CopyingStoreOptions o;
@@ -112,7 +114,15 @@ std::unique_ptr<BlockStore> make_store(const RunArgs& a, std::shared_ptr<const G
                                                : CopyingStoreOptions::Completion::kInOrder;
   o.with_weights = weights;
   o.check_hashes = !a.no_checksums;
-  return std::make_unique<CopyingStore>(std::move(file), o);
+  std::unique_ptr<Transfer> transfer;
+  if (a.store == "file") {
+    if (a.store_delay > 0 || a.store_order != "in-order") {
+      fail("--store-delay and --store-order shape the copying store's reads; the file store reads the disk as it is");
+    }
+    // Up to four ranges a request (a piece's parts), `depth` requests in flight.
+    transfer = std::make_unique<UringTransfer>(file->path(), 4 * a.store_depth);
+  }
+  return std::make_unique<CopyingStore>(std::move(file), o, std::move(transfer));
 }
 
 nlohmann::json store_json(const BlockStore& store) {
@@ -313,7 +323,7 @@ Runner add_run(CLI::App& app) {
   cmd->add_option("--seed", a->seed, "Seed for source sampling (bfs, sssp, radii)");
   cmd->add_option("--direction", a->direction, "Edge pass direction: auto (per iteration), push or pull")->check(CLI::IsMember({"auto", "push", "pull"}));
   cmd->add_option("--schedule", a->schedule, "Edge passes vertex by vertex or block by block: auto (vertex-major when every block is resident, block-major when the store fetches), vertex or block")->check(CLI::IsMember({"auto", "vertex", "block"}));
-  cmd->add_option("--store", a->store, "Where edge blocks come from: mapped (the file's mapping, zero-copy) or copying (read into a pool of buffers on an I/O thread; for tests and benchmarks of the block store)")->check(CLI::IsMember({"mapped", "copying"}));
+  cmd->add_option("--store", a->store, "Where edge blocks come from: mapped (the file's mapping, zero-copy), file (the disk tier: read with O_DIRECT through io_uring into a pool of buffers, no page cache) or copying (pread into the pool with injected latency and order; for tests and benchmarks of the block store)")->check(CLI::IsMember({"mapped", "copying", "file"}));
   cmd->add_option("--store-buffers", a->store_buffers, "copying store: buffers in the pool (default 8)");
   cmd->add_option("--store-buffer-bytes", a->store_buffer_bytes, "copying store: bytes each buffer holds, e.g. 256K (default: the largest block's size); larger blocks are leased in pieces, which only block-major passes read")->check(byte_size());
   cmd->add_option("--store-depth", a->store_depth, "copying store: requests in flight at most (default 4)");

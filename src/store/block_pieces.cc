@@ -53,11 +53,10 @@ std::vector<BlockPiece> cut_into_pieces(const BlockDecoder& d, const format::Blo
   return pieces;
 }
 
-std::string settle_piece(unsigned char* buffer, const format::BlockEntry& e, const BlockShape& shape,
-                         const BlockPiece& piece, uint64_t major_first, uint64_t minor_first, uint32_t weight_bytes,
-                         BlockDecoder& out) {
+std::string settle_piece(const PieceParts& parts, const format::BlockEntry& e, const BlockShape& shape,
+                         const BlockPiece& piece, uint64_t major_first, uint64_t minor_first, BlockDecoder& out) {
   const uint64_t entries = piece.entry_last - piece.entry_first, arcs = piece.arc_last - piece.arc_first;
-  const PieceLayout l = piece_layout(e, entries, arcs, weight_bytes);
+  unsigned char* buffer = parts.offsets;
   auto offset_at = [&](uint64_t k) -> uint64_t {
     return e.offset_bytes == 2 ? reinterpret_cast<const uint16_t*>(buffer)[k] : reinterpret_cast<const uint32_t*>(buffer)[k];
   };
@@ -86,9 +85,9 @@ std::string settle_piece(unsigned char* buffer, const format::BlockEntry& e, con
   const bool dcsr = e.layout == static_cast<uint8_t>(format::BlockLayout::kDcsr);
   BlockDecoder d;
   d.directory = buffer;
-  d.vertices = dcsr ? buffer + l.vertices_at : nullptr;
-  d.neighbours = buffer + l.neighbours_at;
-  d.weights = buffer + l.weights_at;
+  d.vertices = dcsr ? parts.vertices : nullptr;
+  d.neighbours = parts.neighbours;
+  d.weights = parts.weights;
   d.major_first = dcsr ? major_first : major_first + piece.entry_first;  // CSR: entry k is vertex major_first + k
   d.minor_first = minor_first;
   d.vertex_count = entries;

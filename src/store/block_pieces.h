@@ -25,7 +25,7 @@
 
 namespace tg {
 
-// Where a piece's parts start in its buffer, and how many bytes it takes.
+// A piece's parts packed 8-byte aligned: how many bytes it takes (what a buffer must hold).
 struct PieceLayout {
   uint64_t offsets_bytes = 0, vertices_at = 0, vertices_bytes = 0, neighbours_at = 0, neighbours_bytes = 0;
   uint64_t weights_at = 0, weights_bytes = 0, end = 0;
@@ -38,13 +38,21 @@ PieceLayout piece_layout(const format::BlockEntry& e, uint64_t entries, uint64_t
 std::vector<BlockPiece> cut_into_pieces(const BlockDecoder& d, const format::BlockEntry& e, uint64_t capacity,
                                         uint32_t weight_bytes);
 
-// After a piece's parts have been read into `buffer` as piece_layout() places them (offsets as
-// the file holds them): checks that the offsets agree with the piece's arcs, rebases them, and
-// checks the structure (DCSR vertices increasing inside the range, neighbours inside the minor
-// range). Returns what is wrong, or an empty string with `out` decoding the piece. A piece's
-// bytes are part of a part, so its hashes cannot be checked alone; a whole block's are.
-std::string settle_piece(unsigned char* buffer, const format::BlockEntry& e, const BlockShape& shape,
-                         const BlockPiece& piece, uint64_t major_first, uint64_t minor_first, uint32_t weight_bytes,
-                         BlockDecoder& out);
+// Where a piece's four parts lie once read (a store places each where its transfer's alignment
+// allows); vertices is unused for CSR, weights when unread.
+struct PieceParts {
+  unsigned char* offsets = nullptr;
+  const unsigned char* vertices = nullptr;
+  const unsigned char* neighbours = nullptr;
+  const unsigned char* weights = nullptr;
+};
+
+// After a piece's parts have arrived (offsets as the file holds them): checks that the offsets
+// agree with the piece's arcs, rebases them, and checks the structure (DCSR vertices increasing
+// inside the range, neighbours inside the minor range). Returns what is wrong, or an empty
+// string with `out` decoding the piece. A piece's bytes are part of a part, so its hashes cannot
+// be checked alone; a whole block's are.
+std::string settle_piece(const PieceParts& parts, const format::BlockEntry& e, const BlockShape& shape,
+                         const BlockPiece& piece, uint64_t major_first, uint64_t minor_first, BlockDecoder& out);
 
 }  // namespace tg

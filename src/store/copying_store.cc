@@ -13,6 +13,7 @@
 
 #include "graph/block_check.h"
 #include "store/block_pieces.h"
+#include "store/pread_transfer.h"
 #include "util/error.h"
 
 namespace tg {
@@ -26,11 +27,14 @@ constexpr uint64_t kSmallestBuffer = 64;  // one entry and one arc of any widths
 
 }  // namespace
 
-CopyingStore::CopyingStore(std::shared_ptr<const GraphFile> file, CopyingStoreOptions options)
-    : file_(std::move(file)), options_(options), rng_(options.seed) {
-  if (options_.buffers == 0) fail("copying store: the pool needs at least one buffer");
-  if (options_.depth == 0) fail("copying store: the depth must be at least 1");
-  if (options_.io_threads == 0 || options_.io_threads > 64) fail("copying store: I/O threads must be 1 to 64, not {}", options_.io_threads);
+CopyingStore::CopyingStore(std::shared_ptr<const GraphFile> file, CopyingStoreOptions options,
+                           std::unique_ptr<Transfer> transfer)
+    : file_(std::move(file)), options_(options), transfer_(std::move(transfer)) {
+  if (options_.buffers == 0) fail("{} store: the pool needs at least one buffer", name());
+  if (options_.depth == 0) fail("{} store: the depth must be at least 1", name());
+  if (options_.io_threads == 0 || options_.io_threads > 64) {
+    fail("{} store: I/O threads must be 1 to 64, not {}", name(), options_.io_threads);
+  }
   if (options_.with_weights && !file_->weighted()) options_.with_weights = false;
   // A buffer holds the largest block of either grid, or what was asked for when that is less
   // (the larger blocks are then leased in pieces).
@@ -41,19 +45,26 @@ CopyingStore::CopyingStore(std::shared_ptr<const GraphFile> file, CopyingStoreOp
       for (uint32_t j = 0; j < p; ++j) largest = std::max(largest, fetch_bytes({g, i, j}));
   piece_bytes_ = options_.buffer_bytes > 0 ? std::min(options_.buffer_bytes, largest) : largest;
   if (piece_bytes_ < kSmallestBuffer && piece_bytes_ < largest) {
-    fail("copying store: a buffer of {} bytes is too small; give at least {}", options_.buffer_bytes, kSmallestBuffer);
+    fail("{} store: a buffer of {} bytes is too small; give at least {}", name(), options_.buffer_bytes, kSmallestBuffer);
   }
-  buffer_bytes_ = std::max<uint64_t>(kPage, format::align_up(piece_bytes_, kPage));  // mprotect works in pages
   cut_pieces();
-  fd_ = ::open(file_->path().c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd_ < 0) fail("'{}': cannot open for the copying store: {}", file_->path(), std::strerror(errno));
+  if (!transfer_) {
+    using Order = PreadTransfer::Completion;
+    const Order order = options_.completion == CopyingStoreOptions::Completion::kReverse    ? Order::kReverse
+                        : options_.completion == CopyingStoreOptions::Completion::kShuffled ? Order::kShuffled
+                                                                                            : Order::kInOrder;
+    transfer_ = std::make_unique<PreadTransfer>(file_->path(), options_.delay_seconds, order, options_.seed);
+  }
+  // Each of a piece's four parts may need up to two alignment units more than its bytes (its
+  // start rounded down, its end rounded up); mprotect works in whole pages.
+  const uint64_t slack = 4 * 2 * std::max<uint64_t>(transfer_->alignment(), format::kPartAlignment);
+  buffer_bytes_ = std::max<uint64_t>(kPage, format::align_up(piece_bytes_ + slack, kPage));
   for (uint32_t b = 0; b < options_.buffers; ++b) {
     void* m = ::mmap(nullptr, buffer_bytes_, options_.protect ? PROT_NONE : PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) {
       for (auto* x : buffers_) ::munmap(x, buffer_bytes_);
-      ::close(fd_);
-      fail("copying store: cannot map a pool of {} buffers of {} bytes: {}", options_.buffers, buffer_bytes_,
+      fail("{} store: cannot map a pool of {} buffers of {} bytes: {}", name(), options_.buffers, buffer_bytes_,
            std::strerror(errno));
     }
     buffers_.push_back(static_cast<unsigned char*>(m));
@@ -70,7 +81,6 @@ CopyingStore::~CopyingStore() {
   io_wake_.notify_all();
   for (auto& t : io_) t.join();
   for (auto* b : buffers_) ::munmap(b, buffer_bytes_);
-  if (fd_ >= 0) ::close(fd_);
 }
 
 // The bytes a pass reads of a block: its whole extent, or the prefix before the weights part.
@@ -121,7 +131,7 @@ void CopyingStore::protect(int buffer, int prot) const {
 
 void CopyingStore::begin_pass(std::vector<PlannedBlock> plan) {
   std::lock_guard lock(mutex_);
-  if (!in_flight_.empty() || free_buffers_.size() != buffers_.size()) {
+  if (in_flight_ != 0 || free_buffers_.size() != buffers_.size()) {
     fail("internal: copying store: a pass began before the last one ended");
   }
   entries_ = std::make_unique<Entry[]>(plan.size());
@@ -139,120 +149,152 @@ void CopyingStore::begin_pass(std::vector<PlannedBlock> plan) {
   io_wake_.notify_all();
 }
 
+std::string CopyingStore::name() const { return transfer_ ? transfer_->name() : "copying"; }
+
 void CopyingStore::io_loop() {
   std::unique_lock lock(mutex_);
+  auto can_start = [&] {
+    return !stopping_ && next_ < entry_count_ && !free_buffers_.empty() && in_flight_ < options_.depth;
+  };
   for (;;) {
-    io_wake_.wait(lock, [&] {
-      const bool can_start = next_ < entry_count_ && !free_buffers_.empty() && in_flight_.size() < options_.depth;
-      return stopping_ || can_start || !in_flight_.empty();
-    });
-    if (stopping_ && in_flight_.empty()) return;
+    io_wake_.wait(lock, [&] { return can_start() || unclaimed_ > 0 || (stopping_ && in_flight_ == 0); });
+    if (stopping_ && in_flight_ == 0) return;
     // Start requests while the depth and the pool allow.
-    while (!stopping_ && next_ < entry_count_ && !free_buffers_.empty() && in_flight_.size() < options_.depth) {
-      Entry& e = entries_[next_];
+    while (can_start()) {
+      const uint64_t k = next_++;
+      Entry& e = entries_[k];
       e.buffer = free_buffers_.back();
       free_buffers_.pop_back();
-      in_flight_.push_back({next_, now_seconds()});
-      ++next_;
-      ++started_;
-      ++counters_.requests;
-      counters_.max_in_flight = std::max<uint64_t>(counters_.max_in_flight, in_flight_.size());
-    }
-    if (in_flight_.empty()) continue;
-    // Complete one, in the order asked for.
-    size_t pick = 0;
-    if (options_.completion == CopyingStoreOptions::Completion::kReverse) pick = in_flight_.size() - 1;
-    if (options_.completion == CopyingStoreOptions::Completion::kShuffled) pick = rng_() % in_flight_.size();
-    const Request r = in_flight_[pick];
-    in_flight_.erase(in_flight_.begin() + static_cast<std::ptrdiff_t>(pick));
-    Entry& e = entries_[r.entry];
-    unsigned char* buffer = buffers_[static_cast<size_t>(e.buffer)];
-    lock.unlock();
-    const double due = r.started + options_.delay_seconds;
-    if (const double left = due - now_seconds(); left > 0) std::this_thread::sleep_for(std::chrono::duration<double>(left));
-    fetch(e, buffer);
-    const double finished = now_seconds();
-    lock.lock();
-    counters_.request_seconds += finished - r.started;
-    e.arrival.store(arrivals_++, std::memory_order_relaxed);
-    arrival_log_.push_back(r.entry);
-    e.state.store(e.error.empty() ? kReady : kFailed, std::memory_order_release);
-    arrived_.notify_all();
-  }
-}
-
-std::string CopyingStore::read_exact(unsigned char* into, uint64_t bytes, uint64_t at) {
-  uint64_t done = 0;
-  while (done < bytes) {
-    const ssize_t got = ::pread(fd_, into + done, bytes - done, static_cast<off_t>(at + done));
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) return got < 0 ? std::strerror(errno) : "the file ends inside it";
-    done += static_cast<uint64_t>(got);
-  }
-  return {};
-}
-
-void CopyingStore::fetch(Entry& e, unsigned char* buffer) {
-  const BlockId& b = e.planned.block;
-  const auto& entry = file_->entry(b.grid, b.major, b.minor);
-  const auto ranges = file_->ranges();
-  try {
-    protect(e.buffer, PROT_READ | PROT_WRITE);
-    uint64_t bytes = 0;
-    if (e.planned.piece != PlannedBlock::kWhole) {
-      e.error = fetch_piece(e, buffer, e.decoder, bytes);
-    } else {
-      bytes = fetch_bytes(b);
-      e.error = read_exact(buffer, bytes, entry.offset);
-      if (e.error.empty()) {
-        e.error = validate_block(buffer, bytes, entry, file_->shape(b.major, b.minor), ranges[b.major],
-                                 ranges[b.minor], options_.check_hashes, options_.with_weights);
+      e.started = now_seconds();
+      std::vector<ReadRange> reads;
+      try {
+        protect(e.buffer, PROT_READ | PROT_WRITE);
+        reads = plan_reads(e, buffers_[static_cast<size_t>(e.buffer)]);
+        transfer_->start(k, reads);
+      } catch (const Error& error) {  // nothing started: it arrives failed at once
+        e.error = error.what();
+        finish(e, k);
+        continue;
       }
-      if (e.error.empty()) e.decoder = BlockDecoder::at(buffer, entry, ranges[b.major], ranges[b.minor]);
+      ++started_;
+      ++in_flight_;
+      ++unclaimed_;
+      ++counters_.requests;
+      for (const ReadRange& r : reads) counters_.bytes += r.bytes;
+      counters_.max_in_flight = std::max<uint64_t>(counters_.max_in_flight, in_flight_);
     }
-    {
-      std::lock_guard lock(mutex_);
-      counters_.bytes += bytes;
+    if (unclaimed_ == 0) continue;
+    --unclaimed_;  // this thread completes one (whichever the transfer finishes first)
+    lock.unlock();
+    std::string error;
+    uint64_t k = 0;
+    try {
+      k = transfer_->complete(error);
+    } catch (const Error& failure) {  // the medium itself failed: nothing can arrive any more
+      lock.lock();
+      fail_everything(failure.what());
+      continue;
     }
-    if (e.error.empty()) protect(e.buffer, PROT_READ);  // the engine only reads a block
-  } catch (const Error& error) {
-    e.error = error.what();
+    Entry& e = entries_[k];
+    e.error = std::move(error);
+    if (e.error.empty()) settle(e);
+    lock.lock();
+    counters_.request_seconds += now_seconds() - e.started;
+    --in_flight_;
+    finish(e, k);
   }
 }
 
-// A piece: its directory entries, DCSR vertices, neighbours and weights, each one read of the
-// block's bytes, placed as piece_layout() says, then settled (checked and rebased).
-std::string CopyingStore::fetch_piece(const Entry& e, unsigned char* buffer, BlockDecoder& decoder, uint64_t& bytes) {
+// Marks entry k arrived (ready or failed) and wakes the workers; holds mutex_.
+void CopyingStore::finish(Entry& e, uint64_t k) {
+  if (e.error.empty()) {
+    protect(e.buffer, PROT_READ);  // the engine only reads a block
+  }
+  e.arrival.store(arrivals_++, std::memory_order_relaxed);
+  arrival_log_.push_back(k);
+  e.state.store(e.error.empty() ? kReady : kFailed, std::memory_order_release);
+  arrived_.notify_all();
+  io_wake_.notify_all();
+}
+
+// The transfer failed as a whole (not one request): every request still out is failed with it.
+void CopyingStore::fail_everything(const std::string& why) {
+  for (uint64_t k = 0; k < next_; ++k) {
+    Entry& e = entries_[k];
+    if (e.state.load(std::memory_order_relaxed) != kWaiting) continue;
+    e.error = why;
+    --in_flight_;
+    finish(e, k);
+  }
+  unclaimed_ = 0;
+}
+
+// Where each part of entry e lands in its buffer: a range per part (one for a whole block, up
+// to four for a piece), each rounded out to the transfer's alignment and placed at an aligned
+// position, the part's own bytes at their offset inside it.
+std::vector<ReadRange> CopyingStore::plan_reads(Entry& e, unsigned char* buffer) {
+  const uint64_t align = transfer_->alignment();
+  const uint64_t step = std::max<uint64_t>(align, format::kPartAlignment);
+  uint64_t at = 0;
+  std::vector<ReadRange> reads;
+  auto place = [&](uint64_t file_offset, uint64_t bytes) -> unsigned char* {
+    if (bytes == 0) return buffer + at;
+    const uint64_t start = file_offset / align * align, skew = file_offset - start;
+    const uint64_t length = format::align_up(skew + bytes, align);
+    reads.push_back({start, length, skew + bytes, buffer + at});
+    unsigned char* part = buffer + at + skew;
+    at = format::align_up(at + length, step);
+    if (at > buffer_bytes_) fail("internal: {} store: a fetch of {} bytes overflows its buffer", name(), at);
+    return part;
+  };
   const BlockId& b = e.planned.block;
   const auto& entry = file_->entry(b.grid, b.major, b.minor);
+  if (e.planned.piece == PlannedBlock::kWhole) {
+    e.bytes = fetch_bytes(b);
+    e.data = place(entry.offset, e.bytes);
+    return reads;
+  }
   const auto all = pieces(b);
   if (e.planned.piece >= all.size()) fail("internal: piece {} of a block cut in {}", e.planned.piece, all.size());
   const BlockPiece& piece = all[e.planned.piece];
   const uint32_t weight_bytes = options_.with_weights ? format::weight_bytes(file_->weight_type()) : 0;
-  const uint64_t entries = piece.entry_last - piece.entry_first;
-  const PieceLayout l = piece_layout(entry, entries, piece.arc_last - piece.arc_first, weight_bytes);
+  const uint64_t entries = piece.entry_last - piece.entry_first, arcs = piece.arc_last - piece.arc_first;
+  const PieceLayout l = piece_layout(entry, entries, arcs, weight_bytes);
   const format::PartPositions positions = format::part_positions(entry.part_bytes);
-  const auto& at = positions.at;
+  const auto& part_at = positions.at;
+  const uint64_t base = entry.offset;
   const uint64_t vertices_at = format::dcsr_vertices_at(entry.vertex_count, entry.offset_bytes);
-  struct Read {
-    uint64_t to, bytes, from;
-  } reads[] = {
-      {0, l.offsets_bytes, at[format::kDirectory] + piece.entry_first * entry.offset_bytes},
-      {l.vertices_at, l.vertices_bytes, at[format::kDirectory] + vertices_at + piece.entry_first * entry.vertex_bytes},
-      {l.neighbours_at, l.neighbours_bytes, at[format::kNeighbors] + piece.arc_first * entry.id_bytes},
-      {l.weights_at, l.weights_bytes, at[format::kWeights] + piece.arc_first * weight_bytes},
-  };
-  for (const Read& r : reads) {
-    if (r.bytes == 0) continue;
-    if (auto problem = read_exact(buffer + r.to, r.bytes, entry.offset + r.from); !problem.empty()) return problem;
-    bytes += r.bytes;
-  }
+  e.parts.offsets = place(base + part_at[format::kDirectory] + piece.entry_first * entry.offset_bytes, l.offsets_bytes);
+  e.parts.vertices = place(base + part_at[format::kDirectory] + vertices_at + piece.entry_first * entry.vertex_bytes,
+                           l.vertices_bytes);
+  e.parts.neighbours = place(base + part_at[format::kNeighbors] + piece.arc_first * entry.id_bytes, l.neighbours_bytes);
+  e.parts.weights = place(base + part_at[format::kWeights] + piece.arc_first * weight_bytes, l.weights_bytes);
+  return reads;
+}
+
+// Checks what arrived for entry e and points its decoder at it; sets e.error when it is bad.
+void CopyingStore::settle(Entry& e) {
+  const BlockId& b = e.planned.block;
+  const auto& entry = file_->entry(b.grid, b.major, b.minor);
   const auto ranges = file_->ranges();
-  auto problem = settle_piece(buffer, entry, file_->shape(b.major, b.minor), piece, ranges[b.major], ranges[b.minor],
-                              weight_bytes, decoder);
-  if (!problem.empty()) return fmt::format("piece {} of {} (arcs {} to {}): {}", e.planned.piece + 1, all.size(),
-                                           piece.arc_first, piece.arc_last, problem);
-  return {};
+  try {
+    if (e.planned.piece == PlannedBlock::kWhole) {
+      e.error = validate_block(e.data, e.bytes, entry, file_->shape(b.major, b.minor), ranges[b.major], ranges[b.minor],
+                               options_.check_hashes, options_.with_weights);
+      if (e.error.empty()) e.decoder = BlockDecoder::at(e.data, entry, ranges[b.major], ranges[b.minor]);
+      return;
+    }
+    const auto all = pieces(b);
+    const BlockPiece& piece = all[e.planned.piece];
+    e.error = settle_piece(e.parts, entry, file_->shape(b.major, b.minor), piece, ranges[b.major], ranges[b.minor],
+                           e.decoder);
+    if (!e.error.empty()) {
+      e.error = fmt::format("piece {} of {} (arcs {} to {}): {}", e.planned.piece + 1, all.size(), piece.arc_first,
+                            piece.arc_last, e.error);
+    }
+  } catch (const Error& error) {
+    e.error = error.what();
+  }
 }
 
 uint64_t CopyingStore::arrival(uint64_t k) const {
@@ -289,9 +331,9 @@ void CopyingStore::cancel_pass() {
 
 void CopyingStore::fail_entry(const Entry& e) const {
   const BlockId& b = e.planned.block;
-  fail("'{}': block (row {}, column {}) of the {} grid at byte offset {}, fetched by the copying store: {}",
+  fail("'{}': block (row {}, column {}) of the {} grid at byte offset {}, fetched by the {} store: {}",
        file_->path(), b.grid == Grid::kOut ? b.major : b.minor, b.grid == Grid::kOut ? b.minor : b.major,
-       grid_name(b.grid), file_->entry(b.grid, b.major, b.minor).offset, e.error);
+       grid_name(b.grid), file_->entry(b.grid, b.major, b.minor).offset, name(), e.error);
 }
 
 const BlockDecoder& CopyingStore::acquire(uint64_t k) {
@@ -324,7 +366,7 @@ void CopyingStore::release(uint64_t k) {
 void CopyingStore::end_pass() {
   std::unique_lock lock(mutex_);
   next_ = entry_count_;  // start nothing more (a pass that stopped early leaves entries unread)
-  arrived_.wait(lock, [&] { return arrivals_ == started_; });  // requests under way finish first
+  arrived_.wait(lock, [&] { return in_flight_ == 0; });  // requests under way finish first
   for (uint64_t k = 0; k < entry_count_; ++k) {
     Entry& e = entries_[k];
     if (e.buffer >= 0) {  // a lease never released: the pass failed

@@ -1,6 +1,7 @@
-// The copying store: reads each planned block from the graph file (pread) into a bounded pool of
-// buffers on a background I/O thread, with up to `depth` requests in flight, each completing
-// after an injected delay and, if asked, out of order. It is the shape every fetching tier has
+// The copying store: reads each planned block of the graph file into a bounded pool of buffers on
+// background I/O threads, with up to `depth` requests in flight, through a Transfer: by default
+// pread with an injected delay and, if asked, out-of-order completion (PreadTransfer); O_DIRECT
+// through io_uring for the disk tier (UringTransfer). It is the shape every fetching tier has
 // (disk, far-memory rank, device): buffers that are recycled, a start/complete pair per request,
 // validation on arrival. And it checks the engine: a buffer whose last lease is released is made
 // unreadable (mprotect PROT_NONE) and a held one read-only, so reading a block the engine does
@@ -18,7 +19,9 @@
 #include <thread>
 #include <vector>
 
+#include "store/block_pieces.h"
 #include "store/block_store.h"
+#include "store/transfer.h"
 
 namespace tg {
 
@@ -28,6 +31,7 @@ struct CopyingStoreOptions {
                                // largest block's. A larger block is leased in pieces.
   uint32_t depth = 4;          // requests in flight at most (bounded by the pool too)
   uint32_t io_threads = 1;     // threads completing requests (the store's own, outside the engine's)
+  // The default transfer's (pread) behaviour:
   double delay_seconds = 0;    // injected latency of every request
   enum class Completion { kInOrder, kReverse, kShuffled } completion = Completion::kInOrder;
   bool with_weights = false;   // fetch the weights part (an unweighted pass reads the prefix only)
@@ -38,12 +42,14 @@ struct CopyingStoreOptions {
 
 class CopyingStore final : public BlockStore {
  public:
-  CopyingStore(std::shared_ptr<const GraphFile> file, CopyingStoreOptions options);
+  // transfer: how bytes move (null: pread with options' delay and completion order).
+  CopyingStore(std::shared_ptr<const GraphFile> file, CopyingStoreOptions options,
+               std::unique_ptr<Transfer> transfer = nullptr);
   ~CopyingStore() override;
   CopyingStore(const CopyingStore&) = delete;
   CopyingStore& operator=(const CopyingStore&) = delete;
 
-  std::string name() const override { return "copying"; }
+  std::string name() const override;  // the transfer's: "copying", "file"
   bool zero_copy() const override { return false; }
   uint64_t capacity_blocks() const override { return options_.buffers; }
   uint64_t pool_bytes() const override { return uint64_t{options_.buffers} * buffer_bytes_; }
@@ -78,16 +84,17 @@ class CopyingStore final : public BlockStore {
     int buffer = -1;
     BlockDecoder decoder;
     std::string error;
-  };
-  struct Request {
-    uint64_t entry;
-    double started;
+    double started = 0;           // when its request started
+    uint64_t bytes = 0;           // a whole block's bytes (from data)
+    unsigned char* data = nullptr;  // a whole block's first byte in its buffer
+    PieceParts parts;             // a piece's parts in its buffer
   };
 
   void io_loop();
-  void fetch(Entry& e, unsigned char* buffer);  // reads and validates; sets decoder or error
-  std::string fetch_piece(const Entry& e, unsigned char* buffer, BlockDecoder& decoder, uint64_t& bytes);
-  std::string read_exact(unsigned char* into, uint64_t bytes, uint64_t at);  // "" or what failed
+  std::vector<ReadRange> plan_reads(Entry& e, unsigned char* buffer);
+  void settle(Entry& e);  // checks what arrived; sets decoder or error
+  void finish(Entry& e, uint64_t k);
+  void fail_everything(const std::string& why);
   uint64_t fetch_bytes(const BlockId& b) const;
   uint64_t piece_slot(const BlockId& b) const;  // the block's position in pieces_of_
   void cut_pieces();
@@ -96,7 +103,7 @@ class CopyingStore final : public BlockStore {
 
   std::shared_ptr<const GraphFile> file_;
   CopyingStoreOptions options_;
-  int fd_ = -1;
+  std::unique_ptr<Transfer> transfer_;
   uint64_t buffer_bytes_ = 0;        // a buffer's mapping
   uint64_t piece_bytes_ = 0;         // what a buffer is filled with at most (a block or a piece)
   std::vector<BlockPiece> pieces_;   // the pieces of every block larger than a buffer
@@ -111,12 +118,12 @@ class CopyingStore final : public BlockStore {
   uint64_t entry_count_ = 0;
   uint64_t next_ = 0;                 // next plan entry to request
   uint64_t started_ = 0;              // requests started this pass
-  std::deque<Request> in_flight_;
+  uint64_t in_flight_ = 0;            // requests started and not yet arrived
+  uint64_t unclaimed_ = 0;            // of those, how many no I/O thread is completing yet
   std::vector<int> free_buffers_;
   uint64_t arrivals_ = 0;
   bool stopping_ = false;
   bool cancelled_ = false;            // this pass was cancelled (a task failed)
-  std::mt19937_64 rng_;
   std::vector<uint64_t> arrival_log_, acquire_log_;
   StoreCounters counters_;
   std::vector<std::thread> io_;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <optional>
 
 #include "algorithms/kernels.h"
@@ -19,6 +20,7 @@
 #include "store/copying_store.h"
 #include "store/block_pieces.h"
 #include "store/mapped_store.h"
+#include "store/uring_transfer.h"
 #include "test_graphs.h"
 #include "test_results.h"
 
@@ -29,8 +31,10 @@ using testing::expect_same_answer;
 using testing::kronecker_graph;
 
 // kPieces: the copying store with buffers of 1 KiB, so that most blocks (and vertex 0's row, the
-// hub's) are leased in pieces; block-major only, since vertex-major reads whole blocks.
-enum class StoreKind { kMapped, kCopying, kPieces };
+// hub's) are leased in pieces; block-major only, since vertex-major reads whole blocks. kFile:
+// the file tier (O_DIRECT through io_uring), whole blocks in vertex-major passes and 1 KiB pieces
+// in block-major ones, every range rounded out to 4 KiB.
+enum class StoreKind { kMapped, kCopying, kPieces, kFile };
 constexpr uint64_t kPieceBuffer = 1024;
 
 struct Setup {
@@ -40,7 +44,7 @@ struct Setup {
 };
 
 std::string describe(const Setup& s, uint32_t p) {
-  static constexpr const char* kNames[] = {"mapped", "copying", "copying in pieces"};
+  static constexpr const char* kNames[] = {"mapped", "copying", "copying in pieces", "file"};
   return fmt::format("{} store, {} schedule, {} threads, P={}", kNames[static_cast<int>(s.store)],
                      schedule_name(s.schedule), s.threads, p);
 }
@@ -53,7 +57,7 @@ void expect_same_everywhere(const std::vector<std::shared_ptr<const GraphFile>>&
   for (const auto& file : grids) {
     View g(file);
     const uint32_t p = file->blocks_per_side();
-    for (StoreKind store : {StoreKind::kMapped, StoreKind::kCopying, StoreKind::kPieces}) {
+    for (StoreKind store : {StoreKind::kMapped, StoreKind::kCopying, StoreKind::kPieces, StoreKind::kFile}) {
       for (Schedule schedule : {Schedule::kVertex, Schedule::kBlock}) {
         if (store == StoreKind::kPieces && schedule == Schedule::kVertex) continue;
         for (int threads : {1, 2}) {
@@ -63,12 +67,16 @@ void expect_same_everywhere(const std::vector<std::shared_ptr<const GraphFile>>&
           if (store != StoreKind::kMapped) {
             // Vertex-major holds every block of a pass (two grids for both-way programs).
             const uint32_t buffers = schedule == Schedule::kVertex ? 2 * p * p : 3;
+            const bool pieces = store == StoreKind::kPieces || (store == StoreKind::kFile && schedule == Schedule::kBlock);
+            std::unique_ptr<Transfer> transfer;
+            if (store == StoreKind::kFile) transfer = std::make_unique<UringTransfer>(file->path(), 8);
             copying = std::make_unique<CopyingStore>(
                 file, CopyingStoreOptions{.buffers = buffers,
-                                          .buffer_bytes = store == StoreKind::kPieces ? kPieceBuffer : 0,
+                                          .buffer_bytes = pieces ? kPieceBuffer : 0,
                                           .depth = 2,
                                           .completion = CopyingStoreOptions::Completion::kShuffled,
-                                          .with_weights = weights});
+                                          .with_weights = weights},
+                std::move(transfer));
             if (store == StoreKind::kPieces && p == 1) {
               ASSERT_GT(copying->blocks_in_pieces(), 0u) << describe(s, p);
             }
@@ -335,6 +343,36 @@ TEST(CopyingStore, APieceThatFailsItsCheckIsNamed) {
     EXPECT_NE(message.find("piece "), std::string::npos) << message;
     EXPECT_NE(message.find("outside its"), std::string::npos) << message;
   }
+}
+
+// The file tier reads the graph through a descriptor opened with O_DIRECT (no page cache), and
+// its reads are whole 4 KiB units: bytes moved are a multiple of 4096 and at least the blocks'.
+TEST(FileStore, ReadsWithODirectInWholePages) {
+  auto file = kronecker_graph(12, false, GeneratedWeights::kNone, 4, "bs-odirect", true);
+  GraphView<uint32_t, NoWeight> g(file);
+  Engine reference(g, EngineOptions{});
+  const auto expected = run_bfs(reference, 1, false).ints;
+  CopyingStore store(file, {.buffers = 4, .buffer_bytes = 2048, .depth = 4},
+                     std::make_unique<UringTransfer>(file->path(), 16));
+  EXPECT_EQ(store.name(), "file");
+  bool direct = false;  // an open descriptor of the graph file with O_DIRECT set
+  for (const auto& fd : std::filesystem::directory_iterator("/proc/self/fd")) {
+    std::error_code ec;
+    if (std::filesystem::read_symlink(fd.path(), ec) != std::filesystem::canonical(file->path())) continue;
+    std::ifstream info("/proc/self/fdinfo/" + fd.path().filename().string());
+    std::string key;
+    unsigned long flags = 0;
+    while (info >> key)
+      if (key == "flags:") info >> std::oct >> flags;
+    direct = direct || (flags & O_DIRECT) != 0;
+  }
+  EXPECT_TRUE(direct);
+  Engine engine(g, EngineOptions{.schedule = Schedule::kBlock, .store = &store});
+  EXPECT_EQ(run_bfs(engine, 1, false).ints, expected);
+  const StoreCounters c = store.counters();
+  EXPECT_GT(c.requests, 0u);
+  EXPECT_EQ(c.bytes % UringTransfer::kAlignment, 0u);
+  EXPECT_GT(store.blocks_in_pieces(), 0u);
 }
 
 }  // namespace

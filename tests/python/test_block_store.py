@@ -18,6 +18,9 @@ WAYS = {
     "copying-vertex": ("--store", "copying", "--schedule", "vertex", "--store-buffers", "64"),
     # Buffers of 512 bytes: most blocks are leased in pieces, two threads read them in turns.
     "copying-pieces": ("--store", "copying", "--store-buffer-bytes", "512", "--store-buffers", "3", "-t", "2"),
+    # The file tier: O_DIRECT reads through io_uring, whole blocks and then 1 KiB pieces.
+    "file": ("--store", "file", "--store-buffers", "4"),
+    "file-pieces": ("--store", "file", "--store-buffer-bytes", "1K", "--store-buffers", "3", "-t", "2"),
 }
 
 
