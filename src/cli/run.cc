@@ -154,7 +154,7 @@ std::vector<TrialOutcome> run_trials(const RunArgs& a, const Kernel& kernel, con
   std::unique_ptr<Progress> progress;
   uint64_t passes = 0;
   engine_options.hooks.end = [&](const IterationStats& s) {
-    if (progress) {
+    if (progress && progress->shown()) {  // no formatting per pass when nothing is drawn
       progress->status(fmt::format("pass {}: {} {}, {} vertices activated", ++passes, direction_name(s.direction),
                                    schedule_name(s.schedule), s.activated));
     }

@@ -15,6 +15,8 @@ class Progress {
   Progress(std::string label, uint64_t total, bool enabled);
   ~Progress();
   void update(uint64_t done);
+  // Whether anything is drawn at all (stderr a terminal, and asked for).
+  bool shown() const { return enabled_; }
   // A line of text instead of a bar, once the phase has run `after` seconds (a short run shows
   // nothing).
   void status(const std::string& text, double after = 1.0);
