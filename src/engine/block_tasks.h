@@ -165,11 +165,12 @@ inline void for_each_arrived(BlockStore& store, uint64_t first, uint64_t last, W
     if (wanted(k)) pending.push_back(k);
   std::vector<char> taken(pending.size(), 0);
   size_t front = 0, left = pending.size();
-  std::vector<uint64_t> window;
+  std::vector<uint64_t> window;  // the next kWindow entries not taken, and their positions
+  std::vector<size_t> at;
   while (left > 0) {
     while (taken[front]) ++front;
     window.clear();
-    std::vector<size_t> at;
+    at.clear();
     for (size_t x = front; x < pending.size() && window.size() < kWindow; ++x)
       if (!taken[x]) window.push_back(pending[x]), at.push_back(x);
     auto earliest = [&](auto positions) {  // the position of the earliest arrived, or pending.size()

@@ -13,7 +13,6 @@
 
 #include "graph/block_check.h"
 #include "store/block_pieces.h"
-#include "store/pread_transfer.h"
 #include "util/error.h"
 
 namespace tg {
@@ -49,11 +48,7 @@ CopyingStore::CopyingStore(std::shared_ptr<const GraphFile> file, CopyingStoreOp
   }
   cut_pieces();
   if (!transfer_) {
-    using Order = PreadTransfer::Completion;
-    const Order order = options_.completion == CopyingStoreOptions::Completion::kReverse    ? Order::kReverse
-                        : options_.completion == CopyingStoreOptions::Completion::kShuffled ? Order::kShuffled
-                                                                                            : Order::kInOrder;
-    transfer_ = std::make_unique<PreadTransfer>(file_->path(), options_.delay_seconds, order, options_.seed);
+    transfer_ = std::make_unique<PreadTransfer>(file_->path(), options_.delay_seconds, options_.completion, options_.seed);
   }
   // Each of a piece's four parts may need up to two alignment units more than its bytes (its
   // start rounded down, its end rounded up); mprotect works in whole pages.
@@ -141,7 +136,6 @@ void CopyingStore::begin_pass(std::vector<PlannedBlock> plan) {
     entries_[k].remaining.store(plan[k].uses, std::memory_order_relaxed);
   }
   next_ = 0;
-  started_ = 0;
   arrivals_ = 0;
   cancelled_ = false;
   arrival_log_.clear();
@@ -176,7 +170,6 @@ void CopyingStore::io_loop() {
         finish(e, k);
         continue;
       }
-      ++started_;
       ++in_flight_;
       ++unclaimed_;
       ++counters_.requests;

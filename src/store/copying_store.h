@@ -11,16 +11,15 @@
 
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <mutex>
-#include <random>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "store/block_pieces.h"
 #include "store/block_store.h"
+#include "store/pread_transfer.h"
 #include "store/transfer.h"
 
 namespace tg {
@@ -33,7 +32,8 @@ struct CopyingStoreOptions {
   uint32_t io_threads = 1;     // threads completing requests (the store's own, outside the engine's)
   // The default transfer's (pread) behaviour:
   double delay_seconds = 0;    // injected latency of every request
-  enum class Completion { kInOrder, kReverse, kShuffled } completion = Completion::kInOrder;
+  using Completion = PreadTransfer::Completion;
+  Completion completion = Completion::kInOrder;
   bool with_weights = false;   // fetch the weights part (an unweighted pass reads the prefix only)
   bool check_hashes = true;    // verify each fetched part's XXH3 (structure is always checked)
   bool protect = true;         // mprotect released buffers PROT_NONE and held ones read-only
@@ -117,7 +117,6 @@ class CopyingStore final : public BlockStore {
   std::unique_ptr<Entry[]> entries_;
   uint64_t entry_count_ = 0;
   uint64_t next_ = 0;                 // next plan entry to request
-  uint64_t started_ = 0;              // requests started this pass
   uint64_t in_flight_ = 0;            // requests started and not yet arrived
   uint64_t unclaimed_ = 0;            // of those, how many no I/O thread is completing yet
   std::vector<int> free_buffers_;
