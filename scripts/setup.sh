@@ -5,8 +5,8 @@ set -euo pipefail
 
 apt_packages=(cmake ninja-build g++ pkg-config libomp-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev zlib1g-dev liblzma-dev libzstd-dev libxxhash-dev xz-utils zstd gzip
-  # the file tier: O_DIRECT reads through io_uring
-  liburing-dev
+  # the file tier: O_DIRECT reads through io_uring; the numa tier: memory bound to a node
+  liburing-dev libnuma-dev
   # ThreadSanitizer build (scripts/build.sh tsan): clang, its TSan runtime, LLVM's libomp with the
   # Archer tool (libarcher.so), and llvm-symbolizer for the reports' stacks; all LLVM 14.
   clang-14 libclang-rt-14-dev libomp-14-dev llvm-14)

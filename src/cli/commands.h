@@ -14,6 +14,7 @@ Runner add_convert(CLI::App& app);
 Runner add_generate(CLI::App& app);
 Runner add_info(CLI::App& app);
 Runner add_reblock(CLI::App& app);
+Runner add_plan(CLI::App& app);
 Runner add_run(CLI::App& app);
 
 // Shared by commands: the thread count option's effect.

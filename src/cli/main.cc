@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   add(tg::cli::add_convert);
   add(tg::cli::add_generate);
   add(tg::cli::add_info);
+  add(tg::cli::add_plan);
   add(tg::cli::add_reblock);
   add(tg::cli::add_run);
   try {

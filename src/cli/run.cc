@@ -14,17 +14,22 @@
 #include "algorithms/kernels.h"
 #include "algorithms/output.h"
 #include "algorithms/sources.h"
+#include "cli/budget.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/validators.h"
 #include "engine/engine.h"
 #include "graph/format.h"
+#include "store/composite_store.h"
 #include "store/copying_store.h"
+#include "store/mapped_store.h"
+#include "store/numa_store.h"
 #include "store/uring_transfer.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/interrupt_cleanup.h"
 #include "util/log.h"
+#include "util/memory.h"
 #include "util/progress.h"
 #include "util/timer.h"
 
@@ -50,6 +55,8 @@ struct RunArgs {
   uint64_t seed = 27491095;
   double alpha = EngineOptions{}.alpha, beta = EngineOptions{}.beta, pull_share = EngineOptions{}.pull_share;
   double tolerance = 0, damping = 0.85, delta = 0;
+  BudgetArgs budget;
+  bool far_given = false;
 };
 
 bool is_graph_file(const std::string& path) {
@@ -63,7 +70,14 @@ bool is_graph_file(const std::string& path) {
 std::shared_ptr<const GraphFile> open_graph(const RunArgs& a) {
   OpenOptions open_options{.verify_checksums = !a.no_checksums, .verify_block_hashes = !a.no_checksums};
   if (!std::filesystem::exists(a.graph)) fail("cannot open '{}': no such file", a.graph);
+  // Under a budget, blocks are checked one by one before their first use, not all at the open.
+  open_options.check_blocks = !a.budget.given();
   if (is_graph_file(a.graph)) return GraphFile::open(a.graph, open_options);
+  if (a.budget.given()) {
+    fail("--memory-budget and --far-ratio need a graph file ('{}' would be converted in memory first); convert it with: "
+         "tiergraph convert {} GRAPH.tg",
+         a.graph, a.graph);
+  }
   log::info("'{}' is not a graph file: converting it on the fly", a.graph);
   const auto dir = std::filesystem::temp_directory_path();
   std::string temp = (dir / "tiergraph-run-XXXXXX").string();
@@ -90,6 +104,7 @@ std::shared_ptr<const GraphFile> open_graph(const RunArgs& a) {
 }
 
 struct TrialOutcome {
+  KernelArgs args;
   AlgorithmResult result;
   double seconds = 0;
   std::optional<uint64_t> source;
@@ -125,12 +140,54 @@ std::unique_ptr<BlockStore> make_store(const RunArgs& a, std::shared_ptr<const G
   return std::make_unique<CopyingStore>(std::move(file), o, std::move(transfer));
 }
 
+// The stores of a run under a budget: the plan's local blocks from the mapping, the far ones
+// through the file tier, routed block by block.
+struct TieredStores {
+  std::unique_ptr<BlockStore> local, far, composite;
+};
+template <typename Id, typename W>
+TieredStores make_tiered_stores(const RunArgs& a, const TierPlan& plan, const GraphView<Id, W>& g,
+                                std::shared_ptr<const GraphFile> file) {
+  TieredStores s;
+  s.local = std::make_unique<MappedStore>(g.grid(Grid::kOut), g.grid(Grid::kIn), g.blocks_per_side());
+  auto route = [&plan](const BlockId& b) -> size_t { return plan.is_far(b) ? 1 : 0; };
+  if (plan.far == "numa") {
+    const NumaNodes nodes = numa_nodes();
+    if (!nodes.available) fail("--far numa needs NUMA support, and this kernel has none");
+    const int node = a.budget.far_node.value_or(nodes.farthest);
+    if (node == nodes.local) {
+      log::info("numa tier: node {} is this CPU's own node{}: the far blocks are placed correctly but are not far", node,
+                nodes.count == 1 ? " (the machine has one node)" : "");
+    }
+    s.far = std::make_unique<NumaStore>(file, [&plan](const BlockId& b) { return plan.is_far(b); }, g.grid(Grid::kOut),
+                                        g.grid(Grid::kIn), node, !std::is_same_v<W, NoWeight>, !a.no_checksums);
+    s.composite = std::make_unique<CompositeStore>(std::vector<BlockStore*>{s.local.get(), s.far.get()}, route);
+    return s;
+  }
+  CopyingStoreOptions o;
+  o.buffers = plan.buffers;
+  o.buffer_bytes = plan.buffer_bytes;
+  o.depth = plan.depth;
+  o.io_threads = a.store_io_threads;
+  o.with_weights = !std::is_same_v<W, NoWeight>;
+  o.check_hashes = !a.no_checksums;
+  auto transfer = std::make_unique<UringTransfer>(file->path(), 4 * plan.depth);
+  s.far = std::make_unique<CopyingStore>(std::move(file), o, std::move(transfer));
+  s.composite = std::make_unique<CompositeStore>(std::vector<BlockStore*>{s.local.get(), s.far.get()}, route);
+  return s;
+}
+
 nlohmann::json store_json(const BlockStore& store) {
   const StoreCounters c = store.counters();
   nlohmann::json j = {{"name", store.name()},     {"pool_bytes", store.pool_bytes()}, {"blocks_read", c.blocks},
                       {"bytes_fetched", c.bytes}, {"requests", c.requests},          {"wait_seconds", c.wait_seconds},
                       {"request_seconds", c.request_seconds}, {"max_in_flight", c.max_in_flight},
                       {"overlap", c.request_seconds > 0 ? 1.0 - c.wait_seconds / c.request_seconds : 1.0}};
+  if (const auto* numa = dynamic_cast<const NumaStore*>(&store)) {
+    j["node"] = numa->node();
+    j["node_bytes"] = numa->node_bytes();
+    j["blocks_held"] = numa->blocks_held();
+  }
   if (const auto* copying = dynamic_cast<const CopyingStore*>(&store)) {
     j["buffer_bytes"] = copying->piece_bytes();
     j["blocks_in_pieces"] = copying->blocks_in_pieces();
@@ -139,12 +196,40 @@ nlohmann::json store_json(const BlockStore& store) {
   return j;
 }
 
+// What a run reports of its memory: the plan under a budget, and the peak RSS it reached.
+struct MemoryReport {
+  std::optional<TierPlan> plan;
+  double check_seconds = 0;     // checking the local blocks (under a budget)
+  uint64_t peak_rss = 0;        // after the trials, before any verification
+  uint64_t far_node_bytes = 0;  // the numa tier's memory (on the far node: outside the local budget)
+  nlohmann::json tiers = nlohmann::json::array();
+};
+
 template <typename Kernel, typename Id, typename W>
 std::vector<TrialOutcome> run_trials(const RunArgs& a, const Kernel& kernel, const GraphView<Id, W>& g,
-                                     std::shared_ptr<const GraphFile> file, nlohmann::json& store_report) {
-  auto store = make_store(a, file, !std::is_same_v<W, NoWeight>);
+                                     std::shared_ptr<const GraphFile> file, nlohmann::json& store_report,
+                                     MemoryReport& memory) {
+  constexpr bool kWeights = !std::is_same_v<W, NoWeight>;
+  std::unique_ptr<BlockStore> store;
+  TieredStores tiers;
+  if (a.budget.given()) {
+    memory.plan = make_plan(a.budget, *file,
+                            {.algorithm = kernel.name,
+                             .state_bytes = kernel.state_bytes(g.num_vertices(), sizeof(Id)),
+                             .index_bytes = g.index_bytes(),
+                             .weights = kWeights,
+                             .parents = a.parents,
+                             .threads = static_cast<uint32_t>(omp_get_max_threads())});
+    for (const auto& line : memory.plan->reasons) log::info("plan: {}", line);
+    Timer check_timer;
+    check_local_blocks(*file, *memory.plan, !a.no_checksums, kWeights);
+    memory.check_seconds = check_timer.seconds();
+    if (memory.plan->needs_far_tier()) tiers = make_tiered_stores(a, *memory.plan, g, file);
+  } else {
+    store = make_store(a, file, kWeights);
+  }
   EngineOptions engine_options;
-  engine_options.store = store.get();
+  engine_options.store = tiers.composite ? tiers.composite.get() : store.get();
   engine_options.schedule = a.schedule == "vertex" ? Schedule::kVertex : a.schedule == "block" ? Schedule::kBlock : Schedule::kAuto;
   engine_options.direction = a.direction == "push" ? Direction::kPush : a.direction == "pull" ? Direction::kPull : Direction::kAuto;
   engine_options.alpha = a.alpha;
@@ -178,6 +263,7 @@ std::vector<TrialOutcome> run_trials(const RunArgs& a, const Kernel& kernel, con
       o.source = args.source;
     }
     if (kernel.sources == Sources::kSample) args.sources = radii_sources(g, a.samples, a.seed + static_cast<uint64_t>(t));
+    o.args = args;
     engine.reset_stats();
     passes = 0;
     progress = std::make_unique<Progress>(a.trials > 1 ? fmt::format("{} trial {}/{}:", kernel.name, t + 1, a.trials)
@@ -190,10 +276,18 @@ std::vector<TrialOutcome> run_trials(const RunArgs& a, const Kernel& kernel, con
     if (a.json) o.iterations = to_json(engine.stats());  // road SSSP's 12,815 passes make 20 MiB of JSON
     o.vertex_bytes = engine.peak_vertex_bytes();
     o.memory = engine.memory();
-    if (a.verify) o.verdict = kernel.verify(g, args, o.result);
+    // Under a budget the verifier, which reads every edge from the mapping, runs after the peak
+    // RSS of the trials is taken.
+    if (a.verify && !a.budget.given()) o.verdict = kernel.verify(g, args, o.result);
     outcomes.push_back(std::move(o));
   }
+  memory.peak_rss = peak_rss_bytes();
   store_report = store_json(engine.store());
+  if (tiers.composite) memory.tiers = {store_json(*tiers.local), store_json(*tiers.far)};
+  if (const auto* numa = dynamic_cast<const NumaStore*>(tiers.far.get())) memory.far_node_bytes = numa->node_bytes();
+  if (a.verify && a.budget.given()) {
+    for (auto& o : outcomes) o.verdict = kernel.verify(g, o.args, o.result);
+  }
   return outcomes;
 }
 
@@ -226,20 +320,26 @@ void run_command(const RunArgs& a) {
   if (a.store_depth < 1) fail("--store-depth must be at least 1");
   if (a.store_io_threads < 1 || a.store_io_threads > 64) fail("--store-io-threads must be 1 to 64, got {}", a.store_io_threads);
   if (!(a.store_delay >= 0 && a.store_delay <= 60)) fail("--store-delay must be between 0 and 60 seconds, got {}", a.store_delay);
+  check_budget_options(a.budget, a.far_given);
+  if (a.budget.given() && a.store != "mapped") {
+    fail("--store puts every block in one store; under --memory-budget or --far-ratio the planner places them");
+  }
+  const uint64_t baseline_rss = current_rss_bytes();
   Timer read_timer;
   auto file = open_graph(a);
   const double read_seconds = read_timer.seconds();
   std::vector<TrialOutcome> outcomes;
   std::string algorithm;
   nlohmann::json store_report;
+  MemoryReport memory;
   with_kernel(a.algorithm, [&](const auto& kernel) {
     algorithm = kernel.name;
     check_kernel_fits(a, kernel, *file);
     if (file->num_vertices() == 0) fail("'{}' has no vertices", file->path());
     if (kernel.weighted && !a.unit_weights) {
-      with_weighted_view(file, [&](const auto& view) { outcomes = run_trials(a, kernel, view, file, store_report); });
+      with_weighted_view(file, [&](const auto& view) { outcomes = run_trials(a, kernel, view, file, store_report, memory); });
     } else {
-      with_unweighted_view(file, [&](const auto& view) { outcomes = run_trials(a, kernel, view, file, store_report); });
+      with_unweighted_view(file, [&](const auto& view) { outcomes = run_trials(a, kernel, view, file, store_report, memory); });
     }
   });
 
@@ -279,6 +379,18 @@ void run_command(const RunArgs& a) {
                      {"trials", trials},
                      {"average_seconds", average}};
     if (a.verify) j["verification"] = all_ok ? "PASS" : "FAIL";
+    j["peak_rss_bytes"] = memory.peak_rss;
+    j["baseline_rss_bytes"] = baseline_rss;
+    if (memory.plan) {
+      j["plan"] = memory.plan->to_json();
+      j["local_check_seconds"] = memory.check_seconds;
+      j["tiers"] = memory.tiers;
+      j["far_node_bytes"] = memory.far_node_bytes;
+      // Local memory: what the process holds, less the far node's share (on a one-node machine
+      // the numa tier's node is the local one, and RSS cannot tell them apart).
+      const uint64_t local = memory.peak_rss - std::min(memory.peak_rss, memory.far_node_bytes);
+      if (memory.plan->budget) j["within_budget"] = local <= *memory.plan->budget + kFixedOverheadBytes;
+    }
     fmt::print("{}\n", j.dump(2));
   } else {
     fmt::print("Graph: {} ({} vertices, {} {} edges)\n", file->path(), file->num_vertices(), file->num_edges(),
@@ -295,6 +407,13 @@ void run_command(const RunArgs& a) {
       }
     }
     fmt::print("Average Time: {:.5f}\n", average);
+    if (memory.plan) {
+      fmt::print("Far Ratio: {:.3f}\n", memory.plan->far_ratio);
+      fmt::print("Peak RSS: {}{}\n", format_byte_size(memory.peak_rss),
+                 memory.plan->budget ? fmt::format(" (budget {} + {} runtime)", format_byte_size(*memory.plan->budget),
+                                                   format_byte_size(kFixedOverheadBytes))
+                                     : std::string());
+    }
   }
   if (!a.output.empty()) {
     write_result(*file, outcomes.back().result, a.output);
@@ -341,9 +460,11 @@ Runner add_run(CLI::App& app) {
   cmd->add_option("--damping", a->damping, "pr: damping factor (default 0.85)");
   cmd->add_option("-k,--samples", a->samples, "radii: sampled sources, at most 64 (default 64)");
   cmd->add_flag("--no-checksums", a->no_checksums, "Skip verifying the graph file's checksums and hashes (its structure is always checked)");
+  add_budget_options(*cmd, a->budget);
   add_graph_input_options(*cmd, a->input);
-  return [a, iterations] {
+  return [a, iterations, cmd] {
     a->graph = a->graph_arg.path();
+    a->far_given = cmd->count("--far") > 0;
     a->iterations_given = iterations->count() > 0;
     run_command(*a);
   };

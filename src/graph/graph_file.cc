@@ -147,18 +147,8 @@ std::shared_ptr<const GraphFile> GraphFile::open(const std::string& path, OpenOp
   g->validate_ranges();
   g->validate_index(Grid::kOut);
   if (g->directed()) g->validate_index(Grid::kIn);
-  // Hashes before structure, as above: a flipped byte is reported as corruption.
-  if (options.verify_block_hashes) g->verify_block_hashes();
-  // Each grid alone is sound now; then they must hold the same graph: the in grid the out
-  // grid's arcs reversed, or an undirected graph's one grid its own reverse. Otherwise pull and
-  // push passes (and verifiers) would each see a different graph.
-  const auto out = g->validate_blocks(Grid::kOut);
-  if (g->directed()) {
-    const auto in = g->validate_blocks(Grid::kIn);
-    if (in.reversed != out.forward) fail("'{}': the in grid does not hold the out grid's arcs (the file is corrupted)", path);
-  } else if (out.forward != out.reversed) {
-    fail("'{}': the graph is marked undirected but its arcs are not symmetric (the file is corrupted)", path);
-  }
+  g->blocks_checked_ = options.check_blocks;
+  if (options.check_blocks) g->check_all_blocks(options.verify_block_hashes);
   if (g->has_section(SectionKind::kIdMap)) {
     g->id_map_ = g->section<uint64_t>(SectionKind::kIdMap);
     for (uint64_t v = 1; v < g->id_map_.size(); ++v) {
@@ -166,6 +156,40 @@ std::shared_ptr<const GraphFile> GraphFile::open(const std::string& path, OpenOp
     }
   }
   return g;
+}
+
+void GraphFile::check_all_blocks(bool hashes) const {
+  const auto& path = path_;
+  // Hashes before structure, as above: a flipped byte is reported as corruption.
+  if (hashes) verify_block_hashes();
+  // Each grid alone is sound now; then they must hold the same graph: the in grid the out
+  // grid's arcs reversed, or an undirected graph's one grid its own reverse. Otherwise pull and
+  // push passes (and verifiers) would each see a different graph.
+  const auto out = validate_blocks(Grid::kOut);
+  if (directed()) {
+    const auto in = validate_blocks(Grid::kIn);
+    if (in.reversed != out.forward) fail("'{}': the in grid does not hold the out grid's arcs (the file is corrupted)", path);
+  } else if (out.forward != out.reversed) {
+    fail("'{}': the graph is marked undirected but its arcs are not symmetric (the file is corrupted)", path);
+  }
+}
+
+void GraphFile::check_block(Grid grid, uint32_t major, uint32_t minor, bool hashes, bool weights) const {
+  const auto& e = entry(grid, major, minor);
+  const auto positions = format::part_positions(e.part_bytes);
+  const bool with_weights = weights && this->weighted();
+  const uint64_t bytes = with_weights ? positions.end : positions.at[format::kWeights];
+  const auto r = ranges();
+  const std::string problem = validate_block(base_ + e.offset, bytes, e, shape(major, minor), r[major], r[minor],
+                                             hashes, with_weights);
+  if (!problem.empty()) fail_block(grid, uint64_t{major} * blocks_per_side() + minor, problem);
+}
+
+void GraphFile::drop_pages(std::span<const unsigned char> bytes) const {
+  constexpr uintptr_t kPage = 4096;
+  const auto first = (reinterpret_cast<uintptr_t>(bytes.data()) + kPage - 1) & ~(kPage - 1);
+  const auto last = (reinterpret_cast<uintptr_t>(bytes.data()) + bytes.size()) & ~(kPage - 1);
+  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
 }
 
 uint64_t GraphFile::dense_id(uint64_t original) const {

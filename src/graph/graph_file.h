@@ -22,6 +22,12 @@ namespace tg {
 struct OpenOptions {
   bool verify_checksums = true;     // the small sections' checksums
   bool verify_block_hashes = true;  // every block part's hash (the bulk of the file)
+  // Check every block when opening (structure, hashes, the grids' agreement). A run under a
+  // memory budget opens without: reading every block would bring the whole file into memory.
+  // Its blocks are then checked one by one before their first use (check_block when placed
+  // locally, the store's validation when fetched), and the file's pages are dropped as the
+  // open reads them.
+  bool check_blocks = true;
 };
 
 enum class Grid { kOut, kIn };
@@ -86,6 +92,16 @@ class GraphFile {
   // offset) in file order. Opening does this unless verify_block_hashes is off.
   void verify_block_hashes() const;
 
+  // Whether opening checked every block (see OpenOptions::check_blocks).
+  bool blocks_checked() const { return blocks_checked_; }
+  // One block's structure and, when `hashes`, the hashes of the parts a pass reads (without
+  // `weights`, the prefix before the weights part); throws naming the block.
+  void check_block(Grid grid, uint32_t major, uint32_t minor, bool hashes, bool weights) const;
+  // Drops this process's mapping of the whole pages inside `bytes` (they are read again from
+  // the page cache or the disk if touched): what keeps an open under a budget from holding the
+  // blocks it glanced at.
+  void drop_pages(std::span<const unsigned char> bytes) const;
+
  private:
   GraphFile() = default;
   const format::SectionEntry* find(format::SectionKind kind) const;
@@ -99,6 +115,7 @@ class GraphFile {
     uint64_t forward = 0, reversed = 0;
   };
   ArcSums validate_blocks(Grid grid) const;
+  void check_all_blocks(bool hashes) const;
   [[noreturn]] void fail_block(Grid grid, uint64_t k, const std::string& problem) const;
   uint64_t degree(std::span<const unsigned char> section, uint64_t v) const {
     if (degree_bytes_ == 4) return reinterpret_cast<const uint32_t*>(section.data())[v];
@@ -112,6 +129,7 @@ class GraphFile {
   std::span<const uint64_t> id_map_;
   std::span<const unsigned char> out_degrees_, in_degrees_;
   uint32_t degree_bytes_ = 4;
+  bool blocks_checked_ = true;
 };
 
 }  // namespace tg

@@ -6,6 +6,7 @@
 // file; a disk or far-memory tier hands out decoders over blocks it has fetched.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -79,10 +80,10 @@ class GraphView {
     p_ = file_->blocks_per_side();
     ranges_ = file_->ranges();
     out_ = decoders(Grid::kOut);
-    index_presence(out_, out_presence_);
+    index_presence(Grid::kOut, out_, out_presence_);
     if (file_->directed()) {
       in_ = decoders(Grid::kIn);
-      index_presence(in_, in_presence_);
+      index_presence(Grid::kIn, in_, in_presence_);
     } else {
       in_ = out_;  // the symmetric grid serves both directions
     }
@@ -144,7 +145,7 @@ class GraphView {
     std::vector<uint64_t> words;
     std::vector<uint32_t> ranks;
   };
-  void index_presence(std::vector<BlockDecoder>& blocks, Presence& presence) const {
+  void index_presence(Grid grid, std::vector<BlockDecoder>& blocks, Presence& presence) const {
     std::vector<uint64_t> first_word(blocks.size() + 1, 0);
     for (size_t k = 0; k < blocks.size(); ++k) {
       const uint64_t major_size = ranges_[k / p_ + 1] - ranges_[k / p_];
@@ -153,16 +154,29 @@ class GraphView {
     if (first_word.back() == 0) return;
     presence.words.assign(first_word.back(), 0);
     presence.ranks.assign(first_word.back(), 0);
+    // A file opened without its blocks checked (under a memory budget) has had only its index
+    // checked: the vertex lists are bounded here, and their pages dropped once read, so the
+    // index does not hold the blocks it glanced at.
+    const bool unchecked = !file_->blocks_checked();
+    std::atomic<uint64_t> bad{~uint64_t{0}};
 #pragma omp parallel for schedule(dynamic, 16)
     for (size_t k = 0; k < blocks.size(); ++k) {
       auto& b = blocks[k];
       if (!b.dcsr()) continue;
       uint64_t* words = presence.words.data() + first_word[k];
       uint32_t* ranks = presence.ranks.data() + first_word[k];
+      const uint64_t major_size = ranges_[k / p_ + 1] - ranges_[k / p_];
       for (uint64_t i = 0; i < b.vertex_count; ++i) {
         const uint64_t local = b.local_vertex(i);
+        if (unchecked && local >= major_size) {
+          uint64_t seen = bad.load();
+          while (k < seen && !bad.compare_exchange_weak(seen, k)) {
+          }
+          break;
+        }
         words[local / 64] |= uint64_t{1} << (local % 64);
       }
+      if (unchecked) file_->drop_pages({b.vertices, b.vertex_count * b.vertex_bytes});
       uint32_t listed = 0;
       for (uint64_t w = 0; w < first_word[k + 1] - first_word[k]; ++w) {
         ranks[w] = listed;
@@ -170,6 +184,10 @@ class GraphView {
       }
       b.presence = words;
       b.presence_rank = ranks;
+    }
+    if (const uint64_t k = bad.load(); k != ~uint64_t{0}) {
+      fail("'{}': {} block ({}, {}) lists a vertex outside its range (the file is corrupted)", file_->path(), grid_name(grid),
+           k / p_, k % p_);
     }
   }
 

@@ -50,10 +50,7 @@ CopyingStore::CopyingStore(std::shared_ptr<const GraphFile> file, CopyingStoreOp
   if (!transfer_) {
     transfer_ = std::make_unique<PreadTransfer>(file_->path(), options_.delay_seconds, options_.completion, options_.seed);
   }
-  // Each of a piece's four parts may need up to two alignment units more than its bytes (its
-  // start rounded down, its end rounded up); mprotect works in whole pages.
-  const uint64_t slack = 4 * 2 * std::max<uint64_t>(transfer_->alignment(), format::kPartAlignment);
-  buffer_bytes_ = std::max<uint64_t>(kPage, format::align_up(piece_bytes_ + slack, kPage));
+  buffer_bytes_ = mapping_bytes(piece_bytes_, transfer_->alignment());
   for (uint32_t b = 0; b < options_.buffers; ++b) {
     void* m = ::mmap(nullptr, buffer_bytes_, options_.protect ? PROT_NONE : PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -66,6 +63,13 @@ CopyingStore::CopyingStore(std::shared_ptr<const GraphFile> file, CopyingStoreOp
     free_buffers_.push_back(static_cast<int>(b));
   }
   for (uint32_t t = 0; t < options_.io_threads; ++t) io_.emplace_back([this] { io_loop(); });
+}
+
+uint64_t CopyingStore::mapping_bytes(uint64_t piece_bytes, uint64_t alignment) {
+  // Each of a piece's four parts may need up to two alignment units more than its bytes (its
+  // start rounded down, its end rounded up); mprotect works in whole pages.
+  const uint64_t slack = 4 * 2 * std::max<uint64_t>(alignment, format::kPartAlignment);
+  return std::max<uint64_t>(kPage, format::align_up(piece_bytes + slack, kPage));
 }
 
 CopyingStore::~CopyingStore() {

@@ -54,6 +54,9 @@ class CopyingStore final : public BlockStore {
   uint64_t capacity_blocks() const override { return options_.buffers; }
   uint64_t pool_bytes() const override { return uint64_t{options_.buffers} * buffer_bytes_; }
   uint64_t buffer_bytes() const { return buffer_bytes_; }  // a buffer's mapping (whole pages)
+  // The mapping a buffer filled with at most piece_bytes needs, for a transfer of this alignment
+  // (what a planner sizes a pool by before the store exists).
+  static uint64_t mapping_bytes(uint64_t piece_bytes, uint64_t alignment);
   uint64_t piece_bytes() const { return piece_bytes_; }    // the most a buffer is filled with
   std::span<const BlockPiece> pieces(const BlockId& block) const override;
   // Blocks leased in pieces (larger than a buffer), over both grids.

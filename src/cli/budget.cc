@@ -1,0 +1,87 @@
+#include "cli/budget.h"
+
+#include <omp.h>
+
+#include <atomic>
+#include <vector>
+
+#include "cli/validators.h"
+#include "util/byte_size.h"
+#include "util/error.h"
+
+namespace tg::cli {
+
+void add_budget_options(CLI::App& cmd, BudgetArgs& a) {
+  cmd.add_option("--memory-budget", a.memory_budget,
+                 "Local memory the run may hold, e.g. 512M or 2G: vertex state, frontiers, the block index, the fetch "
+                 "pipeline and the edge blocks kept local; the rest of the edge blocks are read from the far tier. "
+                 "Peak RSS stays within it plus 64 MiB for the runtime. Needs a graph file (convert text first)")
+      ->check(byte_size());
+  cmd.add_option("--far-ratio", a.far_ratio,
+                 "The share of edge bytes placed on the far tier, 0 to 1 (the other way to give a budget)");
+  cmd.add_option("--far", a.far,
+                 "The far tier under a budget: file (the graph file, read with O_DIRECT through io_uring into a "
+                 "pipeline of buffers) or numa (memory bound to a NUMA node, read in place)")
+      ->check(CLI::IsMember({"file", "numa"}));
+  cmd.add_option("--far-node", a.far_node, "--far numa: the node holding the far blocks (default: the farthest from this CPU)")
+      ->check(CLI::NonNegativeNumber);
+}
+
+void check_budget_options(const BudgetArgs& a, bool far_given) {
+  if (!a.memory_budget.empty() && a.far_ratio) fail("give --memory-budget or --far-ratio, not both");
+  if (a.far_ratio && !(*a.far_ratio >= 0 && *a.far_ratio <= 1)) {
+    fail("--far-ratio must be between 0 and 1, got {}", *a.far_ratio);
+  }
+  if (!a.given() && far_given) fail("--far places blocks under a budget: give --memory-budget or --far-ratio too");
+  if (a.far_node && a.far != "numa") fail("--far-node names the node of the numa tier: give --far numa too");
+}
+
+TierPlan make_plan(const BudgetArgs& a, const GraphFile& file, const PlanInputs& in) {
+  PlanRequest r;
+  r.algorithm = std::string(in.algorithm);
+  r.vertex_state_bytes = in.state_bytes;
+  // The result: a value per vertex (8 bytes), and with --parents a parent per vertex.
+  r.result_bytes = file.num_vertices() * 8 * (in.parents ? 2 : 1);
+  r.index_bytes = in.index_bytes;
+  r.weights = in.weights;
+  if (!a.memory_budget.empty()) r.budget = parse_byte_size(a.memory_budget);
+  r.far_ratio = a.far_ratio;
+  r.far = a.far;
+  r.threads = in.threads;
+  r.machine_bytes = machine_memory_bytes();
+  return plan_tiers(file, r);
+}
+
+void check_local_blocks(const GraphFile& file, const TierPlan& plan, bool hashes, bool weights) {
+  struct Local {
+    Grid grid;
+    uint32_t major, minor;
+  };
+  std::vector<Local> local;
+  const uint32_t p = file.blocks_per_side();
+  for (Grid g : {Grid::kOut, Grid::kIn}) {
+    if (g == Grid::kIn && !file.directed()) break;
+    for (uint32_t i = 0; i < p; ++i)
+      for (uint32_t j = 0; j < p; ++j)
+        if (!plan.is_far({g, i, j})) local.push_back({g, i, j});
+  }
+  // The first bad block in storage order, whatever the threads' timing.
+  std::atomic<int64_t> first_bad{static_cast<int64_t>(local.size())};
+  std::string problem;
+#pragma omp parallel for schedule(dynamic, 4)
+  for (int64_t k = 0; k < static_cast<int64_t>(local.size()); ++k) {
+    if (k > first_bad.load(std::memory_order_relaxed)) continue;
+    try {
+      file.check_block(local[k].grid, local[k].major, local[k].minor, hashes, weights);
+    } catch (const Error& e) {
+#pragma omp critical(tg_local_blocks)
+      if (k < first_bad.load()) {
+        first_bad.store(k);
+        problem = e.what();
+      }
+    }
+  }
+  if (!problem.empty()) throw Error(problem);
+}
+
+}  // namespace tg::cli

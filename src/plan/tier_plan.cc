@@ -1,0 +1,264 @@
+#include "plan/tier_plan.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "store/copying_store.h"
+#include "util/byte_size.h"
+#include "util/error.h"
+
+namespace tg {
+
+namespace {
+
+constexpr uint64_t kTransferAlignment = 4096;  // O_DIRECT's; the widest any tier rounds to
+
+// The engine's own sets and an algorithm's frontiers, at most: the claim bitmap, the push
+// buffers (an id per vertex activated in a pass) and two frontiers (this pass's and the next,
+// each a list of ids or a bitmap).
+uint64_t frontier_bytes(uint64_t n, unsigned id_bytes) {
+  const uint64_t bitmap = (n + 63) / 64 * 8;
+  return bitmap + n * id_bytes + 2 * (n * id_bytes + bitmap);
+}
+
+// The small sections a run keeps mapped and reads: ranges, both indexes, degrees, the id map.
+uint64_t small_section_bytes(const GraphFile& file) {
+  uint64_t total = 0;
+  for (auto kind : {format::SectionKind::kRanges, format::SectionKind::kOutIndex, format::SectionKind::kInIndex,
+                    format::SectionKind::kIdMap, format::SectionKind::kOutDegrees, format::SectionKind::kInDegrees}) {
+    if (file.has_section(kind)) total += file.section_entry(kind).bytes;
+  }
+  return total;
+}
+
+struct Candidate {
+  uint64_t slot;
+  double share;  // of passes reading the block's grid
+  uint64_t bytes, arcs;
+};
+
+std::string bytes_text(uint64_t b) { return format_byte_size(b); }
+
+}  // namespace
+
+GridUse grid_use(std::string_view algorithm) {
+  if (algorithm == "pr") return {0.0, 1.0};    // every pass pulls over all vertices
+  if (algorithm == "sssp") return {1.0, 0.0};  // pushes; pulls only when half the arcs are active
+  return {0.5, 0.5};                           // bfs, radii, wcc: direction-optimizing
+}
+
+uint64_t block_fetch_bytes(const GraphFile& file, Grid grid, uint32_t major, uint32_t minor, bool weights) {
+  const auto& e = file.entry(grid, major, minor);
+  const auto positions = format::part_positions(e.part_bytes);
+  return weights && file.weighted() ? positions.end : positions.at[format::kWeights];
+}
+
+uint64_t machine_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  uint64_t bytes = pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) : 0;
+  // A container's limit, when lower (cgroup v2, then v1).
+  for (const char* path : {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
+    std::ifstream in(path);
+    uint64_t limit = 0;
+    if (in >> limit && limit > 0) bytes = bytes ? std::min(bytes, limit) : limit;
+  }
+  return bytes;
+}
+
+TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
+  if (r.budget.has_value() == r.far_ratio.has_value()) fail("give a memory budget or a far ratio (one of the two)");
+  if (r.far_ratio && !(*r.far_ratio >= 0 && *r.far_ratio <= 1)) {
+    fail("--far-ratio must be between 0 and 1, got {}", *r.far_ratio);
+  }
+  if (r.budget && *r.budget == 0) fail("a memory budget of 0 bytes cannot hold anything; give a size such as 512M");
+  if (r.budget && r.machine_bytes && *r.budget > r.machine_bytes) {
+    fail("a memory budget of {} is more than this machine's memory ({}); give at most that", bytes_text(*r.budget),
+         bytes_text(r.machine_bytes));
+  }
+  TierPlan plan;
+  plan.budget = r.budget;
+  plan.far = r.far;
+  plan.p_ = file.blocks_per_side();
+  plan.directed_ = file.directed();
+  plan.profile_source = r.profile.source;
+  const uint64_t n = file.num_vertices();
+  plan.vertex_state = r.vertex_state_bytes;
+  plan.frontiers = frontier_bytes(n, file.id_bytes());
+  plan.index = r.index_bytes + small_section_bytes(file);
+  plan.result = r.result_bytes;
+  const uint64_t hot = plan.minimum();
+
+  // The blocks the algorithm's passes read, with the share of passes reading each.
+  GridUse use = grid_use(r.algorithm);
+  if (!file.directed()) use = {1.0, 0.0};  // one grid serves both directions
+  const uint32_t p = file.blocks_per_side();
+  plan.far_of_.assign((file.directed() ? 2 : 1) * uint64_t{p} * p, 0);
+  std::vector<Candidate> blocks;
+  uint64_t largest = 0;
+  // A grid the passes do not read (PageRank's out grid, SSSP's in grid) is placed far: should a
+  // pass read it after all (--direction), its blocks are fetched and checked like any far block.
+  bool unread_grid = false;
+  for (Grid g : {Grid::kOut, Grid::kIn}) {
+    if (g == Grid::kIn && !file.directed()) break;
+    const double share = g == Grid::kOut ? use.out : use.in;
+    if (share <= 0) {
+      unread_grid = true;
+      for (uint32_t i = 0; i < p; ++i)
+        for (uint32_t j = 0; j < p; ++j) plan.far_of_[plan.slot({g, i, j})] = 1;
+      continue;
+    }
+    for (uint32_t i = 0; i < p; ++i)
+      for (uint32_t j = 0; j < p; ++j) {
+        const auto& e = file.entry(g, i, j);
+        if (e.edge_count == 0) continue;  // never planned: selective scheduling skips it
+        const uint64_t bytes = block_fetch_bytes(file, g, i, j, r.weights);
+        blocks.push_back({plan.slot({g, i, j}), share, bytes, e.edge_count});
+        plan.edge_bytes += bytes;
+        largest = std::max(largest, bytes);
+      }
+  }
+
+  // The pipeline: buffers of the preferred chunk (or the largest block, when smaller), enough of
+  // them for every worker to hold one while the next arrives and `depth` more in flight.
+  plan.depth = r.profile.depth;
+  plan.buffers = plan.depth + 2 * std::max<uint32_t>(r.threads, 1);
+  plan.buffer_bytes = std::min(largest, r.profile.chunk_bytes);
+  // The numa tier is read in place: no pipeline.
+  const bool fetching = r.far != "numa";
+  auto pool_of = [&](uint64_t buffer) {
+    return fetching ? plan.buffers * CopyingStore::mapping_bytes(buffer, kTransferAlignment) : 0;
+  };
+
+  uint64_t local_target = 0;
+  if (r.far_ratio) {
+    local_target = static_cast<uint64_t>(std::floor((1.0 - *r.far_ratio) * static_cast<double>(plan.edge_bytes)));
+    plan.reasons.push_back(fmt::format("far ratio {}: at most {} of the {} of edge blocks the passes read stay local",
+                                       *r.far_ratio, bytes_text(local_target), bytes_text(plan.edge_bytes)));
+  } else if (*r.budget >= hot + (unread_grid ? pool_of(plan.buffer_bytes) : 0) + plan.edge_bytes +
+                              blocks.size() * 2 * kTransferAlignment) {
+    local_target = *r.budget - hot - (unread_grid ? pool_of(plan.buffer_bytes) : 0);
+    plan.reasons.push_back(fmt::format("budget {}: the hot data ({}) and every edge block ({}) fit, so all stay local",
+                                       bytes_text(*r.budget), bytes_text(hot), bytes_text(plan.edge_bytes)));
+  } else {
+    // Shrink the chunk before refusing: more requests, but the run fits.
+    while (hot + pool_of(plan.buffer_bytes) > *r.budget && plan.buffer_bytes > r.profile.smallest_chunk) {
+      plan.buffer_bytes = std::max(r.profile.smallest_chunk, plan.buffer_bytes / 2);
+    }
+    const uint64_t minimum = hot + pool_of(plan.buffer_bytes);
+    if (minimum > *r.budget) {
+      fail("a memory budget of {} is too small: {} {} needs at least {} (vertex state {}, frontiers {}, block index {}, "
+           "result {}, and a fetch pipeline of {} buffers of {}); give --memory-budget {}M or more",
+           bytes_text(*r.budget), r.algorithm, file.path(), bytes_text(minimum), bytes_text(plan.vertex_state),
+           bytes_text(plan.frontiers), bytes_text(plan.index), bytes_text(plan.result), plan.buffers,
+           bytes_text(plan.buffer_bytes), format::align_up(minimum, 1 << 20) >> 20);
+    }
+    local_target = *r.budget - minimum;
+    plan.reasons.push_back(fmt::format(
+        "budget {}: hot data {} (vertex state {}, frontiers {}, block index {}, result {}) and a pipeline of {} "
+        "buffers of {} ({}) leave {} for edge blocks",
+        bytes_text(*r.budget), bytes_text(hot), bytes_text(plan.vertex_state), bytes_text(plan.frontiers),
+        bytes_text(plan.index), bytes_text(plan.result), plan.buffers, bytes_text(plan.buffer_bytes),
+        bytes_text(pool_of(plan.buffer_bytes)), bytes_text(local_target)));
+  }
+
+  // Which blocks stay local: see the header.
+  std::stable_sort(blocks.begin(), blocks.end(), [](const Candidate& a, const Candidate& b) {
+    if (a.share != b.share) return a.share > b.share;
+    const long double left = static_cast<long double>(a.arcs) / static_cast<long double>(a.bytes);
+    const long double right = static_cast<long double>(b.arcs) / static_cast<long double>(b.bytes);
+    if (left != right) return left > right;  // arcs per byte
+    return a.slot < b.slot;
+  });
+  // Under a budget a local block is held as the mapped file's pages, so it costs its bytes and,
+  // at most, two pages it shares with its neighbours; a far ratio counts bytes.
+  const uint64_t page_slack = r.budget ? 2 * kTransferAlignment : 0;
+  uint64_t local_cost = 0;
+  for (const auto& b : blocks) {
+    const uint64_t cost = b.bytes + page_slack;
+    if (local_cost + cost <= local_target) {
+      local_cost += cost;
+      plan.local_bytes += b.bytes;
+      ++plan.local_blocks;
+    } else {
+      plan.far_of_[b.slot] = 1;
+      plan.far_bytes += b.bytes;
+      ++plan.far_blocks;
+      plan.expected_far_bytes_per_pass += b.share * static_cast<double>(b.bytes);
+    }
+  }
+  plan.far_ratio = plan.edge_bytes ? static_cast<double>(plan.far_bytes) / static_cast<double>(plan.edge_bytes) : 0.0;
+  if (plan.any_far() || unread_grid) plan.pool = pool_of(plan.buffer_bytes);
+  if (unread_grid) {
+    plan.reasons.push_back(fmt::format("{} does not read the {} grid: its blocks are placed far, fetched only if a pass reads them",
+                                       r.algorithm, use.out > 0 ? "in" : "out"));
+  }
+  if (plan.any_far()) {
+    if (use.out > 0 && use.in > 0 && file.directed()) {
+      plan.reasons.push_back(fmt::format("{} switches between push and pull: both grids are ranked alike, dense blocks first", r.algorithm));
+    } else {
+      plan.reasons.push_back(fmt::format("{} reads {}: its blocks are ranked dense first", r.algorithm,
+                                         !file.directed() ? "the graph's one grid (undirected)"
+                                         : use.out > 0    ? "the out grid (push)"
+                                                          : "the in grid (pull)"));
+    }
+    plan.reasons.push_back(fmt::format("{} of {} blocks local ({}), {} far on the {} tier ({}): far ratio {:.3f}",
+                                       plan.local_blocks, plan.local_blocks + plan.far_blocks, bytes_text(plan.local_bytes),
+                                       plan.far_blocks, r.far, bytes_text(plan.far_bytes), plan.far_ratio));
+    plan.reasons.push_back(fmt::format("a pass is expected to read {} from the far tier (far blocks weighted by the share of passes reading their grid)",
+                                       bytes_text(static_cast<uint64_t>(plan.expected_far_bytes_per_pass))));
+    if (fetching) {
+      plan.reasons.push_back(fmt::format("pipeline: {} buffers of {}, {} requests in flight ({} profile)", plan.buffers,
+                                         bytes_text(plan.buffer_bytes), plan.depth, plan.profile_source));
+    } else {
+      plan.reasons.push_back("numa: the far blocks are read once into the far node's memory and read there in place by every pass (no pipeline)");
+    }
+  }
+  if (!fetching || (!plan.any_far() && !unread_grid)) {
+    plan.buffers = plan.depth = 0;
+    plan.buffer_bytes = 0;
+    if (!plan.any_far()) plan.reasons.push_back("every block is local: no fetch pipeline");
+  }
+  return plan;
+}
+
+nlohmann::json TierPlan::to_json() const {
+  nlohmann::json j{{"far", far},
+                   {"minimum_bytes", minimum()},
+                   {"memory", {{"vertex_state", vertex_state}, {"frontiers", frontiers}, {"index", index},
+                               {"result", result}, {"pool", pool}}},
+                   {"overhead_bytes", kFixedOverheadBytes},
+                   {"edge_bytes", edge_bytes},
+                   {"local_bytes", local_bytes},
+                   {"far_bytes", far_bytes},
+                   {"local_blocks", local_blocks},
+                   {"far_blocks", far_blocks},
+                   {"far_ratio", far_ratio},
+                   {"buffers", buffers},
+                   {"buffer_bytes", buffer_bytes},
+                   {"depth", depth},
+                   {"expected_far_bytes_per_pass", expected_far_bytes_per_pass},
+                   {"profile", profile_source},
+                   {"reasons", reasons}};
+  j["budget_bytes"] = budget ? nlohmann::json(*budget) : nlohmann::json(nullptr);
+  return j;
+}
+
+std::string TierPlan::describe() const {
+  std::string out;
+  for (const auto& line : reasons) out += "- " + line + "\n";
+  out += fmt::format("local memory: {} hot + {} edge blocks + {} pipeline = {}{}\n",
+                     format_byte_size(vertex_state + frontiers + index + result), format_byte_size(local_bytes),
+                     format_byte_size(pool), format_byte_size(vertex_state + frontiers + index + result + local_bytes + pool),
+                     budget ? fmt::format(" (budget {}, plus at most {} for the runtime)", format_byte_size(*budget),
+                                          format_byte_size(kFixedOverheadBytes))
+                            : std::string());
+  return out;
+}
+
+}  // namespace tg

@@ -1,0 +1,114 @@
+// The planner: given a memory budget (or a far ratio), decides which edge blocks stay in local
+// memory and which are placed on a far tier, and sizes the fetch pipeline, before a run reads an
+// edge. Vertex state, frontiers, the block index and the result are hot and always local; edge
+// blocks are cold, read-only and movable, so they are what a budget trades.
+//
+// Which blocks stay local: a block kept local saves its bytes from being fetched on every pass
+// that reads it, so the planner keeps the blocks a pass is most likely to read, per byte:
+//   1. blocks of the grid the algorithm's passes read most (PageRank pulls every pass, so its
+//      in grid; SSSP pushes, so its out grid; BFS, Radii and WCC switch direction, so both);
+//   2. within a grid, dense blocks first (most arcs per byte: a selective pass skips a block
+//      only when none of its sources is active, and a block with more arcs is read more often);
+//   3. then storage order, so the plan is deterministic.
+// This is a greedy knapsack on expected bytes saved per byte kept, which is exact when every
+// block of a grid is equally likely to be read (PageRank) and a model otherwise.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "graph/graph_file.h"
+#include "store/block_store.h"
+
+namespace tg {
+
+// The allowance for what a run holds besides its planned classes: the binary, the C++ and
+// OpenMP runtimes, thread stacks, the io_uring rings. A budget's promise is peak RSS <= budget
+// + this.
+inline constexpr uint64_t kFixedOverheadBytes = uint64_t{64} << 20;
+
+// What the planner reads of the machine: fetch sizes and depths that perform well here. A
+// measured profile (`tiergraph calibrate`) will replace these; until then every plan says that
+// it used the defaults.
+struct FetchProfile {
+  std::string source = "default";     // "default" or the profile file's path
+  uint64_t chunk_bytes = 4ull << 20;  // the preferred buffer (a piece) size
+  uint64_t smallest_chunk = 256 << 10;  // below it the per-request cost dominates (bench/results/pieces)
+  uint32_t depth = 4;                 // requests in flight (overlap 0.99 at depth 4: bench/results/store-overlap.md)
+};
+
+// The share of an algorithm's edge passes that read each grid (push reads the out grid, pull
+// the in grid); for an undirected graph both are its one grid.
+struct GridUse {
+  double out = 0.5, in = 0.5;
+};
+GridUse grid_use(std::string_view algorithm);
+
+struct PlanRequest {
+  std::string algorithm;
+  uint64_t vertex_state_bytes = 0;  // the kernel's state_bytes(n, id_bytes)
+  uint64_t result_bytes = 0;        // the per-vertex result the run hands back
+  uint64_t index_bytes = 0;         // the in-memory block index (decoders, DCSR presence)
+  bool weights = false;             // passes read the weights part
+  std::optional<uint64_t> budget;   // --memory-budget
+  std::optional<double> far_ratio;  // --far-ratio (give one of the two)
+  std::string far = "file";         // the far tier: file or numa
+  uint32_t threads = 1;
+  FetchProfile profile;
+  uint64_t machine_bytes = 0;       // physical memory (a budget above it is refused); 0: unchecked
+};
+
+struct TierPlan {
+  // The local memory classes, in bytes.
+  uint64_t vertex_state = 0, frontiers = 0, index = 0, result = 0, pool = 0;
+  uint64_t minimum() const { return vertex_state + frontiers + index + result + pool; }
+  std::optional<uint64_t> budget;
+  std::string far;
+  // Edge bytes of the grids the algorithm reads, and how they are placed.
+  uint64_t edge_bytes = 0, local_bytes = 0, far_bytes = 0;
+  uint64_t local_blocks = 0, far_blocks = 0;
+  double far_ratio = 0;  // far_bytes / edge_bytes
+  // The fetch pipeline (when any block is far).
+  uint32_t buffers = 0, depth = 0;
+  uint64_t buffer_bytes = 0;
+  double expected_far_bytes_per_pass = 0;  // sum over far blocks of the share of passes reading them x their bytes
+  std::string profile_source;
+  std::vector<std::string> reasons;  // the decisions, in words
+
+  bool any_far() const { return far_blocks > 0; }       // of the blocks the passes read
+  bool needs_far_tier() const {                         // any block at all is placed far
+    for (unsigned char f : far_of_)
+      if (f) return true;
+    return false;
+  }
+  bool is_far(const BlockId& b) const { return far_of_[slot(b)] != 0; }
+  nlohmann::json to_json() const;
+  std::string describe() const;  // what `tiergraph plan` prints
+
+  // internal
+  uint32_t p_ = 1;
+  bool directed_ = true;
+  std::vector<unsigned char> far_of_;  // by slot: out grid then in grid, storage order
+  uint64_t slot(const BlockId& b) const {
+    const bool in = b.grid == Grid::kIn && directed_;
+    return (in ? uint64_t{p_} * p_ : 0) + uint64_t{b.major} * p_ + b.minor;
+  }
+};
+
+// The bytes a pass fetches of a block: the whole block, or without weights the prefix before
+// its weights part.
+uint64_t block_fetch_bytes(const GraphFile& file, Grid grid, uint32_t major, uint32_t minor, bool weights);
+
+// The plan; throws tg::Error when the budget cannot hold the minimum (saying what the minimum is
+// and what it is made of), when a budget exceeds the machine, or when the request is malformed.
+TierPlan plan_tiers(const GraphFile& file, const PlanRequest& request);
+
+// Physical memory of this machine (sysconf), or its cgroup's limit when that is lower.
+uint64_t machine_memory_bytes();
+
+}  // namespace tg

@@ -1,0 +1,148 @@
+// The planner: a budget's classes add up and fit, the blocks kept local are the ones the
+// algorithm's passes read (densest first), far ratios 0 and 1 mean what they say, and budgets that
+// cannot work are refused with what they would need. The engine through the plan's stores is
+// tested end to end by tests/python/test_memory_budget.py.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "plan/tier_plan.h"
+#include "test_graphs.h"
+#include "util/error.h"
+
+namespace tg {
+namespace {
+
+using testing::kronecker_graph;
+
+PlanRequest request(const std::string& algorithm, std::optional<uint64_t> budget, std::optional<double> ratio) {
+  PlanRequest r;
+  r.algorithm = algorithm;
+  r.vertex_state_bytes = 1000;
+  r.result_bytes = 800;
+  r.index_bytes = 500;
+  r.budget = budget;
+  r.far_ratio = ratio;
+  r.threads = 2;
+  return r;
+}
+
+// Bytes of the read grids' non-empty blocks that the plan put far / local, recomputed here.
+struct Placed {
+  uint64_t far = 0, local = 0, far_blocks = 0, local_blocks = 0;
+};
+Placed placed(const GraphFile& g, const TierPlan& plan, Grid grid) {
+  Placed p;
+  const uint32_t side = g.blocks_per_side();
+  for (uint32_t i = 0; i < side; ++i)
+    for (uint32_t j = 0; j < side; ++j) {
+      if (g.entry(grid, i, j).edge_count == 0) continue;
+      const uint64_t bytes = block_fetch_bytes(g, grid, i, j, false);
+      if (plan.is_far({grid, i, j})) {
+        p.far += bytes;
+        ++p.far_blocks;
+      } else {
+        p.local += bytes;
+        ++p.local_blocks;
+      }
+    }
+  return p;
+}
+
+TEST(TierPlan, ABudgetsClassesFitAndAddUp) {
+  const auto g = kronecker_graph(12, true, GeneratedWeights::kNone, 8, "plan-undirected.tg");
+  const auto all_far = plan_tiers(*g, request("bfs", std::nullopt, 1.0));
+  const uint64_t budget = all_far.minimum() + all_far.edge_bytes / 2;
+  const auto plan = plan_tiers(*g, request("bfs", budget, std::nullopt));
+  EXPECT_LE(plan.minimum() + plan.local_bytes, budget);
+  EXPECT_EQ(plan.local_bytes + plan.far_bytes, plan.edge_bytes);
+  EXPECT_GT(plan.local_bytes, 0u);
+  EXPECT_GT(plan.far_bytes, 0u);
+  const Placed p = placed(*g, plan, Grid::kOut);
+  EXPECT_EQ(p.far, plan.far_bytes);
+  EXPECT_EQ(p.local, plan.local_bytes);
+  EXPECT_EQ(p.far_blocks, plan.far_blocks);
+  // The pipeline is counted once, and fits its buffers.
+  EXPECT_EQ(plan.buffers, plan.depth + 4);
+  EXPECT_GE(plan.pool, uint64_t{plan.buffers} * plan.buffer_bytes);
+  EXPECT_DOUBLE_EQ(plan.expected_far_bytes_per_pass, static_cast<double>(plan.far_bytes));  // one grid, read by every pass
+}
+
+TEST(TierPlan, DenseBlocksStayLocalFirstAndNoFarBlockWouldFit) {
+  const auto g = kronecker_graph(12, true, GeneratedWeights::kNone, 8, "plan-dense.tg");
+  const auto plan = plan_tiers(*g, request("bfs", std::nullopt, 0.5));
+  const auto target = static_cast<uint64_t>(0.5 * static_cast<double>(plan.edge_bytes));
+  ASSERT_LE(plan.local_bytes, target);
+  double densest = 0;
+  BlockId densest_block;
+  for (uint32_t i = 0; i < 8; ++i)
+    for (uint32_t j = 0; j < 8; ++j) {
+      const auto& e = g->entry(Grid::kOut, i, j);
+      if (e.edge_count == 0) continue;
+      const uint64_t bytes = block_fetch_bytes(*g, Grid::kOut, i, j, false);
+      const double density = static_cast<double>(e.edge_count) / static_cast<double>(bytes);
+      if (density > densest) {
+        densest = density;
+        densest_block = {Grid::kOut, i, j};
+      }
+      // The greedy skipped a far block because it did not fit; the room only shrank after.
+      if (plan.is_far({Grid::kOut, i, j})) {
+        EXPECT_GT(bytes, target - plan.local_bytes) << i << "," << j;
+      }
+    }
+  EXPECT_GT(plan.local_blocks, 0u);
+  EXPECT_GT(plan.far_blocks, 0u);
+  EXPECT_FALSE(plan.is_far(densest_block));
+}
+
+TEST(TierPlan, PageRankKeepsTheInGridAndPlacesTheOutGridFar) {
+  const auto g = kronecker_graph(12, false, GeneratedWeights::kNone, 4, "plan-pr.tg");
+  ASSERT_TRUE(g->directed());
+  const auto plan = plan_tiers(*g, request("pr", std::nullopt, 0.5));
+  const Placed in = placed(*g, plan, Grid::kIn), out = placed(*g, plan, Grid::kOut);
+  EXPECT_EQ(out.local_blocks, 0u);  // PageRank pulls: the out grid is never expected to be read
+  EXPECT_EQ(in.local + in.far, plan.edge_bytes);  // the ratio counts the grid it reads
+  EXPECT_EQ(in.far, plan.far_bytes);
+  EXPECT_GT(in.local, 0u);
+  EXPECT_GT(plan.pool, 0u);
+  // SSSP pushes: the other way round.
+  const auto sssp = plan_tiers(*g, request("sssp", std::nullopt, 0.0));
+  EXPECT_EQ(placed(*g, sssp, Grid::kIn).local_blocks, 0u);
+  EXPECT_EQ(placed(*g, sssp, Grid::kOut).far_blocks, 0u);
+  EXPECT_GT(sssp.pool, 0u);  // the in grid is far, so a pipeline exists should a pass pull
+}
+
+TEST(TierPlan, FarRatiosZeroAndOne) {
+  const auto g = kronecker_graph(12, true, GeneratedWeights::kInteger, 4, "plan-ratios.tg");
+  const auto none = plan_tiers(*g, request("sssp", std::nullopt, 0.0));
+  EXPECT_EQ(none.far_bytes, 0u);
+  EXPECT_FALSE(none.any_far());
+  EXPECT_EQ(none.pool, 0u);  // no pipeline when nothing is far
+  const auto all = plan_tiers(*g, request("sssp", std::nullopt, 1.0));
+  EXPECT_EQ(all.local_bytes, 0u);
+  EXPECT_DOUBLE_EQ(all.far_ratio, 1.0);
+  EXPECT_GT(all.pool, 0u);
+}
+
+TEST(TierPlan, ImpossibleBudgetsAreRefusedWithWhatWouldFit) {
+  const auto g = kronecker_graph(12, false, GeneratedWeights::kNone, 4, "plan-refuse.tg");
+  try {
+    plan_tiers(*g, request("pr", 1000, std::nullopt));
+    FAIL() << "a budget below the minimum was accepted";
+  } catch (const Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("too small"), std::string::npos) << m;
+    EXPECT_NE(m.find("needs at least"), std::string::npos) << m;
+    EXPECT_NE(m.find("give --memory-budget"), std::string::npos) << m;
+  }
+  auto over = request("pr", uint64_t{1} << 40, std::nullopt);
+  over.machine_bytes = uint64_t{1} << 30;
+  EXPECT_THROW(plan_tiers(*g, over), Error);
+  EXPECT_THROW(plan_tiers(*g, request("pr", 0, std::nullopt)), Error);
+  EXPECT_THROW(plan_tiers(*g, request("pr", std::nullopt, 1.5)), Error);
+  EXPECT_THROW(plan_tiers(*g, request("pr", 1 << 30, 0.5)), Error);  // both
+  EXPECT_THROW(plan_tiers(*g, request("pr", std::nullopt, std::nullopt)), Error);  // neither
+}
+
+}  // namespace
+}  // namespace tg
