@@ -7,6 +7,8 @@ apt_packages=(cmake ninja-build g++ pkg-config libomp-dev libcli11-dev nlohmann-
   libgtest-dev libgmock-dev zlib1g-dev liblzma-dev libzstd-dev libxxhash-dev xz-utils zstd gzip
   # the file tier: O_DIRECT reads through io_uring; the numa tier: memory bound to a node
   liburing-dev libnuma-dev
+  # the far-memory rank (and distributed runs): Open MPI
+  openmpi-bin libopenmpi-dev
   # ThreadSanitizer build (scripts/build.sh tsan): clang, its TSan runtime, LLVM's libomp with the
   # Archer tool (libarcher.so), and llvm-symbolizer for the reports' stacks; all LLVM 14.
   clang-14 libclang-rt-14-dev libomp-14-dev llvm-14)

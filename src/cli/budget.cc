@@ -21,8 +21,9 @@ void add_budget_options(CLI::App& cmd, BudgetArgs& a) {
                  "The share of edge bytes placed on the far tier, 0 to 1 (the other way to give a budget)");
   cmd.add_option("--far", a.far,
                  "The far tier under a budget: file (the graph file, read with O_DIRECT through io_uring into a "
-                 "pipeline of buffers) or numa (memory bound to a NUMA node, read in place)")
-      ->check(CLI::IsMember({"file", "numa"}));
+                 "pipeline of buffers), numa (memory bound to a NUMA node, read in place) or rank (a far-memory rank "
+                 "read with one-sided MPI_Rget: start with mpirun -np 2)")
+      ->check(CLI::IsMember({"file", "numa", "rank"}));
   cmd.add_option("--far-node", a.far_node, "--far numa: the node holding the far blocks (default: the farthest from this CPU)")
       ->check(CLI::NonNegativeNumber);
 }

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "cli/commands.h"
+#include "dist/mpi_runtime.h"
 #include "util/error.h"
 #include "util/interrupt_cleanup.h"
 #include "util/log.h"
@@ -43,7 +44,11 @@ int main(int argc, char** argv) {
     }
   } catch (const tg::Error& e) {
     std::fflush(stdout);
-    fmt::print(stderr, "tiergraph: error: {}\n", e.what());
+    fmt::print(stderr, "tiergraph: error: {}{}\n", tg::mpi::started() && tg::mpi::size() > 1
+                                                      ? fmt::format("rank {}: ", tg::mpi::rank()) : std::string(),
+               e.what());
+    // One rank's error ends the job: the others would wait for it forever.
+    if (tg::mpi::started() && tg::mpi::size() > 1) tg::mpi::abort_job(1);
     return 1;
   } catch (const std::bad_alloc&) {
     fmt::print(stderr, "tiergraph: error: out of memory\n");

@@ -18,12 +18,14 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/validators.h"
+#include "dist/mpi_runtime.h"
 #include "engine/engine.h"
 #include "graph/format.h"
 #include "store/composite_store.h"
 #include "store/copying_store.h"
 #include "store/mapped_store.h"
 #include "store/numa_store.h"
+#include "store/rank_transfer.h"
 #include "store/uring_transfer.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
@@ -171,7 +173,12 @@ TieredStores make_tiered_stores(const RunArgs& a, const TierPlan& plan, const Gr
   o.io_threads = a.store_io_threads;
   o.with_weights = !std::is_same_v<W, NoWeight>;
   o.check_hashes = !a.no_checksums;
-  auto transfer = std::make_unique<UringTransfer>(file->path(), 4 * plan.depth);
+  std::unique_ptr<Transfer> transfer;
+  if (plan.far == "rank") {
+    transfer = std::make_unique<RankTransfer>(*file, plan.far_slots(), plan.buffer_bytes);
+  } else {
+    transfer = std::make_unique<UringTransfer>(file->path(), 4 * plan.depth);
+  }
   s.far = std::make_unique<CopyingStore>(std::move(file), o, std::move(transfer));
   s.composite = std::make_unique<CompositeStore>(std::vector<BlockStore*>{s.local.get(), s.far.get()}, route);
   return s;
@@ -325,8 +332,20 @@ void run_command(const RunArgs& a) {
     fail("--store puts every block in one store; under --memory-budget or --far-ratio the planner places them");
   }
   const uint64_t baseline_rss = current_rss_bytes();
+  if (a.budget.given() && a.budget.far == "rank") {
+    if (!mpi::launched()) {
+      fail("--far rank reads the far blocks from a second process, a far-memory rank: start the run with "
+           "`mpirun -np 2 tiergraph run ...` (as root add --allow-run-as-root; on one machine, --mca osc sm)");
+    }
+    mpi::start();
+    if (mpi::size() != 2) fail("--far rank runs as two ranks (rank 1 serves the far blocks), not {}", mpi::size());
+  }
   Timer read_timer;
   auto file = open_graph(a);
+  if (mpi::started() && mpi::rank() == 1) {  // the far-memory rank: serve, print nothing
+    serve_far_blocks(*file);
+    return;
+  }
   const double read_seconds = read_timer.seconds();
   std::vector<TrialOutcome> outcomes;
   std::string algorithm;

@@ -87,6 +87,7 @@ struct TierPlan {
     return false;
   }
   bool is_far(const BlockId& b) const { return far_of_[slot(b)] != 0; }
+  const std::vector<unsigned char>& far_slots() const { return far_of_; }
   nlohmann::json to_json() const;
   std::string describe() const;  // what `tiergraph plan` prints
 

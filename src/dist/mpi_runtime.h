@@ -1,0 +1,26 @@
+// MPI, for the runs that need it: started only when a run asks for ranks (the far-memory rank
+// now, distributed execution later), so a plain run never loads MPI's runtime. Debian's Open MPI;
+// every process of a job runs the same command line.
+#pragma once
+
+#include <string>
+
+namespace tg::mpi {
+
+// Whether this process was started by mpirun (its environment says so), and the job's size;
+// both known before MPI starts.
+bool launched();
+int launched_size();
+
+// Starts MPI with MPI_THREAD_MULTIPLE (the store's I/O threads issue one-sided reads) once; it is
+// finalized when the process exits normally.
+void start();
+bool started();
+int rank();
+int size();
+
+// Ends the whole job (every rank) with `code`: an error on one rank must not leave another
+// waiting forever.
+[[noreturn]] void abort_job(int code);
+
+}  // namespace tg::mpi

@@ -1,0 +1,195 @@
+#include "store/rank_transfer.h"
+
+#include <fcntl.h>
+#include <mpi.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <climits>
+#include <cstring>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "dist/mpi_runtime.h"
+#include "util/error.h"
+
+namespace tg {
+
+namespace {
+
+constexpr int kServer = 1, kOrigin = 0;
+constexpr int kDoneTag = 7401;
+constexpr uint64_t kAlign = 64;
+
+std::string mpi_error(int code) {
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(code, text, &length);
+  return std::string(text, static_cast<size_t>(length));
+}
+
+void check(int code, const char* what) {
+  if (code != MPI_SUCCESS) fail("far-memory rank: {} failed: {}", what, mpi_error(code));
+}
+
+// The slots, as rank 0 decided them, on both ranks.
+std::vector<unsigned char> share_slots(const GraphFile& file, std::vector<unsigned char> slots) {
+  const uint64_t p = file.blocks_per_side();
+  uint64_t count = (file.directed() ? 2 : 1) * p * p;
+  if (mpi::rank() == kOrigin && slots.size() != count) fail("internal: {} far slots for {} blocks", slots.size(), count);
+  slots.resize(count);
+  check(MPI_Bcast(slots.data(), static_cast<int>(count), MPI_UNSIGNED_CHAR, kOrigin, MPI_COMM_WORLD), "MPI_Bcast");
+  return slots;
+}
+
+}  // namespace
+
+FarLayout far_layout(const GraphFile& file, const std::vector<unsigned char>& far_slots) {
+  FarLayout layout;
+  const uint32_t p = file.blocks_per_side();
+  uint64_t slot = 0;
+  for (Grid g : {Grid::kOut, Grid::kIn}) {
+    if (g == Grid::kIn && !file.directed()) break;
+    for (uint32_t i = 0; i < p; ++i)
+      for (uint32_t j = 0; j < p; ++j, ++slot) {
+        if (!far_slots[slot]) continue;
+        const auto& e = file.entry(g, i, j);
+        const uint64_t bytes = format::part_positions(e.part_bytes).end;
+        if (bytes == 0) continue;
+        layout.extents.push_back({e.offset, layout.bytes, bytes});
+        layout.bytes = format::align_up(layout.bytes + bytes, kAlign);
+      }
+  }
+  std::sort(layout.extents.begin(), layout.extents.end(),
+            [](const auto& a, const auto& b) { return a.file_offset < b.file_offset; });
+  return layout;
+}
+
+void serve_far_blocks(const GraphFile& file) {
+  const auto slots = share_slots(file, {});
+  const FarLayout layout = far_layout(file, slots);
+  unsigned char* memory = nullptr;
+  MPI_Win win;
+  check(MPI_Win_allocate(static_cast<MPI_Aint>(std::max<uint64_t>(layout.bytes, 1)), 1, MPI_INFO_NULL, MPI_COMM_WORLD,
+                         &memory, &win),
+        "MPI_Win_allocate");
+  // Read the far blocks into the window; a failure is reported and ends the job.
+  std::string problem;
+  const int fd = ::open(file.path().c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) problem = fmt::format("far-memory rank: cannot open '{}': {}", file.path(), std::strerror(errno));
+#pragma omp parallel for schedule(dynamic, 1)
+  for (size_t k = 0; k < layout.extents.size(); ++k) {
+    if (fd < 0) continue;
+    const auto& x = layout.extents[k];
+    uint64_t done = 0;
+    while (done < x.bytes) {
+      const ssize_t got = ::pread(fd, memory + x.window_offset + done, x.bytes - done, static_cast<off_t>(x.file_offset + done));
+      if (got <= 0) {
+#pragma omp critical(tg_far_rank)
+        problem = fmt::format("far-memory rank: reading '{}' at offset {} failed: {}", file.path(), x.file_offset + done,
+                              got < 0 ? std::strerror(errno) : "the file ends there");
+        break;
+      }
+      done += static_cast<uint64_t>(got);
+    }
+  }
+  if (fd >= 0) ::close(fd);
+  if (!problem.empty()) fail("{}", problem);
+  check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");  // the blocks are in place
+  // Serve until rank 0 is done. Calling into MPI while waiting gives one-sided reads progress on
+  // transports without a progress thread (TCP, UCX); over shared memory they need none.
+  int done_flag = 0, message = 0;
+  MPI_Request done;
+  check(MPI_Irecv(&message, 1, MPI_INT, kOrigin, kDoneTag, MPI_COMM_WORLD, &done), "MPI_Irecv");
+  while (!done_flag) {
+    check(MPI_Test(&done, &done_flag, MPI_STATUS_IGNORE), "MPI_Test");
+    if (!done_flag) std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+  check(MPI_Win_free(&win), "MPI_Win_free");
+}
+
+struct RankTransfer::Impl {
+  MPI_Win win;
+  std::mutex mutex;
+  struct Started {
+    uint64_t id;
+    std::vector<MPI_Request> requests;
+    std::string error;
+  };
+  std::deque<Started> started;
+  std::mutex complete_mutex;
+};
+
+RankTransfer::RankTransfer(const GraphFile& file, const std::vector<unsigned char>& far_slots, uint64_t chunk_bytes)
+    : impl_(std::make_unique<Impl>()), chunk_bytes_(std::clamp<uint64_t>(chunk_bytes, 4096, INT_MAX)), path_(file.path()) {
+  if (mpi::size() != 2 || mpi::rank() != kOrigin) fail("internal: the rank tier runs as rank 0 of two ranks");
+  const auto slots = share_slots(file, far_slots);
+  layout_ = far_layout(file, slots);
+  unsigned char* none = nullptr;
+  check(MPI_Win_allocate(0, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &none, &impl_->win), "MPI_Win_allocate");
+  check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");  // rank 1 holds the blocks now
+  check(MPI_Win_lock_all(MPI_MODE_NOCHECK, impl_->win), "MPI_Win_lock_all");
+}
+
+RankTransfer::~RankTransfer() {
+  MPI_Win_unlock_all(impl_->win);
+  int message = 1;
+  MPI_Send(&message, 1, MPI_INT, kServer, kDoneTag, MPI_COMM_WORLD);
+  MPI_Win_free(&impl_->win);
+}
+
+void RankTransfer::start(uint64_t id, std::vector<ReadRange> ranges) {
+  Impl::Started s{id, {}, {}};
+  for (const ReadRange& r : ranges) {
+    // The far extent holding the range (the store reads inside one block).
+    auto it = std::upper_bound(layout_.extents.begin(), layout_.extents.end(), r.offset,
+                               [](uint64_t offset, const FarLayout::Extent& x) { return offset < x.file_offset; });
+    if (it == layout_.extents.begin() || r.offset + r.needed > std::prev(it)->file_offset + std::prev(it)->bytes) {
+      s.error = fmt::format("bytes {} to {} of '{}' are not held by the far-memory rank", r.offset, r.offset + r.needed, path_);
+      break;
+    }
+    const auto& x = *std::prev(it);
+    const uint64_t bytes = std::min(r.bytes, x.file_offset + x.bytes - r.offset);
+    for (uint64_t at = 0; at < bytes; at += chunk_bytes_) {
+      const int count = static_cast<int>(std::min(chunk_bytes_, bytes - at));
+      const auto disp = static_cast<MPI_Aint>(x.window_offset + (r.offset - x.file_offset) + at);
+      MPI_Request request;
+      const int code = MPI_Rget(r.into + at, count, MPI_BYTE, kServer, disp, count, MPI_BYTE, impl_->win, &request);
+      if (code != MPI_SUCCESS) {
+        s.error = fmt::format("MPI_Rget of {} bytes failed: {}", count, mpi_error(code));
+        break;
+      }
+      s.requests.push_back(request);
+    }
+  }
+  std::lock_guard lock(impl_->mutex);
+  impl_->started.push_back(std::move(s));
+}
+
+uint64_t RankTransfer::complete(std::string& error) {
+  // Requests complete in the order they started: one completer at a time takes the oldest.
+  std::lock_guard reap(impl_->complete_mutex);
+  Impl::Started s;
+  for (;;) {
+    {
+      std::lock_guard lock(impl_->mutex);
+      if (!impl_->started.empty()) {
+        s = std::move(impl_->started.front());
+        impl_->started.pop_front();
+        break;
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(20));  // the store starts before it completes
+  }
+  if (!s.requests.empty()) {
+    const int code = MPI_Waitall(static_cast<int>(s.requests.size()), s.requests.data(), MPI_STATUSES_IGNORE);
+    if (code != MPI_SUCCESS && s.error.empty()) s.error = fmt::format("one-sided read failed: {}", mpi_error(code));
+  }
+  error = std::move(s.error);
+  return s.id;
+}
+
+}  // namespace tg

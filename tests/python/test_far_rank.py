@@ -1,0 +1,161 @@
+"""The far-memory rank tier: under `mpirun -np 2 tiergraph run ... --far rank`, rank 1 holds the far
+blocks in an MPI window and rank 0 reads them with one-sided MPI_Rget. Every algorithm gives the
+all-local answer over shared memory (osc sm) and over UCX on TCP; a run without its second rank
+says how to start one; an error on either rank, or a far rank that dies, ends the job with a
+non-zero exit instead of a hang."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+MPIRUN = shutil.which("mpirun")
+pytestmark = pytest.mark.skipif(MPIRUN is None, reason="Open MPI is not installed (scripts/setup.sh installs it)")
+
+SHARED_MEMORY = ("--mca", "osc", "sm")
+UCX_TCP = ("--mca", "pml", "ucx", "--mca", "osc", "ucx", "--mca", "opal_common_ucx_tls", "any",
+           "--mca", "opal_common_ucx_devices", "any", "-x", "UCX_TLS=tcp")
+DATASETS = ["email-Eu-core.txt.xz", "road-rome99.gr.xz", "tiny-lesmis.graph.xz"]
+ALGORITHMS = ["bfs", "sssp", "wcc", "pr", "radii"]
+
+
+def mpirun(tg_bin, ranks, *args, transport=SHARED_MEMORY, timeout=300):
+    env = dict(os.environ, OMPI_MCA_rmaps_base_oversubscribe="1")
+    # MPI's own allocations are no part of the sanitized build's leak check.
+    env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
+    argv = [MPIRUN, "--allow-run-as-root", "-np", str(ranks), "-x", "ASAN_OPTIONS", *transport,
+            str(tg_bin), "-q", *map(str, args)]
+    return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=env)
+
+
+@pytest.fixture(scope="module")
+def graphs(tg, datasets_dir, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("far-rank")
+    out = {}
+    for name in DATASETS:
+        path = folder / (name.split(".")[0] + ".tg")
+        tg.convert(datasets_dir / name, path, "--blocks", "4")
+        out[name] = path
+    return out
+
+
+def expected(tg, graph, algorithm, extra, tmp):
+    reference = tmp / f"reference-{algorithm}.npy"
+    tg.run("run", algorithm, graph, *extra, "-o", reference, "--overwrite", check=True)
+    return np.load(reference)
+
+
+def check_same(got, want, algorithm):
+    assert np.array_equal(got["id"], want["id"])
+    if algorithm == "pr":
+        assert np.abs(got["value"] - want["value"]).sum() < 1e-9
+    else:
+        assert np.array_equal(got["value"], want["value"])
+
+
+@pytest.mark.parametrize("dataset", DATASETS)
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_every_algorithm_through_a_far_rank(tg, tg_bin, graphs, dataset, algorithm, tmp):
+    graph = graphs[dataset]
+    extra = ["--unit-weights"] if algorithm == "sssp" and not tg.info(graph)["weighted"] else []
+    want = expected(tg, graph, algorithm, extra, tmp)
+    for ratio in ("0.6", "1"):
+        out = tmp / f"rank-{ratio}.npy"
+        res = mpirun(tg_bin, 2, "run", algorithm, graph, *extra, "--far-ratio", ratio, "--far", "rank", "-t", "2",
+                     "-v", "-o", out)
+        assert res.returncode == 0, res.stderr[-2000:]
+        check_same(np.load(out), want, algorithm)
+
+
+def test_the_far_rank_over_ucx_on_tcp(tg, tg_bin, graphs, tmp):
+    graph = graphs["email-Eu-core.txt.xz"]
+    want = expected(tg, graph, "pr", [], tmp)
+    out = tmp / "ucx.npy"
+    res = mpirun(tg_bin, 2, "run", "pr", graph, "--far-ratio", "0.7", "--far", "rank", "-o", out, "--json",
+                 transport=UCX_TCP)
+    assert res.returncode == 0, res.stderr[-2000:]
+    check_same(np.load(out), want, "pr")
+
+
+def test_json_reports_the_rank_tier(tg_bin, graphs):
+    res = mpirun(tg_bin, 2, "run", "bfs", graphs["road-rome99.gr.xz"], "--far-ratio", "1", "--far", "rank",
+                 "--json")
+    assert res.returncode == 0, res.stderr[-2000:]
+    import json
+    report = json.loads(res.stdout)  # printed once, by rank 0
+    far = report["tiers"][1]
+    assert far["name"] == "rank" and far["bytes_fetched"] > 0 and far["requests"] > 0
+    assert report["plan"]["far"] == "rank" and report["plan"]["far_ratio"] == 1.0
+
+
+def test_without_a_second_rank_it_says_how_to_start_one(tg, tg_bin, graphs):
+    graph = graphs["tiny-lesmis.graph.xz"]
+    alone = tg.run("run", "bfs", graph, "--far-ratio", "0.5", "--far", "rank")
+    assert alone.returncode == 1 and any("mpirun -np 2" in line for line in alone.error_lines()), alone
+    for ranks in (1, 4):
+        res = mpirun(tg_bin, ranks, "run", "bfs", graph, "--far-ratio", "0.5", "--far", "rank")
+        assert res.returncode != 0
+        assert f"runs as two ranks (rank 1 serves the far blocks), not {ranks}" in res.stderr, res.stderr[-2000:]
+
+
+def test_an_error_on_rank_0_ends_the_job(tg_bin, graphs):
+    start = time.monotonic()
+    res = mpirun(tg_bin, 2, "run", "pr", graphs["email-Eu-core.txt.xz"], "--memory-budget", "64K", "--far", "rank",
+                 timeout=60)
+    assert res.returncode != 0
+    assert "rank 0: a memory budget of 64 KiB is too small" in res.stderr, res.stderr[-2000:]
+    assert time.monotonic() - start < 30
+
+
+def rank_pid(graph: Path, rank: int) -> int | None:
+    """The pid of the tiergraph process of `rank` running on `graph`, from /proc."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().split(b"\0")
+            if not cmdline or not cmdline[0].endswith(b"tiergraph") or str(graph).encode() not in cmdline:
+                continue
+            environ = (entry / "environ").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if f"OMPI_COMM_WORLD_RANK={rank}".encode() in environ:
+            return int(entry.name)
+    return None
+
+
+def test_a_far_rank_that_dies_ends_the_run_within_30_seconds(tg, tg_bin, tmp):
+    graph = tmp / "long.tg"
+    tg.run("generate", "-g", "16", "--blocks", "8", "-o", graph, check=True)
+    env = dict(os.environ, OMPI_MCA_rmaps_base_oversubscribe="1",
+               ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "") + ":detect_leaks=0")
+    proc = subprocess.Popen([MPIRUN, "--allow-run-as-root", "-np", "2", "-x", "ASAN_OPTIONS", *SHARED_MEMORY,
+                             str(tg_bin), "-q", "run", "pr", str(graph), "-i", "1000000", "--far-ratio", "1",
+                             "--far", "rank"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        pid = None
+        deadline = time.monotonic() + 60
+        while pid is None and time.monotonic() < deadline and proc.poll() is None:
+            pid = rank_pid(graph, 1)
+            time.sleep(0.2)
+        assert pid is not None, "rank 1 never started"
+        time.sleep(1.0)  # mid-run: rank 0 is reading from it
+        assert proc.poll() is None, "the run ended before the far rank was killed"
+        killed = time.monotonic()
+        os.kill(pid, signal.SIGKILL)
+        _, err = proc.communicate(timeout=30)
+        assert time.monotonic() - killed < 30
+        assert proc.returncode != 0
+        assert "rank 1" in err or "signal 9" in err or "Killed" in err, err[-2000:]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
