@@ -235,6 +235,12 @@ std::vector<TrialOutcome> run_trials(const RunArgs& a, const Kernel& kernel, con
   } else {
     store = make_store(a, file, kWeights);
   }
+  // The far-memory rank waits for the plan whatever it says: with nothing far it is told so, and
+  // told the run is over when this goes out of scope.
+  std::unique_ptr<RankTransfer> idle_far_rank;
+  if (memory.plan && memory.plan->far == "rank" && !tiers.composite) {
+    idle_far_rank = std::make_unique<RankTransfer>(*file, memory.plan->far_slots(), 1 << 20);
+  }
   EngineOptions engine_options;
   engine_options.store = tiers.composite ? tiers.composite.get() : store.get();
   engine_options.schedule = a.schedule == "vertex" ? Schedule::kVertex : a.schedule == "block" ? Schedule::kBlock : Schedule::kAuto;

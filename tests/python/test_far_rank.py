@@ -66,7 +66,7 @@ def test_every_algorithm_through_a_far_rank(tg, tg_bin, graphs, dataset, algorit
     graph = graphs[dataset]
     extra = ["--unit-weights"] if algorithm == "sssp" and not tg.info(graph)["weighted"] else []
     want = expected(tg, graph, algorithm, extra, tmp)
-    for ratio in ("0.6", "1"):
+    for ratio in ("0", "0.6", "1"):  # at 0 nothing is far, and rank 1 must still be let go
         out = tmp / f"rank-{ratio}.npy"
         res = mpirun(tg_bin, 2, "run", algorithm, graph, *extra, "--far-ratio", ratio, "--far", "rank", "-t", "2",
                      "-v", "-o", out)

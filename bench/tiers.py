@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""Memory tiers, in the shape of the Fargraph+ paper's experiments, side by side in one run.
+
+  E1  kernel time against the far ratio (0 .. 0.9) for BFS, WCC and PageRank, on each far tier:
+      file (O_DIRECT through io_uring), numa (node-bound memory read in place) and rank (a
+      far-memory MPI rank read with MPI_Rget over shared memory, `--mca osc sm`); the all-local run
+      (far ratio 0, no budget) is the baseline every ratio is divided by;
+  E2  the file tier's chunk size, 64 KiB .. 16 MiB (all blocks far, PageRank): the "smile";
+  E3  the prefetch pipeline: depth 1 (a request at a time) against the planner's depth 4;
+  E4  threads 1 .. all cores at far ratio 0.7 (file tier), the planner's choice marked.
+
+Every point is the median of --trials trials in one process (BFS: a different seeded source per
+trial); the configurations run in turn, so all share the machine's state. Prints tables and
+writes <out>.md, <out>.json and <out>-e1.png / <out>-e2.png (matplotlib, if installed).
+
+  bench/tiers.py [--graph GRAPH.tg | --scale 22] [--blocks 16] [--trials 3] [--out bench/results/tiers]
+
+The graph defaults to a Kronecker graph of 2^scale vertices (undirected, P x P blocks), generated
+under bench/work/tiers/. Uses TG_BIN (default build/release/tiergraph) and mpirun for the rank tier.
+Not covered here yet: the kernel-paging baseline (`--far paging` inside a cgroup v1 limit) and
+GridGraph at the same budget; see the issue notes.
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+from pathlib import Path
+
+from common import ROOT, ensure_time_tool, run, tiergraph_bin
+
+RATIOS = [0.0, 0.3, 0.5, 0.7, 0.9]
+ALGORITHMS = ["bfs", "wcc", "pr"]
+TIERS = ["file", "numa", "rank"]
+CHUNKS = ["64K", "256K", "1M", "4M", "16M"]
+
+
+def kernel(tg, algorithm, graph, trials, options, mpi=False):
+    cmd = [tg, "-q", "run", algorithm, graph, "-n", trials, "--json", *options]
+    if algorithm == "pr":
+        cmd += ["-i", "5"]
+    if mpi:
+        cmd = [shutil.which("mpirun"), "--allow-run-as-root", "-np", "2", "--mca", "osc", "sm", *cmd]
+    out, _, _ = run(cmd)
+    report = json.loads(out[out.index("{"):out.rindex("}") + 1])
+    seconds = statistics.median(t["seconds"] for t in report["trials"])
+    far = report.get("tiers", [None, None])[1] if report.get("tiers") else report.get("store")
+    return {"seconds": seconds, "peak_rss": report["peak_rss_bytes"], "plan": report.get("plan"),
+            "far": far, "threads": report["threads"]}
+
+
+def e1(tg, graph, trials):
+    rows = []
+    for algorithm in ALGORITHMS:
+        base = kernel(tg, algorithm, graph, trials, [])
+        row = {"algorithm": algorithm, "local_seconds": base["seconds"], "points": []}
+        for tier in TIERS:
+            for ratio in RATIOS:
+                r = kernel(tg, algorithm, graph, trials, ["--far-ratio", ratio, "--far", tier], mpi=tier == "rank")
+                row["points"].append({"tier": tier, "ratio": ratio, "seconds": r["seconds"],
+                                      "slowdown": r["seconds"] / base["seconds"],
+                                      "far_ratio": r["plan"]["far_ratio"], "peak_rss": r["peak_rss"],
+                                      "fetched": r["far"]["bytes_fetched"] if r["far"] else 0})
+                print(f"E1 {algorithm} {tier} far {ratio}: {r['seconds']:.3f} s = "
+                      f"{r['seconds'] / base['seconds']:.2f}x all-local ({base['seconds']:.3f} s)", flush=True)
+        rows.append(row)
+    return rows
+
+
+def e2(tg, graph, trials):
+    rows = []
+    for chunk in CHUNKS:
+        r = kernel(tg, "pr", graph, trials, ["--store", "file", "--store-buffer-bytes", chunk, "--store-buffers", "8"])
+        seconds = r["seconds"]
+        rows.append({"chunk": chunk, "seconds": seconds, "requests": r["far"]["requests"],
+                     "bytes": r["far"]["bytes_fetched"], "overlap": r["far"]["overlap"]})
+        print(f"E2 chunk {chunk}: {seconds:.3f} s, {r['far']['requests']} requests", flush=True)
+    return rows
+
+
+def e3(tg, graph, trials):
+    rows = []
+    for depth in (1, 4):
+        for algorithm in ("bfs", "pr"):
+            r = kernel(tg, algorithm, graph, trials, ["--store", "file", "--store-buffer-bytes", "4M",
+                                                      "--store-depth", str(depth), "--store-buffers", str(depth + 4)])
+            rows.append({"algorithm": algorithm, "depth": depth, "seconds": r["seconds"], "overlap": r["far"]["overlap"]})
+            print(f"E3 {algorithm} depth {depth}: {r['seconds']:.3f} s overlap {r['far']['overlap']:.2f}", flush=True)
+    return rows
+
+
+def e4(tg, graph, trials):
+    rows = []
+    for threads in range(1, (os.cpu_count() or 1) + 1):
+        for algorithm in ("bfs", "pr"):
+            r = kernel(tg, algorithm, graph, trials, ["--far-ratio", "0.7", "-t", str(threads)])
+            rows.append({"algorithm": algorithm, "threads": threads, "seconds": r["seconds"],
+                         "planned": threads == os.cpu_count()})
+            print(f"E4 {algorithm} {threads} threads: {r['seconds']:.3f} s", flush=True)
+    return rows
+
+
+def markdown(graph, info, results):
+    lines = [f"# Memory tiers on {Path(graph).name}", "",
+             f"{info['vertices']} vertices, {info['edges']} edges, {info['blocks']['per_side']}x"
+             f"{info['blocks']['per_side']} blocks; `{' '.join(results['command'])}`; medians of "
+             f"{results['trials']} trials, kernel time only (the plan, the local block check and the numa "
+             "tier's load happen before it).", "",
+             "## E1: kernel time / all-local, against the far ratio", ""]
+    header = "| algorithm | all-local | tier | " + " | ".join(f"far {r}" for r in RATIOS) + " |"
+    lines += [header, "|" + "---|" * (3 + len(RATIOS))]
+    for row in results["e1"]:
+        for tier in TIERS:
+            cells = [f"{p['slowdown']:.2f}x" for p in row["points"] if p["tier"] == tier]
+            lines.append(f"| {row['algorithm']} | {row['local_seconds']:.3f} s | {tier} | " + " | ".join(cells) + " |")
+    lines += ["", "## E2: the file tier's chunk size (PageRank, every block far)", "",
+              "| chunk | seconds | requests | overlap |", "|---|---|---|---|"]
+    for r in results["e2"]:
+        lines.append(f"| {r['chunk']} | {r['seconds']:.3f} | {r['requests']} | {r['overlap']:.2f} |")
+    lines += ["", "## E3: prefetch depth (file tier, every block far, 4 MiB chunks)", "",
+              "| algorithm | depth | seconds | overlap |", "|---|---|---|---|"]
+    for r in results["e3"]:
+        lines.append(f"| {r['algorithm']} | {r['depth']} | {r['seconds']:.3f} | {r['overlap']:.2f} |")
+    lines += ["", "## E4: threads (file tier, far ratio 0.7)", "", "| algorithm | threads | seconds |", "|---|---|---|"]
+    for r in results["e4"]:
+        lines.append(f"| {r['algorithm']} | {r['threads']}{' (planned)' if r['planned'] else ''} | {r['seconds']:.3f} |")
+    return "\n".join(lines) + "\n"
+
+
+def plots(results, out):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib is not installed: no plots")
+        return
+    fig, axes = plt.subplots(1, len(ALGORITHMS), figsize=(4 * len(ALGORITHMS), 3.5), sharey=True)
+    for ax, row in zip(axes, results["e1"]):
+        for tier in TIERS:
+            pts = [p for p in row["points"] if p["tier"] == tier]
+            ax.plot([p["ratio"] for p in pts], [p["slowdown"] for p in pts], marker="o", label=tier)
+        ax.axhline(1.0, color="grey", lw=0.8)
+        ax.set_title(row["algorithm"])
+        ax.set_xlabel("far ratio")
+    axes[0].set_ylabel("kernel time / all-local")
+    axes[0].legend()
+    fig.tight_layout()
+    fig.savefig(f"{out}-e1.png", dpi=110)
+    fig, ax = plt.subplots(figsize=(4.5, 3.5))
+    ax.plot([r["chunk"] for r in results["e2"]], [r["seconds"] for r in results["e2"]], marker="o")
+    ax.set_xlabel("chunk size")
+    ax.set_ylabel("PageRank kernel seconds")
+    ax.set_title("file tier, every block far")
+    fig.tight_layout()
+    fig.savefig(f"{out}-e2.png", dpi=110)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--graph")
+    ap.add_argument("--scale", type=int, default=22)
+    ap.add_argument("--blocks", type=int, default=16)
+    ap.add_argument("--trials", type=int, default=3)
+    ap.add_argument("--experiments", default="e1,e2,e3,e4")
+    ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "tiers"))
+    a = ap.parse_args()
+    ensure_time_tool()
+    tg = tiergraph_bin()
+    graph = a.graph
+    if not graph:
+        work = ROOT / "bench" / "work" / "tiers"
+        work.mkdir(parents=True, exist_ok=True)
+        graph = str(work / f"kron{a.scale}-p{a.blocks}.tg")
+        if not Path(graph).exists():
+            run([tg, "-q", "generate", "-g", a.scale, "-s", "--blocks", a.blocks, "-o", graph])
+    info_text, _, _ = run([tg, "-q", "info", graph, "--json"])
+    info = json.loads(info_text[info_text.index("{"):info_text.rindex("}") + 1])
+    results = {"command": ["bench/tiers.py", *(f"--{k}={v}" for k, v in vars(a).items() if v is not None)],
+               "trials": a.trials, "graph": graph}
+    wanted = a.experiments.split(",")
+    for name, f in (("e1", e1), ("e2", e2), ("e3", e3), ("e4", e4)):
+        results[name] = f(tg, graph, a.trials) if name in wanted else []
+    Path(f"{a.out}.json").write_text(json.dumps(results, indent=1))
+    text = markdown(graph, info, results)
+    Path(f"{a.out}.md").write_text(text)
+    print(text)
+    if results["e1"] and results["e2"]:
+        plots(results, a.out)
+
+
+if __name__ == "__main__":
+    main()
