@@ -106,7 +106,7 @@ void serve_far_blocks(const GraphFile& file) {
   check(MPI_Irecv(&message, 1, MPI_INT, kOrigin, kDoneTag, MPI_COMM_WORLD, &done), "MPI_Irecv");
   while (!done_flag) {
     check(MPI_Test(&done, &done_flag, MPI_STATUS_IGNORE), "MPI_Test");
-    if (!done_flag) std::this_thread::sleep_for(std::chrono::microseconds(50));
+    if (!done_flag) std::this_thread::sleep_for(std::chrono::microseconds(500));
   }
   check(MPI_Win_free(&win), "MPI_Win_free");
 }
