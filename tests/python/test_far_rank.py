@@ -6,6 +6,7 @@ non-zero exit instead of a hang."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -15,6 +16,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
+from same_answer import assert_same_answer, convert_datasets
 
 MPIRUN = shutil.which("mpirun")
 pytestmark = pytest.mark.skipif(MPIRUN is None, reason="Open MPI is not installed (scripts/setup.sh installs it)")
@@ -37,27 +40,13 @@ def mpirun(tg_bin, ranks, *args, transport=SHARED_MEMORY, timeout=300):
 
 @pytest.fixture(scope="module")
 def graphs(tg, datasets_dir, tmp_path_factory):
-    folder = tmp_path_factory.mktemp("far-rank")
-    out = {}
-    for name in DATASETS:
-        path = folder / (name.split(".")[0] + ".tg")
-        tg.convert(datasets_dir / name, path, "--blocks", "4")
-        out[name] = path
-    return out
+    return convert_datasets(tg, datasets_dir, tmp_path_factory.mktemp("far-rank"), DATASETS)
 
 
 def expected(tg, graph, algorithm, extra, tmp):
     reference = tmp / f"reference-{algorithm}.npy"
     tg.run("run", algorithm, graph, *extra, "-o", reference, "--overwrite", check=True)
     return np.load(reference)
-
-
-def check_same(got, want, algorithm):
-    assert np.array_equal(got["id"], want["id"])
-    if algorithm == "pr":
-        assert np.abs(got["value"] - want["value"]).sum() < 1e-9
-    else:
-        assert np.array_equal(got["value"], want["value"])
 
 
 @pytest.mark.parametrize("dataset", DATASETS)
@@ -71,7 +60,7 @@ def test_every_algorithm_through_a_far_rank(tg, tg_bin, graphs, dataset, algorit
         res = mpirun(tg_bin, 2, "run", algorithm, graph, *extra, "--far-ratio", ratio, "--far", "rank", "-t", "2",
                      "-v", "-o", out)
         assert res.returncode == 0, res.stderr[-2000:]
-        check_same(np.load(out), want, algorithm)
+        assert_same_answer(np.load(out), want, algorithm)
 
 
 def test_the_far_rank_over_ucx_on_tcp(tg, tg_bin, graphs, tmp):
@@ -81,14 +70,13 @@ def test_the_far_rank_over_ucx_on_tcp(tg, tg_bin, graphs, tmp):
     res = mpirun(tg_bin, 2, "run", "pr", graph, "--far-ratio", "0.7", "--far", "rank", "-o", out, "--json",
                  transport=UCX_TCP)
     assert res.returncode == 0, res.stderr[-2000:]
-    check_same(np.load(out), want, "pr")
+    assert_same_answer(np.load(out), want, "pr")
 
 
 def test_json_reports_the_rank_tier(tg_bin, graphs):
     res = mpirun(tg_bin, 2, "run", "bfs", graphs["road-rome99.gr.xz"], "--far-ratio", "1", "--far", "rank",
                  "--json")
     assert res.returncode == 0, res.stderr[-2000:]
-    import json
     report = json.loads(res.stdout)  # printed once, by rank 0
     far = report["tiers"][1]
     assert far["name"] == "rank" and far["bytes_fetched"] > 0 and far["requests"] > 0

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import graphfile
+from same_answer import assert_same_answer, convert_datasets
 
 DATASETS = ["tiny-karate.graph.xz", "email-Eu-core.txt.xz", "soc-wiki-Vote.txt.xz",
             "road-rome99.gr.xz", "tiny-lesmis.graph.xz"]
@@ -31,13 +32,7 @@ OVERHEAD = 64 << 20  # the runtime allowance a budget's promise adds (kFixedOver
 
 @pytest.fixture(scope="module")
 def graphs(tg, datasets_dir, tmp_path_factory):
-    out = {}
-    folder = tmp_path_factory.mktemp("budget")
-    for name in DATASETS:
-        path = folder / (name.split(".")[0] + ".tg")
-        tg.convert(datasets_dir / name, path, "--blocks", "4")
-        out[name] = path
-    return out
+    return convert_datasets(tg, datasets_dir, tmp_path_factory.mktemp("budget"), DATASETS)
 
 
 @pytest.fixture(scope="module")
@@ -46,14 +41,6 @@ def kron(tg, tmp_path_factory):
     path = tmp_path_factory.mktemp("budget-kron") / "kron.tg"
     tg.run("generate", "-g", "16", "--weights", "int", "--blocks", "8", "-o", path, check=True)
     return path
-
-
-def answers_equal(got, expected, algorithm, way):
-    assert np.array_equal(got["id"], expected["id"]), way
-    if algorithm == "pr":
-        assert np.abs(got["value"] - expected["value"]).sum() < 1e-9, way
-    else:
-        assert np.array_equal(got["value"], expected["value"]), way
 
 
 @pytest.mark.parametrize("dataset", DATASETS)
@@ -67,7 +54,7 @@ def test_every_far_ratio_gives_the_all_local_answer(tg, graphs, dataset, algorit
     for way, options in WAYS.items():
         out = tmp / f"{way}.npy"
         tg.run("run", algorithm, graph, *extra, *options, "-v", "-o", out, check=True)
-        answers_equal(np.load(out), expected, algorithm, way)
+        assert_same_answer(np.load(out), expected, algorithm, way)
 
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
@@ -84,7 +71,7 @@ def test_budgets_on_a_directed_weighted_graph(tg, kron, algorithm, tmp):
         out = tmp / f"b{extra}.npy"
         report = tg.run("run", algorithm, kron, "--memory-budget", budget, "-t", "2", "--json", "-o", out,
                         check=True).json()
-        answers_equal(np.load(out), expected, algorithm, f"budget {budget}")
+        assert_same_answer(np.load(out), expected, algorithm, f"budget {budget}")
         p = report["plan"]
         assert p["budget_bytes"] == budget
         assert p["minimum_bytes"] + p["local_bytes"] <= budget
