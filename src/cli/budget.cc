@@ -6,8 +6,14 @@
 #include <vector>
 
 #include "cli/validators.h"
+#include "store/composite_store.h"
+#include "store/copying_store.h"
+#include "store/mapped_store.h"
+#include "store/numa_store.h"
+#include "store/uring_transfer.h"
 #include "util/byte_size.h"
 #include "util/error.h"
+#include "util/log.h"
 
 namespace tg::cli {
 
@@ -83,6 +89,46 @@ void check_local_blocks(const GraphFile& file, const TierPlan& plan, bool hashes
     }
   }
   if (!problem.empty()) throw Error(problem);
+}
+
+TieredStores make_tiered_stores(const TierPlan& plan, std::shared_ptr<const GraphFile> file, const BlockDecoder* out,
+                                const BlockDecoder* in, const TierOptions& options) {
+  TieredStores s;
+  if (!plan.needs_far_tier()) {
+    if (plan.far == "rank") s.idle_far_rank = std::make_unique<RankTransfer>(*file, plan.far_slots(), 1 << 20);
+    return s;
+  }
+  s.local = std::make_unique<MappedStore>(out, in, file->blocks_per_side());
+  if (plan.far == "numa") {
+    const NumaNodes nodes = numa_nodes();
+    if (!nodes.available) fail("--far numa needs NUMA support, and this kernel has none");
+    const int node = options.far_node.value_or(nodes.farthest);
+    if (node == nodes.local) {
+      log::info("numa tier: node {} is this CPU's own node{}: the far blocks are placed correctly but are not far", node,
+                nodes.count == 1 ? " (the machine has one node)" : "");
+    }
+    s.far = std::make_unique<NumaStore>(file, [&plan](const BlockId& b) { return plan.is_far(b); }, out, in, node,
+                                        options.weights, options.check_hashes);
+  } else {
+    CopyingStoreOptions o;
+    o.buffers = plan.buffers;
+    o.buffer_bytes = plan.buffer_bytes;
+    o.depth = plan.depth;
+    o.io_threads = options.io_threads;
+    o.with_weights = options.weights;
+    o.check_hashes = options.check_hashes;
+    std::unique_ptr<Transfer> transfer;
+    if (plan.far == "rank") {
+      transfer = std::make_unique<RankTransfer>(*file, plan.far_slots(), plan.buffer_bytes);
+    } else {
+      transfer = std::make_unique<UringTransfer>(file->path(), 4 * plan.depth);  // up to 4 ranges a request
+    }
+    s.far = std::make_unique<CopyingStore>(std::move(file), o, std::move(transfer));
+  }
+  // The plan outlives the stores (the run holds both).
+  s.composite = std::make_unique<CompositeStore>(std::vector<BlockStore*>{s.local.get(), s.far.get()},
+                                                 [&plan](const BlockId& b) -> size_t { return plan.is_far(b) ? 1 : 0; });
+  return s;
 }
 
 }  // namespace tg::cli

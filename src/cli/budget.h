@@ -4,12 +4,15 @@
 
 #include <CLI/CLI.hpp>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "graph/graph_file.h"
 #include "plan/tier_plan.h"
+#include "store/block_store.h"
+#include "store/rank_transfer.h"
 
 namespace tg::cli {
 
@@ -40,5 +43,24 @@ TierPlan make_plan(const BudgetArgs& args, const GraphFile& file, const PlanInpu
 // parallel: a file opened under a budget checks its blocks before their first use, and local
 // blocks are never fetched (far ones are checked as they arrive).
 void check_local_blocks(const GraphFile& file, const TierPlan& plan, bool hashes, bool weights);
+
+// The stores of a run under a budget: the plan's local blocks from the mapping, the far ones on
+// its far tier (file, numa or rank), routed block by block. `composite` is null when no block is
+// far (the engine then uses its own mapped store).
+struct TieredStores {
+  std::unique_ptr<BlockStore> local, far, composite;
+  // The far-memory rank waits for the plan whatever it says: with nothing far it is told so, and
+  // told the run is over when this goes.
+  std::unique_ptr<RankTransfer> idle_far_rank;
+};
+struct TierOptions {
+  uint32_t io_threads = 1;     // the fetching tiers' own threads
+  bool weights = false;        // passes read weights
+  bool check_hashes = true;    // blocks' hashes are checked as they arrive
+  std::optional<int> far_node;  // numa: the node (default: the farthest)
+};
+// out, in: the view's decoders (the local blocks, and the DCSR index the numa tier shares).
+TieredStores make_tiered_stores(const TierPlan& plan, std::shared_ptr<const GraphFile> file, const BlockDecoder* out,
+                                const BlockDecoder* in, const TierOptions& options);
 
 }  // namespace tg::cli

@@ -21,11 +21,8 @@
 #include "dist/mpi_runtime.h"
 #include "engine/engine.h"
 #include "graph/format.h"
-#include "store/composite_store.h"
 #include "store/copying_store.h"
-#include "store/mapped_store.h"
 #include "store/numa_store.h"
-#include "store/rank_transfer.h"
 #include "store/uring_transfer.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
@@ -142,48 +139,6 @@ std::unique_ptr<BlockStore> make_store(const RunArgs& a, std::shared_ptr<const G
   return std::make_unique<CopyingStore>(std::move(file), o, std::move(transfer));
 }
 
-// The stores of a run under a budget: the plan's local blocks from the mapping, the far ones
-// through the file tier, routed block by block.
-struct TieredStores {
-  std::unique_ptr<BlockStore> local, far, composite;
-};
-template <typename Id, typename W>
-TieredStores make_tiered_stores(const RunArgs& a, const TierPlan& plan, const GraphView<Id, W>& g,
-                                std::shared_ptr<const GraphFile> file) {
-  TieredStores s;
-  s.local = std::make_unique<MappedStore>(g.grid(Grid::kOut), g.grid(Grid::kIn), g.blocks_per_side());
-  auto route = [&plan](const BlockId& b) -> size_t { return plan.is_far(b) ? 1 : 0; };
-  if (plan.far == "numa") {
-    const NumaNodes nodes = numa_nodes();
-    if (!nodes.available) fail("--far numa needs NUMA support, and this kernel has none");
-    const int node = a.budget.far_node.value_or(nodes.farthest);
-    if (node == nodes.local) {
-      log::info("numa tier: node {} is this CPU's own node{}: the far blocks are placed correctly but are not far", node,
-                nodes.count == 1 ? " (the machine has one node)" : "");
-    }
-    s.far = std::make_unique<NumaStore>(file, [&plan](const BlockId& b) { return plan.is_far(b); }, g.grid(Grid::kOut),
-                                        g.grid(Grid::kIn), node, !std::is_same_v<W, NoWeight>, !a.no_checksums);
-    s.composite = std::make_unique<CompositeStore>(std::vector<BlockStore*>{s.local.get(), s.far.get()}, route);
-    return s;
-  }
-  CopyingStoreOptions o;
-  o.buffers = plan.buffers;
-  o.buffer_bytes = plan.buffer_bytes;
-  o.depth = plan.depth;
-  o.io_threads = a.store_io_threads;
-  o.with_weights = !std::is_same_v<W, NoWeight>;
-  o.check_hashes = !a.no_checksums;
-  std::unique_ptr<Transfer> transfer;
-  if (plan.far == "rank") {
-    transfer = std::make_unique<RankTransfer>(*file, plan.far_slots(), plan.buffer_bytes);
-  } else {
-    transfer = std::make_unique<UringTransfer>(file->path(), 4 * plan.depth);
-  }
-  s.far = std::make_unique<CopyingStore>(std::move(file), o, std::move(transfer));
-  s.composite = std::make_unique<CompositeStore>(std::vector<BlockStore*>{s.local.get(), s.far.get()}, route);
-  return s;
-}
-
 nlohmann::json store_json(const BlockStore& store) {
   const StoreCounters c = store.counters();
   nlohmann::json j = {{"name", store.name()},     {"pool_bytes", store.pool_bytes()}, {"blocks_read", c.blocks},
@@ -231,15 +186,13 @@ std::vector<TrialOutcome> run_trials(const RunArgs& a, const Kernel& kernel, con
     Timer check_timer;
     check_local_blocks(*file, *memory.plan, !a.no_checksums, kWeights);
     memory.check_seconds = check_timer.seconds();
-    if (memory.plan->needs_far_tier()) tiers = make_tiered_stores(a, *memory.plan, g, file);
+    tiers = make_tiered_stores(*memory.plan, file, g.grid(Grid::kOut), g.grid(Grid::kIn),
+                               {.io_threads = a.store_io_threads,
+                                .weights = kWeights,
+                                .check_hashes = !a.no_checksums,
+                                .far_node = a.budget.far_node});
   } else {
     store = make_store(a, file, kWeights);
-  }
-  // The far-memory rank waits for the plan whatever it says: with nothing far it is told so, and
-  // told the run is over when this goes out of scope.
-  std::unique_ptr<RankTransfer> idle_far_rank;
-  if (memory.plan && memory.plan->far == "rank" && !tiers.composite) {
-    idle_far_rank = std::make_unique<RankTransfer>(*file, memory.plan->far_slots(), 1 << 20);
   }
   EngineOptions engine_options;
   engine_options.store = tiers.composite ? tiers.composite.get() : store.get();
