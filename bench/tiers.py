@@ -7,7 +7,9 @@
       (far ratio 0, no budget) is the baseline every ratio is divided by;
   E2  the file tier's chunk size, 64 KiB .. 16 MiB (all blocks far, PageRank): the "smile";
   E3  the prefetch pipeline: depth 1 (a request at a time) against the planner's depth 4;
-  E4  threads 1 .. all cores at far ratio 0.7 (file and rank tiers) against all-local at as many.
+  E4  threads 1 .. all cores at far ratio 0.7 (file and rank tiers) against all-local at as many;
+  E5  the kernel-paging baseline (Fastswap's comparison in the paper): the file tier under a budget
+      against `--far paging` inside a cgroup v1 memory limit of the same budget, cold page cache.
 
 Every point is the median of --trials trials in one process (BFS: a different seeded source per
 trial); the configurations run in turn, so all share the machine's state. Prints tables and
@@ -17,8 +19,7 @@ writes <out>.md, <out>.json and <out>-e1.png / <out>-e2.png (matplotlib, if inst
 
 The graph defaults to a Kronecker graph of 2^scale vertices (undirected, P x P blocks), generated
 under bench/work/tiers/. Uses TG_BIN (default build/release/tiergraph) and mpirun for the rank tier.
-Not covered here yet: the kernel-paging baseline (`--far paging` inside a cgroup v1 limit) and
-GridGraph at the same budget; see the issue notes.
+Not covered here yet: GridGraph at the same budget; see the issue notes.
 """
 import argparse
 import json
@@ -107,6 +108,49 @@ def e4(tg, graph, trials, planned):
     return rows
 
 
+CGROUP = Path("/sys/fs/cgroup/memory/tiergraph-bench")
+
+
+def in_cgroup(cmd, limit):
+    """cmd inside a cgroup v1 memory limit, with a cold page cache (root only)."""
+    CGROUP.mkdir(exist_ok=True)
+    (CGROUP / "memory.limit_in_bytes").write_text(str(limit))
+    os.sync()
+    Path("/proc/sys/vm/drop_caches").write_text("3")
+    return ["sh", "-c", f'echo $$ > {CGROUP}/cgroup.procs; exec "$@"', "sh", *map(str, cmd)]
+
+
+def e5(tg, graph, trials, threads):
+    """The kernel-paging baseline at the budgets of far ratios 0.5 and 0.7: the file tier with
+    --memory-budget B against --far paging inside a cgroup v1 limit of B + the runtime allowance,
+    each from a cold page cache."""
+    if os.geteuid() != 0 or not CGROUP.parent.is_dir():
+        print("E5 skipped: needs root and cgroup v1's memory controller")
+        return []
+    rows = []
+    for algorithm in ("bfs", "pr"):
+        for ratio in ("0.5", "0.7"):
+            out, _, _ = run([tg, "-q", "plan", algorithm, graph, "--far-ratio", ratio, "-t", threads, "--json"])
+            plan = json.loads(out[out.index("{"):out.rindex("}") + 1])
+            budget = plan["minimum_bytes"] + plan["local_bytes"]
+            limit = budget + plan["overhead_bytes"]
+            options = ["-t", threads, "--memory-budget", budget]
+            os.sync()
+            Path("/proc/sys/vm/drop_caches").write_text("3")
+            tier = kernel(tg, algorithm, graph, trials, options)
+            cmd = [tg, "-q", "run", algorithm, graph, "-n", "1", "--json", *options, "--far", "paging"]
+            if algorithm == "pr":
+                cmd += ["-i", "5"]
+            text, _, _ = run(in_cgroup(cmd, limit))
+            paging = json.loads(text[text.index("{"):text.rindex("}") + 1])
+            seconds = paging["trials"][0]["seconds"]
+            rows.append({"algorithm": algorithm, "ratio": ratio, "budget": budget, "file_seconds": tier["seconds"],
+                         "paging_seconds": seconds, "speedup": seconds / tier["seconds"]})
+            print(f"E5 {algorithm} budget {budget >> 20} MiB (far {ratio}): file {tier['seconds']:.3f} s, "
+                  f"paging {seconds:.3f} s: {seconds / tier['seconds']:.1f}x", flush=True)
+    return rows
+
+
 def markdown(graph, info, results):
     lines = [f"# Memory tiers on {Path(graph).name}", "",
              f"{info['vertices']} vertices, {info['edges']} edges, {info['blocks']['per_side']}x"
@@ -134,6 +178,12 @@ def markdown(graph, info, results):
     for r in results["e4"]:
         lines.append(f"| {r['algorithm']} | {r['tier']} | {r['threads']}{' (E1)' if r['planned'] else ''} | "
                      f"{r['seconds']:.3f} | {r['local_seconds']:.3f} | {r['seconds'] / r['local_seconds']:.2f}x |")
+    if results.get("e5"):
+        lines += ["", "## E5: the kernel-paging baseline (cgroup v1 limit = budget + 64 MiB, cold page cache; paging: 1 trial)",
+                  "", "| algorithm | far ratio | budget | file tier | paging | paging / file |", "|---|---|---|---|---|---|"]
+        for r in results["e5"]:
+            lines.append(f"| {r['algorithm']} | {r['ratio']} | {r['budget'] >> 20} MiB | {r['file_seconds']:.3f} s | "
+                         f"{r['paging_seconds']:.3f} s | {r['speedup']:.1f}x |")
     return "\n".join(lines) + "\n"
 
 
@@ -175,7 +225,7 @@ def main():
     # One core is left to the fetch side by default: here its copies and checks are CPU work
     # (an RDMA NIC would do the copy), and with every core computing they compete (see E4).
     ap.add_argument("--threads", type=int, default=max(1, (os.cpu_count() or 1) - 1))
-    ap.add_argument("--experiments", default="e1,e2,e3,e4")
+    ap.add_argument("--experiments", default="e1,e2,e3,e4,e5")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "tiers"))
     a = ap.parse_args()
     ensure_time_tool()
@@ -192,8 +242,11 @@ def main():
     results = {"command": ["bench/tiers.py", *(f"--{k}={v}" for k, v in vars(a).items() if v is not None)],
                "trials": a.trials, "graph": graph}
     wanted = a.experiments.split(",")
-    for name, f in (("e1", e1), ("e2", e2), ("e3", e3), ("e4", e4)):
-        results[name] = f(tg, graph, a.trials, a.threads) if name in wanted else []
+    previous = {}
+    if Path(f"{a.out}.json").exists():  # experiments not run this time keep their last figures
+        previous = json.loads(Path(f"{a.out}.json").read_text())
+    for name, f in (("e1", e1), ("e2", e2), ("e3", e3), ("e4", e4), ("e5", e5)):
+        results[name] = f(tg, graph, a.trials, a.threads) if name in wanted else previous.get(name, [])
     Path(f"{a.out}.json").write_text(json.dumps(results, indent=1))
     text = markdown(graph, info, results)
     Path(f"{a.out}.md").write_text(text)

@@ -28,8 +28,9 @@ void add_budget_options(CLI::App& cmd, BudgetArgs& a) {
   cmd.add_option("--far", a.far,
                  "The far tier under a budget: file (the graph file, read with O_DIRECT through io_uring into a "
                  "pipeline of buffers), numa (memory bound to a NUMA node, read in place) or rank (a far-memory rank "
-                 "read with one-sided MPI_Rget: start with mpirun -np 2)")
-      ->check(CLI::IsMember({"file", "numa", "rank"}));
+                 "read with one-sided MPI_Rget: start with mpirun -np 2); paging is the kernel-paging baseline (every "
+                 "block through the file's mapping with MADV_RANDOM; run it inside a cgroup memory limit)")
+      ->check(CLI::IsMember({"file", "numa", "rank", "paging"}));
   cmd.add_option("--far-node", a.far_node, "--far numa: the node holding the far blocks (default: the farthest from this CPU)")
       ->check(CLI::NonNegativeNumber);
 }

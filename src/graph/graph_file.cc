@@ -185,6 +185,10 @@ void GraphFile::check_block(Grid grid, uint32_t major, uint32_t minor, bool hash
   if (!problem.empty()) fail_block(grid, uint64_t{major} * blocks_per_side() + minor, problem);
 }
 
+void GraphFile::advise_random() const {
+  madvise(const_cast<unsigned char*>(base_), size_, MADV_RANDOM);
+}
+
 void GraphFile::drop_pages(std::span<const unsigned char> bytes) const {
   constexpr uintptr_t kPage = 4096;
   const auto first = (reinterpret_cast<uintptr_t>(bytes.data()) + kPage - 1) & ~(kPage - 1);

@@ -101,6 +101,8 @@ class GraphFile {
   // the page cache or the disk if touched): what keeps an open under a budget from holding the
   // blocks it glanced at.
   void drop_pages(std::span<const unsigned char> bytes) const;
+  // Tells the kernel the mapping is read at random (no read-ahead): the kernel-paging baseline.
+  void advise_random() const;
 
  private:
   GraphFile() = default;

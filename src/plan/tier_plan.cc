@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fstream>
 #include <numeric>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -62,11 +63,27 @@ uint64_t block_fetch_bytes(const GraphFile& file, Grid grid, uint32_t major, uin
 uint64_t machine_memory_bytes() {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   uint64_t bytes = pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) : 0;
-  // A container's limit, when lower (cgroup v2, then v1).
-  for (const char* path : {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
-    std::ifstream in(path);
-    uint64_t limit = 0;
+  // The limit of this process's own memory cgroup and of each cgroup above it, when lower: a v1
+  // line "N:memory:/path" or the v2 line "0::/path" of /proc/self/cgroup.
+  auto lower_to = [&](const std::string& file) {
+    std::ifstream in(file);
+    uint64_t limit = 0;  // "max" (v2, no limit) does not parse
     if (in >> limit && limit > 0) bytes = bytes ? std::min(bytes, limit) : limit;
+  };
+  std::ifstream cgroups("/proc/self/cgroup");
+  for (std::string line; std::getline(cgroups, line);) {
+    const auto first = line.find(':'), second = line.find(':', first + 1);
+    if (first == std::string::npos || second == std::string::npos) continue;
+    const std::string controllers = line.substr(first + 1, second - first - 1);
+    std::string path = line.substr(second + 1);
+    const bool v1 = controllers == "memory", v2 = controllers.empty();
+    if (!v1 && !v2) continue;
+    for (;;) {  // this cgroup, then each parent up to the root
+      if (v1) lower_to("/sys/fs/cgroup/memory" + path + "/memory.limit_in_bytes");
+      if (v2) lower_to("/sys/fs/cgroup" + path + "/memory.max"), lower_to("/sys/fs/cgroup/unified" + path + "/memory.max");
+      if (path.empty() || path == "/") break;
+      path = path.substr(0, path.rfind('/'));
+    }
   }
   return bytes;
 }
@@ -107,7 +124,7 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
   for (Grid g : {Grid::kOut, Grid::kIn}) {
     if (g == Grid::kIn && !file.directed()) break;
     const double share = g == Grid::kOut ? use.out : use.in;
-    if (share <= 0) {
+    if (share <= 0 && r.far != "paging") {
       unread_grid = true;
       for (uint32_t i = 0; i < p; ++i)
         for (uint32_t j = 0; j < p; ++j) plan.far_of_[plan.slot({g, i, j})] = 1;
@@ -130,13 +147,26 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
   plan.buffers = plan.depth + 2 * std::max<uint32_t>(r.threads, 1);
   plan.buffer_bytes = std::min(largest, r.profile.chunk_bytes);
   // The numa tier is read in place: no pipeline.
-  const bool fetching = r.far != "numa";
+  const bool fetching = r.far != "numa" && r.far != "paging";
   auto pool_of = [&](uint64_t buffer) {
     return fetching ? plan.buffers * CopyingStore::mapping_bytes(buffer, kTransferAlignment) : 0;
   };
 
   uint64_t local_target = 0;
-  if (r.far_ratio) {
+  if (r.far == "paging") {
+    // The kernel-paging baseline: every block is the file's mapping, and the kernel pages them
+    // in and out within the process's memory limit; tiergraph places nothing.
+    local_target = ~uint64_t{0};
+    plan.reasons.push_back("paging: every block is read through the file's mapping (MADV_RANDOM) and the kernel pages "
+                           "them within the memory limit of the process's cgroup (run it inside one: tiergraph does "
+                           "not hold this run to the budget)");
+    if (r.budget && hot > *r.budget) {
+      fail("a memory budget of {} is too small: {} {} needs at least {} besides its edge blocks (vertex state {}, "
+           "frontiers {}, block index {}, result {})",
+           bytes_text(*r.budget), r.algorithm, file.path(), bytes_text(hot), bytes_text(plan.vertex_state),
+           bytes_text(plan.frontiers), bytes_text(plan.index), bytes_text(plan.result));
+    }
+  } else if (r.far_ratio) {
     local_target = static_cast<uint64_t>(std::floor((1.0 - *r.far_ratio) * static_cast<double>(plan.edge_bytes)));
     plan.reasons.push_back(fmt::format("far ratio {}: at most {} of the {} of edge blocks the passes read stay local",
                                        *r.far_ratio, bytes_text(local_target), bytes_text(plan.edge_bytes)));
@@ -181,7 +211,7 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
   uint64_t local_cost = 0;
   for (const auto& b : blocks) {
     const uint64_t cost = b.bytes + page_slack;
-    if (local_cost + cost <= local_target) {
+    if (local_target == ~uint64_t{0} || local_cost + cost <= local_target) {
       local_cost += cost;
       plan.local_bytes += b.bytes;
       ++plan.local_blocks;
@@ -252,6 +282,8 @@ nlohmann::json TierPlan::to_json() const {
 std::string TierPlan::describe() const {
   std::string out;
   for (const auto& line : reasons) out += "- " + line + "\n";
+  if (far == "paging") return out + fmt::format("local memory: {} hot; the kernel keeps what fits of the {} of edge blocks\n",
+                                                format_byte_size(minimum()), format_byte_size(edge_bytes));
   out += fmt::format("local memory: {} hot + {} edge blocks + {} pipeline = {}{}\n",
                      format_byte_size(vertex_state + frontiers + index + result), format_byte_size(local_bytes),
                      format_byte_size(pool), format_byte_size(vertex_state + frontiers + index + result + local_bytes + pool),

@@ -26,6 +26,8 @@ WAYS = {
     # The numa tier: far blocks in memory bound to a node (on a one-node machine, node 0).
     "numa-0.5": ("--far-ratio", "0.5", "--far", "numa"),
     "numa-1-2-threads": ("--far-ratio", "1", "--far", "numa", "-t", "2", "--far-node", "0"),
+    # The kernel-paging baseline: every block through the mapping, read at random.
+    "paging": ("--far-ratio", "0.7", "--far", "paging"),
 }
 OVERHEAD = 64 << 20  # the runtime allowance a budget's promise adds (kFixedOverheadBytes)
 
@@ -190,3 +192,12 @@ def test_numa_tier_reports_its_node(tg, kron):
     assert far["name"] == "numa" and far["node"] == 0 and far["bytes_fetched"] == 0
     assert far["node_bytes"] >= report["plan"]["far_bytes"] and report["far_node_bytes"] == far["node_bytes"]
     assert report["plan"]["memory"]["pool"] == 0 and report["plan"]["buffers"] == 0  # read in place: no pipeline
+
+
+def test_paging_baseline_places_nothing_and_promises_nothing(tg, kron):
+    report = tg.run("run", "bfs", kron, "--memory-budget", "64M", "--far", "paging", "--json", check=True).json()
+    assert report["plan"]["far_bytes"] == 0 and report["plan"]["memory"]["pool"] == 0
+    assert "within_budget" not in report  # the kernel holds it to a cgroup limit, not tiergraph
+    assert any("paging" in r for r in report["plan"]["reasons"])
+    res = tg.run("run", "bfs", kron, "--memory-budget", "1M", "--far", "paging")
+    assert res.returncode == 1 and any("is too small" in line for line in res.error_lines()), res
