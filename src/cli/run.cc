@@ -3,6 +3,7 @@
 // `Label: value` lines (or JSON), and write the last trial's per-vertex result if asked.
 #include <unistd.h>
 
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -80,10 +81,9 @@ std::shared_ptr<const GraphFile> open_graph(const RunArgs& a) {
   log::info("'{}' is not a graph file: converting it on the fly", a.graph);
   const auto dir = std::filesystem::temp_directory_path();
   std::string temp = (dir / "tiergraph-run-XXXXXX").string();
-  const int fd = mkstemp(temp.data());
-  if (fd < 0) fail("cannot create a temporary file in {}", dir.string());
+  const int fd = create_temporary_file(temp);
+  if (fd < 0) fail("cannot create a temporary file in {}: {}", dir.string(), std::strerror(errno));
   close(fd);
-  remove_on_interrupt(temp);
   struct Forget {  // removed below; the interrupt handler need not know it any more
     const std::string& path;
     ~Forget() { forget_on_interrupt(path); }

@@ -27,9 +27,8 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
   }
   if (std::filesystem::is_directory(path_)) fail("cannot write '{}': it is a directory", path_);
   temp_ = path_ + ".tmp-XXXXXX";
-  fd_ = mkstemp(temp_.data());
+  fd_ = create_temporary_file(temp_);
   if (fd_ < 0) fail("cannot create a temporary file beside '{}': {}", path_, std::strerror(errno));
-  remove_on_interrupt(temp_);
 }
 
 AtomicFile::~AtomicFile() {

@@ -1,7 +1,11 @@
 #include "util/interrupt_cleanup.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <random>
 
 #include <array>
 #include <atomic>
@@ -54,6 +58,33 @@ void forget_on_interrupt(const std::string& path) {
       return;
     }
   }
+}
+
+int create_temporary_file(std::string& path_template) {
+  constexpr std::string_view kX = "XXXXXX";
+  if (path_template.size() < kX.size() || path_template.compare(path_template.size() - kX.size(), kX.size(), kX) != 0) {
+    errno = EINVAL;
+    return -1;
+  }
+  static constexpr char kLetters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  std::random_device device;
+  std::mt19937_64 rng((uint64_t{device()} << 32) ^ device() ^ static_cast<uint64_t>(::getpid()));
+  for (int attempt = 0; attempt < 1000; ++attempt) {
+    for (size_t k = path_template.size() - kX.size(); k < path_template.size(); ++k) {
+      path_template[k] = kLetters[rng() % (sizeof(kLetters) - 1)];
+    }
+    const bool registered = remove_on_interrupt(path_template);  // before the file exists
+    const int fd = ::open(path_template.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0) return fd;
+    const int error = errno;
+    if (registered) forget_on_interrupt(path_template);
+    if (error != EEXIST) {
+      errno = error;
+      return -1;
+    }
+  }
+  errno = EEXIST;
+  return -1;
 }
 
 }  // namespace tg

@@ -15,5 +15,10 @@ void install_interrupt_cleanup();
 bool remove_on_interrupt(const std::string& path);
 // The file was committed or removed by its owner: forget it.
 void forget_on_interrupt(const std::string& path);
+// mkstemp, registered to remove on interrupt with no moment between the two: the name is
+// registered before the file exists (mkstemp then registration left a window in which a
+// signal found the file unregistered). `path_template` ends in XXXXXX, replaced by the name's
+// random part; returns the open descriptor, or -1 with errno set.
+int create_temporary_file(std::string& path_template);
 
 }  // namespace tg
