@@ -32,7 +32,19 @@ TEST(InterruptCleanup, CreatesUniqueFilesFromATemplate) {
   EXPECT_EQ(errno, EINVAL);
 }
 
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TG_UNDER_TSAN 1
+#endif
+#endif
+
 TEST(InterruptCleanup, AnInterruptedProcessLeavesNoTemporary) {
+#ifdef TG_UNDER_TSAN
+  // Its signal handling does not run in a child forked from a multithreaded process (the suite's
+  // earlier tests leave OpenMP threads); the release and ASan builds run this test, and the
+  // pytest interrupt tests signal the real binary in every build.
+  GTEST_SKIP() << "ThreadSanitizer does not deliver signals in a child forked from a multithreaded process";
+#endif
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
     int pipe_fds[2];
     ASSERT_EQ(pipe(pipe_fds), 0);
