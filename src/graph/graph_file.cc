@@ -176,9 +176,8 @@ void GraphFile::check_all_blocks(bool hashes) const {
 
 void GraphFile::check_block(Grid grid, uint32_t major, uint32_t minor, bool hashes, bool weights) const {
   const auto& e = entry(grid, major, minor);
-  const auto positions = format::part_positions(e.part_bytes);
   const bool with_weights = weights && this->weighted();
-  const uint64_t bytes = with_weights ? positions.end : positions.at[format::kWeights];
+  const uint64_t bytes = block_bytes(grid, major, minor, with_weights);
   const auto r = ranges();
   const std::string problem = validate_block(base_ + e.offset, bytes, e, shape(major, minor), r[major], r[minor],
                                              hashes, with_weights);

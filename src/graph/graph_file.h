@@ -72,6 +72,12 @@ class GraphFile {
     return index(grid)[uint64_t{major} * blocks_per_side() + minor];
   }
   BlockShape shape(uint32_t major, uint32_t minor) const;
+  // The bytes of block (major, minor) a pass reads: its whole extent, or without weights (or in
+  // an unweighted file) the prefix before its weights part. What a tier fetches and holds.
+  uint64_t block_bytes(Grid grid, uint32_t major, uint32_t minor, bool weights) const {
+    const auto positions = format::part_positions(entry(grid, major, minor).part_bytes);
+    return weights && this->weighted() ? positions.end : positions.at[format::kWeights];
+  }
   // The block's one extent (its three parts and their padding), as a tier would fetch it.
   std::span<const unsigned char> block_extent(Grid grid, uint32_t major, uint32_t minor) const {
     const auto& e = entry(grid, major, minor);

@@ -54,12 +54,6 @@ GridUse grid_use(std::string_view algorithm) {
   return {0.5, 0.5};                           // bfs, radii, wcc: direction-optimizing
 }
 
-uint64_t block_fetch_bytes(const GraphFile& file, Grid grid, uint32_t major, uint32_t minor, bool weights) {
-  const auto& e = file.entry(grid, major, minor);
-  const auto positions = format::part_positions(e.part_bytes);
-  return weights && file.weighted() ? positions.end : positions.at[format::kWeights];
-}
-
 uint64_t machine_memory_bytes() {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   uint64_t bytes = pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) : 0;
@@ -134,7 +128,7 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
       for (uint32_t j = 0; j < p; ++j) {
         const auto& e = file.entry(g, i, j);
         if (e.edge_count == 0) continue;  // never planned: selective scheduling skips it
-        const uint64_t bytes = block_fetch_bytes(file, g, i, j, r.weights);
+        const uint64_t bytes = file.block_bytes(g, i, j, r.weights);
         blocks.push_back({plan.slot({g, i, j}), share, bytes, e.edge_count});
         plan.edge_bytes += bytes;
         largest = std::max(largest, bytes);

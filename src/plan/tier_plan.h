@@ -101,10 +101,6 @@ struct TierPlan {
   }
 };
 
-// The bytes a pass fetches of a block: the whole block, or without weights the prefix before
-// its weights part.
-uint64_t block_fetch_bytes(const GraphFile& file, Grid grid, uint32_t major, uint32_t minor, bool weights);
-
 // The plan; throws tg::Error when the budget cannot hold the minimum (saying what the minimum is
 // and what it is made of), when a budget exceeds the machine, or when the request is malformed.
 TierPlan plan_tiers(const GraphFile& file, const PlanRequest& request);

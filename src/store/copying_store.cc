@@ -84,9 +84,7 @@ CopyingStore::~CopyingStore() {
 
 // The bytes a pass reads of a block: its whole extent, or the prefix before the weights part.
 uint64_t CopyingStore::fetch_bytes(const BlockId& b) const {
-  const auto& e = file_->entry(b.grid, b.major, b.minor);
-  const auto positions = format::part_positions(e.part_bytes);
-  return options_.with_weights ? positions.end : positions.at[format::kWeights];
+  return file_->block_bytes(b.grid, b.major, b.minor, options_.with_weights);
 }
 
 uint64_t CopyingStore::piece_slot(const BlockId& b) const {

@@ -72,8 +72,7 @@ NumaStore::NumaStore(std::shared_ptr<const GraphFile> file, const std::function<
     for (uint32_t i = 0; i < p; ++i)
       for (uint32_t j = 0; j < p; ++j) {
         if (!holds({g, i, j})) continue;
-        const auto positions = format::part_positions(file_->entry(g, i, j).part_bytes);
-        const uint64_t bytes = weights ? positions.end : positions.at[format::kWeights];
+        const uint64_t bytes = file_->block_bytes(g, i, j, weights);
         held.push_back({{g, i, j}, bytes_, bytes});
         bytes_ = format::align_up(bytes_ + bytes, kAlign);
       }

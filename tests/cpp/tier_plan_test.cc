@@ -37,7 +37,7 @@ Placed placed(const GraphFile& g, const TierPlan& plan, Grid grid) {
   for (uint32_t i = 0; i < side; ++i)
     for (uint32_t j = 0; j < side; ++j) {
       if (g.entry(grid, i, j).edge_count == 0) continue;
-      const uint64_t bytes = block_fetch_bytes(g, grid, i, j, false);
+      const uint64_t bytes = g.block_bytes(grid, i, j, false);
       if (plan.is_far({grid, i, j})) {
         p.far += bytes;
         ++p.far_blocks;
@@ -79,7 +79,7 @@ TEST(TierPlan, DenseBlocksStayLocalFirstAndNoFarBlockWouldFit) {
     for (uint32_t j = 0; j < 8; ++j) {
       const auto& e = g->entry(Grid::kOut, i, j);
       if (e.edge_count == 0) continue;
-      const uint64_t bytes = block_fetch_bytes(*g, Grid::kOut, i, j, false);
+      const uint64_t bytes = g->block_bytes(Grid::kOut, i, j, false);
       const double density = static_cast<double>(e.edge_count) / static_cast<double>(bytes);
       if (density > densest) {
         densest = density;
