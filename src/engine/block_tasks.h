@@ -88,6 +88,7 @@ Slices make_slices(std::span<const uint64_t> ranges, uint64_t n, int threads, ui
 struct PassPlan {
   std::vector<uint64_t> of_range;
   std::vector<uint64_t> vertex_first, vertex_last;  // empty when every entry is a whole block
+  std::vector<EntryRun> selections;                 // what the plan's selections point into
   bool meets(uint64_t k, uint64_t first, uint64_t last) const {
     return vertex_first.empty() || (vertex_first[k] < last && first < vertex_last[k]);
   }
@@ -108,6 +109,59 @@ std::vector<char> active_ranges(const Frontier<Id>& frontier, const GraphView<Id
       if (bits.word(w) != 0) active[g.range_of(w * 64)] = 1;
   }
   return active;
+}
+
+// A push selects entries only when at most 1/kSelectiveShare of the vertices are active: above
+// that, nearly every block pays whole, and finding the entries would cost more than it saves.
+inline constexpr uint64_t kSelectiveShare = 8;
+
+// A sparse push's active sources, range by range, for selections (store/block_selection.h): a
+// fetching store may then read only the directory entries of a block's active sources and their
+// arcs, and a block holding none of them is not read at all.
+struct ActiveSources {
+  std::vector<uint64_t> vertices;  // sorted
+  std::vector<uint64_t> of_range;  // range r's are [of_range[r], of_range[r + 1])
+  std::span<const uint64_t> of(uint32_t r) const {
+    return {vertices.data() + of_range[r], of_range[r + 1] - of_range[r]};
+  }
+};
+
+// From the frontier's membership bitmap (prepare_dense first), in vertex order.
+template <typename Id>
+ActiveSources active_sources(const Frontier<Id>& frontier, std::span<const uint64_t> ranges) {
+  ActiveSources a;
+  a.vertices.reserve(frontier.size());
+  const Bitmap& bits = *frontier.membership();
+  for (uint64_t w = 0; w < bits.words(); ++w)
+    for (uint64_t word = bits.word(w); word != 0; word &= word - 1)
+      a.vertices.push_back(w * 64 + static_cast<uint64_t>(__builtin_ctzll(word)));
+  a.of_range.resize(ranges.size());
+  for (size_t r = 0; r < ranges.size(); ++r)
+    a.of_range[r] = static_cast<uint64_t>(std::lower_bound(a.vertices.begin(), a.vertices.end(), ranges[r]) - a.vertices.begin());
+  return a;
+}
+
+// The runs of directory entries of block d that belong to `active` (sorted vertices of d's major
+// range), appended to `runs`; returns a bound on their arcs in the block (their degrees). DCSR
+// finds a vertex's entry through the presence index, so d must have one.
+template <typename Degree>
+uint64_t select_entries(const BlockDecoder& d, std::span<const uint64_t> active, Degree degree, std::vector<EntryRun>& runs) {
+  uint64_t bound = 0;
+  const size_t first_run = runs.size();
+  for (uint64_t v : active) {
+    uint64_t k = v - d.major_first;
+    if (d.dcsr()) {
+      const uint64_t word = d.presence[k / 64];
+      if (((word >> (k % 64)) & 1) == 0) continue;
+      k = d.presence_rank[k / 64] + static_cast<uint64_t>(__builtin_popcountll(word & ((uint64_t{1} << (k % 64)) - 1)));
+    } else if (k >= d.vertex_count) {
+      continue;
+    }
+    if (runs.size() > first_run && runs.back().last == k) ++runs.back().last;
+    else runs.push_back({k, k + 1});
+    bound += degree(v);
+  }
+  return std::min(bound, d.edge_count);
 }
 
 // The entries [k, k_end) of block d (or piece) whose vertices lie in [first, last), then

@@ -25,6 +25,8 @@ struct IterationStats {
   uint64_t blocks_read = 0;      // leases taken
   uint64_t blocks_skipped = 0;   // blocks of the pass's grids not read (no arcs, or no active source)
   uint64_t bytes_fetched = 0;    // copied into local buffers (0 when zero-copy)
+  uint64_t blocks_partial = 0;   // of blocks_read, those read as a selection of their entries
+  uint64_t bytes_partial = 0;    // of bytes_fetched, those the selections moved
   uint64_t requests = 0;
   double wait_seconds = 0;       // worker time spent waiting for leases
   double request_seconds = 0;    // summed time of the requests
@@ -50,6 +52,10 @@ inline nlohmann::json to_json(const std::vector<IterationStats>& stats) {
                  {"blocks_read", s.blocks_read},
                  {"blocks_skipped", s.blocks_skipped},
                  {"bytes_fetched", s.bytes_fetched},
+                 {"blocks_partial", s.blocks_partial},
+                 {"bytes_partial", s.bytes_partial},
+                 {"blocks_whole", s.blocks_read - s.blocks_partial},
+                 {"bytes_whole", s.bytes_fetched - s.bytes_partial},
                  {"requests", s.requests},
                  {"wait_seconds", s.wait_seconds},
                  {"request_seconds", s.request_seconds},

@@ -41,6 +41,11 @@ struct BlockPiece {
   uint64_t arc_first = 0, arc_last = 0;
 };
 
+// Directory entries [first, last) of a block: part of a selection.
+struct EntryRun {
+  uint64_t first = 0, last = 0;
+};
+
 // One entry of a pass's plan: a block (or one of its pieces) and how many tasks will acquire
 // (and release) it.
 struct PlannedBlock {
@@ -48,6 +53,10 @@ struct PlannedBlock {
   uint32_t uses = 1;
   static constexpr uint32_t kWhole = ~uint32_t{0};
   uint32_t piece = kWhole;  // an index into the store's pieces(block), or the whole block
+  // A sparse pass's selection: only these directory entries (sorted, disjoint) and their arcs
+  // are read, leased as a block holding just them. Empty: the block (or piece) itself. The runs
+  // belong to the engine and stay valid until the pass ends.
+  std::span<const EntryRun> selection{};
 };
 
 // What a store did, summed over the passes so far (the engine takes differences per pass).
@@ -59,6 +68,8 @@ struct StoreCounters {
   double wait_seconds = 0;        // time worker threads spent waiting for a lease, summed
   double request_seconds = 0;     // time from each request's start to its completion, summed
   uint64_t max_in_flight = 0;     // most requests outstanding at once
+  uint64_t partial_blocks = 0;    // of the blocks read, those fetched as a selection of entries
+  uint64_t partial_bytes = 0;     // of the bytes, those the selections moved (both their steps)
 };
 
 class BlockStore {
@@ -75,6 +86,12 @@ class BlockStore {
   // The pieces a block is leased in, in order (empty: the whole block is one lease). A pass
   // plans a block's pieces in place of the block; only block-major passes read pieces.
   virtual std::span<const BlockPiece> pieces(const BlockId&) const { return {}; }
+  // Whether reading only the directory entries `runs` of a block and their arcs (at most
+  // `arcs_bound` of them) moves fewer bytes than reading the whole block: what decides a sparse
+  // pass's selections. A store that reads blocks in place, or cannot select, says no.
+  virtual bool selection_pays(const BlockId&, std::span<const EntryRun> /*runs*/, uint64_t /*arcs_bound*/) const {
+    return false;
+  }
 
   // Starts a pass: the blocks it will acquire, in the order its tasks want them.
   virtual void begin_pass(std::vector<PlannedBlock> plan) = 0;

@@ -40,10 +40,16 @@ uint64_t CompositeStore::pool_bytes() const {
   return sum;
 }
 
-std::span<const BlockPiece> CompositeStore::pieces(const BlockId& block) const {
+BlockStore& CompositeStore::tier_of(const BlockId& block) const {
   const size_t tier = place_(block);
   if (tier >= tiers_.size()) fail("composite store: a block was placed on tier {} of {}", tier, tiers_.size());
-  return tiers_[tier]->pieces(block);
+  return *tiers_[tier];
+}
+
+std::span<const BlockPiece> CompositeStore::pieces(const BlockId& block) const { return tier_of(block).pieces(block); }
+
+bool CompositeStore::selection_pays(const BlockId& block, std::span<const EntryRun> runs, uint64_t arcs_bound) const {
+  return tier_of(block).selection_pays(block, runs, arcs_bound);
 }
 
 void CompositeStore::begin_pass(std::vector<PlannedBlock> plan) {
@@ -122,6 +128,8 @@ StoreCounters CompositeStore::counters() const {
     sum.wait_seconds += c.wait_seconds;
     sum.request_seconds += c.request_seconds;
     sum.max_in_flight = std::max(sum.max_in_flight, c.max_in_flight);
+    sum.partial_blocks += c.partial_blocks;
+    sum.partial_bytes += c.partial_bytes;
   }
   return sum;
 }

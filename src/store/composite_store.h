@@ -29,6 +29,8 @@ class CompositeStore final : public BlockStore {
   uint64_t pool_bytes() const override;
   // The pieces of the tier that holds the block.
   std::span<const BlockPiece> pieces(const BlockId& block) const override;
+  // Whether a selection pays on the tier that holds the block.
+  bool selection_pays(const BlockId& block, std::span<const EntryRun> runs, uint64_t arcs_bound) const override;
 
   void begin_pass(std::vector<PlannedBlock> plan) override;
   uint64_t arrival(uint64_t k) const override;
@@ -47,6 +49,7 @@ class CompositeStore final : public BlockStore {
     uint32_t tier;
     uint64_t local;  // the entry's position in its tier's plan
   };
+  BlockStore& tier_of(const BlockId& block) const;
   std::vector<BlockStore*> tiers_;
   Placement place_;
   std::vector<Route> routes_;

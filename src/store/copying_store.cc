@@ -24,6 +24,28 @@ double now_seconds() { return std::chrono::duration<double>(Clock::now().time_si
 constexpr uint64_t kPage = 4096;
 constexpr uint64_t kSmallestBuffer = 64;  // one entry and one arc of any widths
 
+// Lays a request's ranges out in a buffer from position `at`: each range rounded out to the
+// transfer's alignment and placed at an aligned position, the part's own bytes at their offset
+// inside it. Nothing is written here; `at` past the buffer's end says the request does not fit.
+struct Placer {
+  unsigned char* buffer;
+  uint64_t align, step, at = 0;
+  std::vector<ReadRange> reads;
+  Placer(unsigned char* b, uint64_t alignment, uint64_t from = 0)
+      : buffer(b), align(alignment), step(std::max<uint64_t>(alignment, format::kPartAlignment)), at(from) {}
+  unsigned char* place(uint64_t file_offset, uint64_t bytes) {
+    if (bytes == 0) return buffer + at;
+    const uint64_t start = file_offset / align * align, skew = file_offset - start;
+    const uint64_t length = format::align_up(skew + bytes, align);
+    reads.push_back({start, length, skew + bytes, buffer + at});
+    unsigned char* part = buffer + at + skew;
+    at = format::align_up(at + length, step);
+    return part;
+  }
+  // What placing `bytes` at an unknown offset takes at most.
+  uint64_t bound(uint64_t bytes) const { return bytes == 0 ? 0 : format::align_up(bytes + 2 * align, step); }
+};
+
 }  // namespace
 
 CopyingStore::CopyingStore(std::shared_ptr<const GraphFile> file, CopyingStoreOptions options,
@@ -162,20 +184,15 @@ void CopyingStore::io_loop() {
       e.buffer = free_buffers_.back();
       free_buffers_.pop_back();
       e.started = now_seconds();
-      std::vector<ReadRange> reads;
       try {
         protect(e.buffer, PROT_READ | PROT_WRITE);
-        reads = plan_reads(e, buffers_[static_cast<size_t>(e.buffer)]);
-        transfer_->start(k, reads);
+        start_reads(e, k, plan_reads(e, buffers_[static_cast<size_t>(e.buffer)]));
       } catch (const Error& error) {  // nothing started: it arrives failed at once
         e.error = error.what();
         finish(e, k);
         continue;
       }
       ++in_flight_;
-      ++unclaimed_;
-      ++counters_.requests;
-      for (const ReadRange& r : reads) counters_.bytes += r.bytes;
       counters_.max_in_flight = std::max<uint64_t>(counters_.max_in_flight, in_flight_);
     }
     if (unclaimed_ == 0) continue;
@@ -192,6 +209,24 @@ void CopyingStore::io_loop() {
     }
     Entry& e = entries_[k];
     e.error = std::move(error);
+    if (e.error.empty() && e.step == 1) {  // a selection's entries arrived: now its arcs
+      std::vector<ReadRange> reads;
+      try {
+        reads = plan_selection_arcs(e, buffers_[static_cast<size_t>(e.buffer)]);
+      } catch (const Error& failure) {
+        e.error = failure.what();
+      }
+      if (e.error.empty()) {
+        lock.lock();
+        try {
+          start_reads(e, k, std::move(reads));
+          continue;
+        } catch (const Error& failure) {
+          e.error = failure.what();
+        }
+        lock.unlock();
+      }
+    }
     if (e.error.empty()) settle(e);
     lock.lock();
     counters_.request_seconds += now_seconds() - e.started;
@@ -205,6 +240,7 @@ void CopyingStore::finish(Entry& e, uint64_t k) {
   if (e.error.empty()) {
     protect(e.buffer, PROT_READ);  // the engine only reads a block
   }
+  if (e.partial && e.error.empty()) counters_.partial_bytes += e.moved;
   e.arrival.store(arrivals_++, std::memory_order_relaxed);
   arrival_log_.push_back(k);
   e.state.store(e.error.empty() ? kReady : kFailed, std::memory_order_release);
@@ -224,47 +260,128 @@ void CopyingStore::fail_everything(const std::string& why) {
   unclaimed_ = 0;
 }
 
-// Where each part of entry e lands in its buffer: a range per part (one for a whole block, up
-// to four for a piece), each rounded out to the transfer's alignment and placed at an aligned
-// position, the part's own bytes at their offset inside it.
-std::vector<ReadRange> CopyingStore::plan_reads(Entry& e, unsigned char* buffer) {
+// Starts request k with `reads` (entry e's first step, or its second); holds mutex_.
+void CopyingStore::start_reads(Entry& e, uint64_t k, std::vector<ReadRange> reads) {
+  uint64_t bytes = 0;
+  for (const ReadRange& r : reads) bytes += r.bytes;
+  transfer_->start(k, std::move(reads));
+  e.moved += bytes;
+  counters_.bytes += bytes;
+  ++counters_.requests;
+  ++unclaimed_;
+}
+
+uint64_t CopyingStore::merge_gap_bytes() const {
+  // Below this many bytes between two reads, one read over both costs less than two requests.
+  return std::max<uint64_t>(transfer_->alignment(), 512);
+}
+
+SelectionWidths CopyingStore::selection_widths_of(const BlockId& b) const {
+  const auto ranges = file_->ranges();
+  const uint32_t weight_bytes = options_.with_weights ? format::weight_bytes(file_->weight_type()) : 0;
+  return selection_widths(file_->entry(b.grid, b.major, b.minor), ranges[b.major + 1] - ranges[b.major], weight_bytes);
+}
+
+bool CopyingStore::selection_pays(const BlockId& b, std::span<const EntryRun> runs, uint64_t arcs_bound) const {
+  if (runs.empty() || !pieces(b).empty()) return false;
+  const auto& entry = file_->entry(b.grid, b.major, b.minor);
+  const SelectionWidths w = selection_widths_of(b);
   const uint64_t align = transfer_->alignment();
-  const uint64_t step = std::max<uint64_t>(align, format::kPartAlignment);
-  uint64_t at = 0;
-  std::vector<ReadRange> reads;
-  auto place = [&](uint64_t file_offset, uint64_t bytes) -> unsigned char* {
-    if (bytes == 0) return buffer + at;
-    const uint64_t start = file_offset / align * align, skew = file_offset - start;
-    const uint64_t length = format::align_up(skew + bytes, align);
-    reads.push_back({start, length, skew + bytes, buffer + at});
-    unsigned char* part = buffer + at + skew;
-    at = format::align_up(at + length, step);
-    if (at > buffer_bytes_) fail("internal: {} store: a fetch of {} bytes overflows its buffer", name(), at);
-    return part;
-  };
+  Placer bound(nullptr, align);
+  uint64_t step1 = 0, entries = 0;
+  const uint64_t entry_width = std::max<uint64_t>(entry.offset_bytes, entry.vertex_bytes);
+  for (const RunGroup& g : group_runs(runs, merge_gap_bytes() / entry_width)) {
+    step1 += bound.bound((g.last - g.first + 1) * entry.offset_bytes) + bound.bound((g.last - g.first) * entry.vertex_bytes);
+  }
+  for (const EntryRun& r : runs) entries += r.last - r.first;
+  arcs_bound = std::min<uint64_t>(arcs_bound, entry.edge_count);
+  const uint64_t reads = w.weight_bytes > 0 ? 2 : 1;
+  const uint64_t step2 = arcs_bound * (w.id_bytes + w.weight_bytes) + runs.size() * reads * 2 * std::max<uint64_t>(align, 8);
+  const uint64_t placed = format::align_up(selection_header_bytes(entries, w), bound.step) + step2;
+  return step1 <= piece_bytes_ && placed <= piece_bytes_ && 2 * (step1 + step2) <= fetch_bytes(b);
+}
+
+// Where each part of entry e lands in its buffer: one range for a whole block, up to four for a
+// piece, and for a selection's first step two per group of entries.
+std::vector<ReadRange> CopyingStore::plan_reads(Entry& e, unsigned char* buffer) {
+  Placer placer(buffer, transfer_->alignment());
   const BlockId& b = e.planned.block;
   const auto& entry = file_->entry(b.grid, b.major, b.minor);
-  if (e.planned.piece == PlannedBlock::kWhole) {
-    e.bytes = fetch_bytes(b);
-    e.data = place(entry.offset, e.bytes);
-    return reads;
-  }
-  const auto all = pieces(b);
-  if (e.planned.piece >= all.size()) fail("internal: piece {} of a block cut in {}", e.planned.piece, all.size());
-  const BlockPiece& piece = all[e.planned.piece];
-  const uint32_t weight_bytes = options_.with_weights ? format::weight_bytes(file_->weight_type()) : 0;
-  const uint64_t entries = piece.entry_last - piece.entry_first, arcs = piece.arc_last - piece.arc_first;
-  const PieceLayout l = piece_layout(entry, entries, arcs, weight_bytes);
   const format::PartPositions positions = format::part_positions(entry.part_bytes);
   const auto& part_at = positions.at;
   const uint64_t base = entry.offset;
   const uint64_t vertices_at = format::dcsr_vertices_at(entry.vertex_count, entry.offset_bytes);
-  e.parts.offsets = place(base + part_at[format::kDirectory] + piece.entry_first * entry.offset_bytes, l.offsets_bytes);
-  e.parts.vertices = place(base + part_at[format::kDirectory] + vertices_at + piece.entry_first * entry.vertex_bytes,
-                           l.vertices_bytes);
-  e.parts.neighbours = place(base + part_at[format::kNeighbors] + piece.arc_first * entry.id_bytes, l.neighbours_bytes);
-  e.parts.weights = place(base + part_at[format::kWeights] + piece.arc_first * weight_bytes, l.weights_bytes);
-  return reads;
+  e.step = 0;
+  e.partial = false;
+  e.moved = 0;
+  if (!e.planned.selection.empty()) {
+    if (e.planned.piece != PlannedBlock::kWhole) fail("internal: {} store: a selection of a piece", name());
+    e.step = 1;
+    const uint64_t entry_width = std::max<uint64_t>(entry.offset_bytes, entry.vertex_bytes);
+    e.groups = group_runs(e.planned.selection, merge_gap_bytes() / entry_width);
+    e.at_first.clear();
+    e.at_second.clear();
+    for (const RunGroup& g : e.groups) {
+      e.at_first.push_back(placer.place(base + part_at[format::kDirectory] + g.first * entry.offset_bytes,
+                                        (g.last - g.first + 1) * entry.offset_bytes));
+      e.at_second.push_back(placer.place(base + part_at[format::kDirectory] + vertices_at + g.first * entry.vertex_bytes,
+                                         (g.last - g.first) * entry.vertex_bytes));
+    }
+  } else if (e.planned.piece == PlannedBlock::kWhole) {
+    e.bytes = fetch_bytes(b);
+    e.data = placer.place(entry.offset, e.bytes);
+  } else {
+    const auto all = pieces(b);
+    if (e.planned.piece >= all.size()) fail("internal: piece {} of a block cut in {}", e.planned.piece, all.size());
+    const BlockPiece& piece = all[e.planned.piece];
+    const uint32_t weight_bytes = options_.with_weights ? format::weight_bytes(file_->weight_type()) : 0;
+    const uint64_t entries = piece.entry_last - piece.entry_first, arcs = piece.arc_last - piece.arc_first;
+    const PieceLayout l = piece_layout(entry, entries, arcs, weight_bytes);
+    e.parts.offsets = placer.place(base + part_at[format::kDirectory] + piece.entry_first * entry.offset_bytes, l.offsets_bytes);
+    e.parts.vertices = placer.place(base + part_at[format::kDirectory] + vertices_at + piece.entry_first * entry.vertex_bytes,
+                                    l.vertices_bytes);
+    e.parts.neighbours = placer.place(base + part_at[format::kNeighbors] + piece.arc_first * entry.id_bytes, l.neighbours_bytes);
+    e.parts.weights = placer.place(base + part_at[format::kWeights] + piece.arc_first * weight_bytes, l.weights_bytes);
+  }
+  if (placer.at > buffer_bytes_) fail("internal: {} store: a fetch of {} bytes overflows its buffer", name(), placer.at);
+  return std::move(placer.reads);
+}
+
+// A selection's step 1 arrived: reads its directory entries, and places its arcs (each group's
+// neighbours, then each group's weights) above where the gathered header will lie. When the
+// arcs would not fit, or reading them moves more than the whole block, reads the whole block.
+std::vector<ReadRange> CopyingStore::plan_selection_arcs(Entry& e, unsigned char* buffer) {
+  const BlockId& b = e.planned.block;
+  const auto& entry = file_->entry(b.grid, b.major, b.minor);
+  const auto ranges = file_->ranges();
+  const std::string problem = read_selected_directory(e.planned.selection, e.groups, e.at_first, e.at_second, entry,
+                                                      ranges[b.major + 1] - ranges[b.major], e.directory);
+  if (!problem.empty()) fail("{}", problem);
+  const SelectionWidths w = selection_widths_of(b);
+  const uint64_t arc_width = w.id_bytes + w.weight_bytes;
+  e.groups = group_runs(e.directory.arcs, merge_gap_bytes() / arc_width);
+  const uint64_t header = selection_header_bytes(e.directory.vertices.size(), w);
+  Placer placer(buffer, transfer_->alignment(), format::align_up(header, std::max<uint64_t>(transfer_->alignment(), 8)));
+  const format::PartPositions positions = format::part_positions(entry.part_bytes);
+  e.at_first.clear();
+  e.at_second.clear();
+  for (const RunGroup& g : e.groups)
+    e.at_first.push_back(placer.place(entry.offset + positions.at[format::kNeighbors] + g.first * w.id_bytes,
+                                      (g.last - g.first) * w.id_bytes));
+  for (const RunGroup& g : e.groups)
+    e.at_second.push_back(placer.place(entry.offset + positions.at[format::kWeights] + g.first * w.weight_bytes,
+                                       (g.last - g.first) * w.weight_bytes));
+  uint64_t bytes = 0;
+  for (const ReadRange& r : placer.reads) bytes += r.bytes;
+  e.step = 2;
+  if (placer.at <= buffer_bytes_ && bytes < fetch_bytes(b)) {
+    e.partial = true;
+    return std::move(placer.reads);
+  }
+  Placer whole(buffer, transfer_->alignment());
+  e.bytes = fetch_bytes(b);
+  e.data = whole.place(entry.offset, e.bytes);
+  return std::move(whole.reads);
 }
 
 // Checks what arrived for entry e and points its decoder at it; sets e.error when it is bad.
@@ -273,6 +390,13 @@ void CopyingStore::settle(Entry& e) {
   const auto& entry = file_->entry(b.grid, b.major, b.minor);
   const auto ranges = file_->ranges();
   try {
+    if (e.partial) {
+      const SelectionWidths w = selection_widths_of(b);
+      e.error = gather_selection(e.directory, e.groups, e.at_first, e.at_second, w, buffers_[static_cast<size_t>(e.buffer)],
+                                 ranges[b.major], ranges[b.minor], ranges[b.minor + 1] - ranges[b.minor], e.decoder);
+      if (!e.error.empty()) e.error = fmt::format("a selection of {} entries: {}", e.directory.vertices.size(), e.error);
+      return;
+    }
     if (e.planned.piece == PlannedBlock::kWhole) {
       e.error = validate_block(e.data, e.bytes, entry, file_->shape(b.major, b.minor), ranges[b.major], ranges[b.minor],
                                options_.check_hashes, options_.with_weights);
@@ -343,6 +467,7 @@ const BlockDecoder& CopyingStore::acquire(uint64_t k) {
     acquire_log_.push_back(k);
     const uint32_t piece = e.planned.piece;
     counters_.blocks += piece == PlannedBlock::kWhole || piece == 0;
+    counters_.partial_blocks += e.partial;
     counters_.pieces += piece != PlannedBlock::kWhole;
   }
   return e.decoder;

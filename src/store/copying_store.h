@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "store/block_pieces.h"
+#include "store/block_selection.h"
 #include "store/block_store.h"
 #include "store/pread_transfer.h"
 #include "store/transfer.h"
@@ -59,6 +60,10 @@ class CopyingStore final : public BlockStore {
   static uint64_t mapping_bytes(uint64_t piece_bytes, uint64_t alignment);
   uint64_t piece_bytes() const { return piece_bytes_; }    // the most a buffer is filled with
   std::span<const BlockPiece> pieces(const BlockId& block) const override;
+  // A selection pays when its two steps, bounded from above, move at most half the block's
+  // bytes (the second step costs a round trip more) and fit one buffer; never for a block
+  // leased in pieces.
+  bool selection_pays(const BlockId& block, std::span<const EntryRun> runs, uint64_t arcs_bound) const override;
   // Blocks leased in pieces (larger than a buffer), over both grids.
   uint64_t blocks_in_pieces() const { return blocks_in_pieces_; }
 
@@ -91,10 +96,24 @@ class CopyingStore final : public BlockStore {
     uint64_t bytes = 0;           // a whole block's bytes (from data)
     unsigned char* data = nullptr;  // a whole block's first byte in its buffer
     PieceParts parts;             // a piece's parts in its buffer
+    // A selection is fetched in two steps (block_selection.h): step 1 reads the entries of its
+    // groups (at_first: offsets, at_second: DCSR vertices), step 2 the arcs of its arc groups
+    // (at_first: neighbours, at_second: weights), or the whole block when that turns out no
+    // larger (then partial is false).
+    int step = 0;                 // 0: one request; 1 or 2: the step under way
+    bool partial = false;         // arrived as a selection
+    uint64_t moved = 0;           // bytes its requests moved
+    std::vector<RunGroup> groups;
+    std::vector<const unsigned char*> at_first, at_second;
+    SelectedDirectory directory;
   };
 
   void io_loop();
   std::vector<ReadRange> plan_reads(Entry& e, unsigned char* buffer);
+  std::vector<ReadRange> plan_selection_arcs(Entry& e, unsigned char* buffer);  // after step 1
+  void start_reads(Entry& e, uint64_t k, std::vector<ReadRange> reads);       // holds mutex_
+  SelectionWidths selection_widths_of(const BlockId& b) const;
+  uint64_t merge_gap_bytes() const;
   void settle(Entry& e);  // checks what arrived; sets decoder or error
   void finish(Entry& e, uint64_t k);
   void fail_everything(const std::string& why);

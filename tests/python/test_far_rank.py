@@ -81,6 +81,11 @@ def test_json_reports_the_rank_tier(tg_bin, graphs):
     far = report["tiers"][1]
     assert far["name"] == "rank" and far["bytes_fetched"] > 0 and far["requests"] > 0
     assert report["plan"]["far"] == "rank" and report["plan"]["far_ratio"] == 1.0
+    # A road network's frontiers are small: its pushes read selections of the blocks' entries.
+    steps = report["trials"][0]["iterations"]
+    assert sum(it["blocks_partial"] for it in steps) > 0
+    for it in steps:
+        assert it["bytes_partial"] + it["bytes_whole"] == it["bytes_fetched"]
 
 
 def test_without_a_second_rank_it_says_how_to_start_one(tg, tg_bin, graphs):

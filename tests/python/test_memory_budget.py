@@ -120,6 +120,28 @@ def test_peak_rss_stays_under_a_budget_well_below_the_graph(tg, tmp):
     assert far["name"] == "file" and far["bytes_fetched"] >= 3 * report["plan"]["far_bytes"]
 
 
+def test_sparse_pushes_read_only_their_sources_entries(tg, tmp):
+    """BFS with every block on the file tier: the first step pushes from the source alone and reads
+    selections (its entries and their arcs) of the blocks of its row only; every step accounts
+    for its bytes as whole blocks or selections; the depths are the all-local ones."""
+    graph = tmp / "sparse.tg"
+    tg.run("generate", "-g", "16", "-s", "--blocks", "8", "-o", graph, check=True)
+    want = tmp / "local.npy"
+    tg.run("run", "bfs", graph, "-o", want, check=True)
+    out = tmp / "far.npy"
+    report = tg.run("run", "bfs", graph, "--far-ratio", "1", "-o", out, "--json", "-v", check=True).json()
+    assert report["verification"] == "PASS"
+    assert_same_answer(np.load(out), np.load(want), "bfs")
+    steps = report["trials"][0]["iterations"]
+    first = steps[0]
+    assert first["frontier"] == 1 and 0 < first["blocks_read"] <= 8
+    assert first["blocks_partial"] == first["blocks_read"] and first["bytes_partial"] == first["bytes_fetched"]
+    for it in steps:
+        assert it["bytes_partial"] + it["bytes_whole"] == it["bytes_fetched"]
+        assert it["blocks_partial"] + it["blocks_whole"] == it["blocks_read"]
+    assert sum(it["blocks_whole"] for it in steps) > 0  # dense steps read whole blocks
+
+
 def test_far_blocks_are_checked_as_they_arrive(tg, kron, tmp):
     """Under a budget the open reads no block; a corrupted block is named when it is used, whether
     it was placed local (checked when placed) or far (checked on arrival)."""

@@ -1,0 +1,188 @@
+// Blocks read in part (issue 11, item 4): a selection of directory entries arrives holding
+// exactly those entries' vertices and arcs (weights too), over pread and over O_DIRECT; runs
+// close together share a read; a corrupted entry is named; and a sparse BFS step fetches a
+// small share of the blocks it reads, with the in-memory answer.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <omp.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "algorithms/kernels.h"
+#include "algorithms/sources.h"
+#include "engine/engine.h"
+#include "store/block_selection.h"
+#include "store/copying_store.h"
+#include "store/uring_transfer.h"
+#include "test_graphs.h"
+
+namespace tg {
+namespace {
+
+using testing::kronecker_graph;
+
+TEST(BlockSelection, RunsCloserThanTheGapShareAGroup) {
+  const std::vector<EntryRun> runs{{0, 2}, {5, 6}, {20, 30}, {31, 32}};
+  const auto apart = group_runs(runs, 0);
+  ASSERT_EQ(apart.size(), 4u);
+  const auto close = group_runs(runs, 3);  // 2..5 is a gap of 3; 6..20 is not
+  ASSERT_EQ(close.size(), 2u);
+  EXPECT_EQ(close[0].first, 0u);
+  EXPECT_EQ(close[0].last, 6u);
+  EXPECT_EQ(close[0].run_last, 2u);
+  EXPECT_EQ(close[1].first, 20u);
+  EXPECT_EQ(close[1].last, 32u);
+  EXPECT_EQ(close[1].run_first, 2u);
+  EXPECT_EQ(group_runs(runs, 100).size(), 1u);
+}
+
+// Two of every five entries of a block: runs of two, three entries apart (over pread); over
+// O_DIRECT, whose reads are whole 4 KiB pages, three entries in the middle.
+std::vector<EntryRun> selection_of(uint64_t entries, bool pages) {
+  if (pages) return {{entries / 2, entries / 2 + 3}};
+  std::vector<EntryRun> runs;
+  for (uint64_t k = 0; k < entries; k += 5) runs.push_back({k, std::min(entries, k + 2)});
+  return runs;
+}
+
+enum class Medium { kPread, kODirect };
+
+class SelectionOfEntries : public ::testing::TestWithParam<std::tuple<Medium, bool, uint32_t>> {};
+
+// The lease of a selection holds the selected entries in order, each vertex with exactly its
+// arcs (and weights) in the block, and moves fewer bytes than the blocks would. When reading
+// the arcs would move more than the whole block (4 KiB pages of a small block, over O_DIRECT),
+// the store reads the block whole after all, and the lease is the whole block.
+TEST_P(SelectionOfEntries, HoldsExactlyTheSelectedArcs) {
+  const auto [medium, weighted, p] = GetParam();
+  const auto file = kronecker_graph(13, false, weighted ? GeneratedWeights::kInteger : GeneratedWeights::kNone, p,
+                                    fmt::format("sel-{}-{}-{}", static_cast<int>(medium), weighted, p));
+  std::unique_ptr<Transfer> transfer;
+  if (medium == Medium::kODirect) transfer = std::make_unique<UringTransfer>(file->path(), 8);
+  CopyingStore store(file, {.buffers = 3, .depth = 2, .completion = CopyingStoreOptions::Completion::kShuffled,
+                            .with_weights = weighted},
+                     std::move(transfer));
+  std::vector<PlannedBlock> plan;
+  std::vector<std::vector<EntryRun>> runs;
+  runs.reserve(uint64_t{p} * p);
+  uint64_t whole_bytes = 0;
+  for (uint32_t i = 0; i < p; ++i)
+    for (uint32_t j = 0; j < p; ++j) {
+      const auto& e = file->entry(Grid::kOut, i, j);
+      if (e.vertex_count < 10) continue;
+      runs.push_back(selection_of(e.vertex_count, medium == Medium::kODirect));
+      plan.push_back({.block = {Grid::kOut, i, j}, .selection = runs.back()});
+      whole_bytes += file->block_bytes(Grid::kOut, i, j, weighted);
+    }
+  ASSERT_FALSE(plan.empty());
+  const uint32_t weight_bytes = weighted ? format::weight_bytes(file->weight_type()) : 0;
+  auto same_arcs = [&](const BlockDecoder& a, uint64_t ka, const BlockDecoder& b, uint64_t kb) {
+    ASSERT_EQ(a.vertex(ka), b.vertex(kb));
+    const uint64_t begin = b.offset(kb), arcs = b.offset(kb + 1) - begin;
+    ASSERT_EQ(a.offset(ka + 1) - a.offset(ka), arcs);
+    for (uint64_t x = 0; x < arcs; ++x) {
+      ASSERT_EQ(a.neighbour(a.offset(ka) + x), b.neighbour(begin + x));
+      if (weight_bytes > 0) {
+        ASSERT_EQ(std::memcmp(a.weights + (a.offset(ka) + x) * weight_bytes, b.weights + (begin + x) * weight_bytes,
+                              weight_bytes), 0);
+      }
+    }
+  };
+  uint64_t read_whole = 0;
+  store.begin_pass(plan);
+  for (uint64_t x = 0; x < plan.size(); ++x) {
+    const BlockId& b = plan[x].block;
+    SCOPED_TRACE(fmt::format("block ({}, {})", b.major, b.minor));
+    const BlockDecoder whole = file->decoder(Grid::kOut, b.major, b.minor);
+    const BlockDecoder& part = store.acquire(x);
+    if (part.vertex_count == whole.vertex_count) {  // read whole after all
+      ++read_whole;
+      for (uint64_t k = 0; k < whole.vertex_count; ++k) ASSERT_NO_FATAL_FAILURE(same_arcs(part, k, whole, k));
+    } else {
+      uint64_t at = 0;  // the selection's entry
+      for (const EntryRun& run : runs[x])
+        for (uint64_t k = run.first; k < run.last; ++k, ++at) ASSERT_NO_FATAL_FAILURE(same_arcs(part, at, whole, k));
+      EXPECT_EQ(at, part.vertex_count);
+    }
+    store.release(x);
+  }
+  store.end_pass();
+  const StoreCounters c = store.counters();
+  EXPECT_EQ(c.blocks, plan.size());
+  EXPECT_EQ(c.partial_blocks, plan.size() - read_whole);
+  EXPECT_EQ(c.requests, 2 * plan.size());  // two steps each
+  if (medium == Medium::kPread) {
+    EXPECT_EQ(read_whole, 0u);
+    EXPECT_EQ(c.partial_bytes, c.bytes);
+    EXPECT_LT(c.bytes, whole_bytes);
+  } else if (p == 4) {
+    EXPECT_GT(c.partial_blocks, 0u);  // blocks of many pages read as selections
+  } else {
+    EXPECT_GT(read_whole, 0u);  // small blocks read whole
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(MediaWeightsGrids, SelectionOfEntries,
+                         ::testing::Combine(::testing::Values(Medium::kPread, Medium::kODirect), ::testing::Bool(),
+                                            ::testing::Values(4u, 16u)));
+
+// A directory entry whose offsets run past the block's arcs, read by a selection only (the
+// file was checked before it was damaged), is named with its block.
+TEST(BlockSelection, ACorruptedEntryIsNamedWithItsBlock) {
+  const auto file = kronecker_graph(11, false, GeneratedWeights::kNone, 4, "sel-corrupt");
+  const auto& e = file->entry(Grid::kOut, 1, 2);
+  ASSERT_GT(e.vertex_count, 8u);
+  const uint64_t at = e.offset + format::part_positions(e.part_bytes).at[format::kDirectory] + 4 * e.offset_bytes;
+  const int fd = ::open(file->path().c_str(), O_RDWR);
+  ASSERT_GE(fd, 0);
+  const unsigned char ones[4] = {0xff, 0xff, 0xff, 0xff};
+  ASSERT_EQ(::pwrite(fd, ones, e.offset_bytes, static_cast<off_t>(at)), static_cast<ssize_t>(e.offset_bytes));
+  ::close(fd);
+  CopyingStore store(file, {.buffers = 2});
+  const std::vector<EntryRun> runs{{3, 5}};  // entries 3 and 4 read offset 4
+  store.begin_pass({{.block = {Grid::kOut, 1, 2}, .selection = runs}});
+  try {
+    store.acquire(0);
+    FAIL() << "a corrupted directory entry was used";
+  } catch (const Error& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("block (row 1, column 2) of the out grid"), std::string::npos) << message;
+    EXPECT_NE(message.find("directory entry 3"), std::string::npos) << message;
+  }
+  store.end_pass();
+}
+
+// BFS from one vertex over a fetching store: the first step pushes from the source alone and
+// reads selections of its row (a small share of the row's bytes), and later sparse steps read
+// selections too; the depths are the in-memory ones.
+TEST(BlockSelection, SparseBfsStepsFetchLess) {
+  const auto file = kronecker_graph(13, true, GeneratedWeights::kNone, 8, "sel-bfs");
+  GraphView<uint32_t, NoWeight> g(file);
+  omp_set_num_threads(2);
+  Engine reference(g, EngineOptions{});
+  const uint64_t source = SourcePicker(g.num_vertices(), 5).next(g);  // one with arcs
+  const auto expected = run_bfs(reference, source, false).ints;
+  CopyingStore store(file, {.buffers = 6, .depth = 4});
+  Engine engine(g, EngineOptions{.schedule = Schedule::kBlock, .store = &store});
+  EXPECT_EQ(run_bfs(engine, source, false).ints, expected);
+  const uint32_t row = g.range_of(source);
+  uint64_t row_bytes = 0;
+  for (uint32_t j = 0; j < 8; ++j) row_bytes += file->block_bytes(Grid::kOut, row, j, false);
+  const IterationStats& first = engine.stats().front();
+  ASSERT_EQ(first.frontier_size, 1u);
+  EXPECT_GT(first.blocks_partial, 0u);
+  EXPECT_EQ(first.blocks_partial, first.blocks_read);
+  EXPECT_EQ(first.bytes_partial, first.bytes_fetched);
+  EXPECT_LT(first.bytes_fetched * 8, row_bytes);
+  uint64_t partial = 0;
+  for (const auto& it : engine.stats()) {
+    EXPECT_LE(it.blocks_partial, it.blocks_read);
+    EXPECT_LE(it.bytes_partial, it.bytes_fetched);
+    partial += it.iteration > 0 ? it.blocks_partial : 0;
+  }
+  EXPECT_GT(partial, 0u);
+}
+
+}  // namespace
+}  // namespace tg
