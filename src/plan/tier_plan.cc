@@ -143,7 +143,7 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
   // The numa tier is read in place: no pipeline.
   const bool fetching = r.far != "numa" && r.far != "paging";
   auto pool_of = [&](uint64_t buffer) {
-    return fetching ? plan.buffers * CopyingStore::mapping_bytes(buffer, kTransferAlignment) : 0;
+    return fetching ? CopyingStore::pool_bytes_for(plan.buffers, plan.depth, buffer, kTransferAlignment) : 0;
   };
 
   uint64_t local_target = 0;

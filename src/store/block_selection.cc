@@ -54,16 +54,22 @@ uint64_t selection_header_bytes(uint64_t entries, const SelectionWidths& w) {
   return align_up((entries + 1) * w.offset_bytes, kPartAlignment) + align_up(entries * w.vertex_bytes, kPartAlignment);
 }
 
+uint64_t selected_entries(std::span<const EntryRun> runs) {
+  uint64_t entries = 0;
+  for (const EntryRun& r : runs) entries += r.last - r.first;
+  return entries;
+}
+
 std::string read_selected_directory(std::span<const EntryRun> runs, std::span<const RunGroup> groups,
                                     std::span<const unsigned char* const> group_offsets,
                                     std::span<const unsigned char* const> group_vertices, const format::BlockEntry& e,
-                                    uint64_t major_size, SelectedDirectory& out) {
-  out.offsets.assign(1, 0);
-  out.vertices.clear();
-  out.arcs.clear();
+                                    uint64_t major_size, const SelectionWidths& w, unsigned char* header,
+                                    std::vector<EntryRun>& arcs) {
+  arcs.clear();
   const bool dcsr = e.layout == static_cast<uint8_t>(format::BlockLayout::kDcsr);
-  uint64_t previous_vertex = 0;
-  bool any = false;
+  unsigned char* vertices = header + align_up((selected_entries(runs) + 1) * w.offset_bytes, kPartAlignment);
+  uint64_t at = 0, gathered = 0, previous_vertex = 0;
+  store(header, 0, w.offset_bytes, 0);
   for (size_t g = 0; g < groups.size(); ++g) {
     const RunGroup& group = groups[g];
     for (size_t r = group.run_first; r < group.run_last; ++r) {
@@ -74,46 +80,47 @@ std::string read_selected_directory(std::span<const EntryRun> runs, std::span<co
       }
       const uint64_t first_arc = load(group_offsets[g], run.first - group.first, e.offset_bytes);
       uint64_t before = first_arc;
-      for (uint64_t k = run.first; k < run.last; ++k) {
+      for (uint64_t k = run.first; k < run.last; ++k, ++at) {
         const uint64_t end = load(group_offsets[g], k + 1 - group.first, e.offset_bytes);
         if (end < before || end > e.edge_count) {
           return fmt::format("directory entry {} has arcs {} to {}, outside the block's {} arcs or not in order", k,
                              before, end, e.edge_count);
         }
         const uint64_t v = dcsr ? load(group_vertices[g], k - group.first, e.vertex_bytes) : k;
-        if (v >= major_size || (any && v <= previous_vertex)) {
+        if (v >= major_size || (at > 0 && v <= previous_vertex)) {
           return fmt::format("directory entry {} names vertex {}, outside the range of {} or not increasing", k, v,
                              major_size);
         }
         previous_vertex = v;
-        any = true;
-        out.vertices.push_back(v);
-        out.offsets.push_back(out.offsets.back() + (end - before));
+        gathered += end - before;
+        store(vertices, at, w.vertex_bytes, v);
+        store(header, at + 1, w.offset_bytes, gathered);
         before = end;
       }
-      out.arcs.push_back({first_arc, before});
+      arcs.push_back({first_arc, before});
     }
   }
   return {};
 }
 
-std::string gather_selection(const SelectedDirectory& dir, std::span<const RunGroup> arc_groups,
-                             std::span<const unsigned char* const> group_neighbours,
+std::string gather_selection(std::span<const EntryRun> arcs_of_runs, uint64_t entries,
+                             std::span<const RunGroup> arc_groups, std::span<const unsigned char* const> group_neighbours,
                              std::span<const unsigned char* const> group_weights, const SelectionWidths& w,
                              unsigned char* buffer, uint64_t major_first, uint64_t minor_first, uint64_t minor_size,
                              BlockDecoder& out) {
-  const uint64_t entries = dir.vertices.size(), arcs = dir.offsets.back();
+  uint64_t arcs = 0;
+  for (const EntryRun& run : arcs_of_runs) arcs += run.last - run.first;
   const uint64_t vertices_at = align_up((entries + 1) * w.offset_bytes, kPartAlignment);
   const uint64_t neighbours_at = selection_header_bytes(entries, w);
   const uint64_t weights_at = neighbours_at + align_up(arcs * w.id_bytes, kPartAlignment);
-  // Arcs first, moving each run down to its place (memmove: a run may overlap where it goes);
-  // the neighbours of every group lie below its weights, so neither overwrites what is unread.
+  // Each run moves down to its place (memmove: a run may overlap where it goes); every group's
+  // neighbours lie below its weights, so neither overwrites what is still unread.
   auto move_part = [&](std::span<const unsigned char* const> from, uint64_t at, uint32_t width) {
     unsigned char* to = buffer + at;
     for (size_t g = 0; g < arc_groups.size(); ++g) {
       const RunGroup& group = arc_groups[g];
       for (size_t r = group.run_first; r < group.run_last; ++r) {
-        const EntryRun& run = dir.arcs[r];
+        const EntryRun& run = arcs_of_runs[r];
         const unsigned char* source = from[g] + (run.first - group.first) * width;
         const uint64_t bytes = (run.last - run.first) * width;
         if (to > source) return false;
@@ -131,9 +138,6 @@ std::string gather_selection(const SelectedDirectory& dir, std::span<const RunGr
     const uint64_t id = load(buffer + neighbours_at, a, w.id_bytes);
     if (id >= minor_size) return fmt::format("arc {} of the selection names neighbour {}, outside the range of {}", a, id, minor_size);
   }
-  // The header last: step 1's bytes, read into the same buffer, are no longer needed.
-  for (uint64_t k = 0; k <= entries; ++k) store(buffer, k, w.offset_bytes, dir.offsets[k]);
-  for (uint64_t k = 0; k < entries; ++k) store(buffer + vertices_at, k, w.vertex_bytes, dir.vertices[k]);
   out = BlockDecoder{};
   out.directory = buffer;
   out.vertices = buffer + vertices_at;

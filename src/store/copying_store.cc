@@ -282,8 +282,13 @@ SelectionWidths CopyingStore::selection_widths_of(const BlockId& b) const {
   return selection_widths(file_->entry(b.grid, b.major, b.minor), ranges[b.major + 1] - ranges[b.major], weight_bytes);
 }
 
+uint64_t CopyingStore::header_place(uint64_t header) const {
+  return format::align_up(header, std::max<uint64_t>(transfer_->alignment(), format::kPartAlignment));
+}
+
 bool CopyingStore::selection_pays(const BlockId& b, std::span<const EntryRun> runs, uint64_t arcs_bound) const {
-  if (runs.empty() || !pieces(b).empty()) return false;
+  // A selection's bookkeeping (at most 64 bytes a run) must stay within an eighth of a buffer.
+  if (runs.empty() || runs.size() > max_selection_runs() || !pieces(b).empty()) return false;
   const auto& entry = file_->entry(b.grid, b.major, b.minor);
   const SelectionWidths w = selection_widths_of(b);
   const uint64_t align = transfer_->alignment();
@@ -293,19 +298,21 @@ bool CopyingStore::selection_pays(const BlockId& b, std::span<const EntryRun> ru
   for (const RunGroup& g : group_runs(runs, merge_gap_bytes() / entry_width)) {
     step1 += bound.bound((g.last - g.first + 1) * entry.offset_bytes) + bound.bound((g.last - g.first) * entry.vertex_bytes);
   }
-  for (const EntryRun& r : runs) entries += r.last - r.first;
+  entries = selected_entries(runs);
   arcs_bound = std::min<uint64_t>(arcs_bound, entry.edge_count);
   const uint64_t reads = w.weight_bytes > 0 ? 2 : 1;
   const uint64_t step2 = arcs_bound * (w.id_bytes + w.weight_bytes) + runs.size() * reads * 2 * std::max<uint64_t>(align, 8);
-  const uint64_t placed = format::align_up(selection_header_bytes(entries, w), bound.step) + step2;
-  return step1 <= piece_bytes_ && placed <= piece_bytes_ && 2 * (step1 + step2) <= fetch_bytes(b);
+  const uint64_t header = header_place(selection_header_bytes(entries, w));
+  return header + std::max(step1, step2) <= piece_bytes_ && 2 * (step1 + step2) <= fetch_bytes(b);
 }
 
 // Where each part of entry e lands in its buffer: one range for a whole block, up to four for a
 // piece, and for a selection's first step two per group of entries.
 std::vector<ReadRange> CopyingStore::plan_reads(Entry& e, unsigned char* buffer) {
-  Placer placer(buffer, transfer_->alignment());
   const BlockId& b = e.planned.block;
+  // A selection's entries land past the header they will be gathered into.
+  e.header = e.planned.selection.empty() ? 0 : selection_header_bytes(selected_entries(e.planned.selection), selection_widths_of(b));
+  Placer placer(buffer, transfer_->alignment(), e.planned.selection.empty() ? 0 : header_place(e.header));
   const auto& entry = file_->entry(b.grid, b.major, b.minor);
   const format::PartPositions positions = format::part_positions(entry.part_bytes);
   const auto& part_at = positions.at;
@@ -327,7 +334,12 @@ std::vector<ReadRange> CopyingStore::plan_reads(Entry& e, unsigned char* buffer)
       e.at_second.push_back(placer.place(base + part_at[format::kDirectory] + vertices_at + g.first * entry.vertex_bytes,
                                          (g.last - g.first) * entry.vertex_bytes));
     }
-  } else if (e.planned.piece == PlannedBlock::kWhole) {
+    if (placer.at <= buffer_bytes_) return std::move(placer.reads);
+    // Past the buffer (a selection the store was not asked about): the block whole instead.
+    e.step = 0;
+    placer = Placer(buffer, transfer_->alignment());
+  }
+  if (e.planned.piece == PlannedBlock::kWhole) {
     e.bytes = fetch_bytes(b);
     e.data = placer.place(entry.offset, e.bytes);
   } else {
@@ -354,14 +366,13 @@ std::vector<ReadRange> CopyingStore::plan_selection_arcs(Entry& e, unsigned char
   const BlockId& b = e.planned.block;
   const auto& entry = file_->entry(b.grid, b.major, b.minor);
   const auto ranges = file_->ranges();
-  const std::string problem = read_selected_directory(e.planned.selection, e.groups, e.at_first, e.at_second, entry,
-                                                      ranges[b.major + 1] - ranges[b.major], e.directory);
-  if (!problem.empty()) fail("{}", problem);
   const SelectionWidths w = selection_widths_of(b);
+  const std::string problem = read_selected_directory(e.planned.selection, e.groups, e.at_first, e.at_second, entry,
+                                                      ranges[b.major + 1] - ranges[b.major], w, buffer, e.arcs);
+  if (!problem.empty()) fail("{}", problem);
   const uint64_t arc_width = w.id_bytes + w.weight_bytes;
-  e.groups = group_runs(e.directory.arcs, merge_gap_bytes() / arc_width);
-  const uint64_t header = selection_header_bytes(e.directory.vertices.size(), w);
-  Placer placer(buffer, transfer_->alignment(), format::align_up(header, std::max<uint64_t>(transfer_->alignment(), 8)));
+  e.groups = group_runs(e.arcs, merge_gap_bytes() / arc_width);
+  Placer placer(buffer, transfer_->alignment(), header_place(e.header));
   const format::PartPositions positions = format::part_positions(entry.part_bytes);
   e.at_first.clear();
   e.at_second.clear();
@@ -378,6 +389,8 @@ std::vector<ReadRange> CopyingStore::plan_selection_arcs(Entry& e, unsigned char
     e.partial = true;
     return std::move(placer.reads);
   }
+  std::vector<EntryRun>().swap(e.arcs);  // read whole: no bookkeeping needed
+  std::vector<RunGroup>().swap(e.groups);
   Placer whole(buffer, transfer_->alignment());
   e.bytes = fetch_bytes(b);
   e.data = whole.place(entry.offset, e.bytes);
@@ -392,9 +405,16 @@ void CopyingStore::settle(Entry& e) {
   try {
     if (e.partial) {
       const SelectionWidths w = selection_widths_of(b);
-      e.error = gather_selection(e.directory, e.groups, e.at_first, e.at_second, w, buffers_[static_cast<size_t>(e.buffer)],
-                                 ranges[b.major], ranges[b.minor], ranges[b.minor + 1] - ranges[b.minor], e.decoder);
-      if (!e.error.empty()) e.error = fmt::format("a selection of {} entries: {}", e.directory.vertices.size(), e.error);
+      const uint64_t entries = selected_entries(e.planned.selection);
+      e.error = gather_selection(e.arcs, entries, e.groups, e.at_first, e.at_second, w,
+                                 buffers_[static_cast<size_t>(e.buffer)], ranges[b.major], ranges[b.minor],
+                                 ranges[b.minor + 1] - ranges[b.minor], e.decoder);
+      if (!e.error.empty()) e.error = fmt::format("a selection of {} entries: {}", entries, e.error);
+      // The bookkeeping is done with (it counts against the pool only while in flight).
+      std::vector<RunGroup>().swap(e.groups);
+      std::vector<const unsigned char*>().swap(e.at_first);
+      std::vector<const unsigned char*>().swap(e.at_second);
+      std::vector<EntryRun>().swap(e.arcs);
       return;
     }
     if (e.planned.piece == PlannedBlock::kWhole) {

@@ -53,11 +53,17 @@ class CopyingStore final : public BlockStore {
   std::string name() const override;  // the transfer's: "copying", "file"
   bool zero_copy() const override { return false; }
   uint64_t capacity_blocks() const override { return options_.buffers; }
-  uint64_t pool_bytes() const override { return uint64_t{options_.buffers} * buffer_bytes_; }
+  // The buffers, and the bookkeeping of the selections in flight.
+  uint64_t pool_bytes() const override { return pool_bytes_for(options_.buffers, options_.depth, piece_bytes_, transfer_->alignment()); }
   uint64_t buffer_bytes() const { return buffer_bytes_; }  // a buffer's mapping (whole pages)
-  // The mapping a buffer filled with at most piece_bytes needs, for a transfer of this alignment
-  // (what a planner sizes a pool by before the store exists).
+  // The mapping a buffer filled with at most piece_bytes needs, for a transfer of this alignment.
   static uint64_t mapping_bytes(uint64_t piece_bytes, uint64_t alignment);
+  // What a pool of `buffers` such buffers holds, `depth` selections in flight included (what a
+  // planner sizes a pool by before the store exists). A selection's bookkeeping (its runs, the
+  // groups they are read in, where each landed) is limited to an eighth of a buffer.
+  static uint64_t pool_bytes_for(uint32_t buffers, uint32_t depth, uint64_t piece_bytes, uint64_t alignment) {
+    return uint64_t{buffers} * mapping_bytes(piece_bytes, alignment) + uint64_t{depth} * (piece_bytes / 8);
+  }
   uint64_t piece_bytes() const { return piece_bytes_; }    // the most a buffer is filled with
   std::span<const BlockPiece> pieces(const BlockId& block) const override;
   // A selection pays when its two steps, bounded from above, move at most half the block's
@@ -105,7 +111,8 @@ class CopyingStore final : public BlockStore {
     uint64_t moved = 0;           // bytes its requests moved
     std::vector<RunGroup> groups;
     std::vector<const unsigned char*> at_first, at_second;
-    SelectedDirectory directory;
+    std::vector<EntryRun> arcs;   // each run's arcs in the block (after step 1)
+    uint64_t header = 0;          // the gathered header's bytes, at the buffer's start
   };
 
   void io_loop();
@@ -113,6 +120,8 @@ class CopyingStore final : public BlockStore {
   std::vector<ReadRange> plan_selection_arcs(Entry& e, unsigned char* buffer);  // after step 1
   void start_reads(Entry& e, uint64_t k, std::vector<ReadRange> reads);       // holds mutex_
   SelectionWidths selection_widths_of(const BlockId& b) const;
+  uint64_t max_selection_runs() const { return piece_bytes_ / 512; }  // see pool_bytes_for
+  uint64_t header_place(uint64_t header) const;  // where a selection's reads start, past its header
   uint64_t merge_gap_bytes() const;
   void settle(Entry& e);  // checks what arrived; sets decoder or error
   void finish(Entry& e, uint64_t k);
