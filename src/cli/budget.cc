@@ -31,6 +31,10 @@ void add_budget_options(CLI::App& cmd, BudgetArgs& a) {
                  "read with one-sided MPI_Rget: start with mpirun -np 2); paging is the kernel-paging baseline (every "
                  "block through the file's mapping with MADV_RANDOM; run it inside a cgroup memory limit)")
       ->check(CLI::IsMember({"file", "numa", "rank", "paging"}));
+  cmd.add_option("--profile", a.profile,
+                 "A fetch profile from `tiergraph calibrate` for the far tier (file or rank): the chunk size and depth "
+                 "measured on this machine (default: built-in defaults, which the plan names)")
+      ->check(CLI::ExistingFile);
   cmd.add_option("--far-node", a.far_node, "--far numa: the node holding the far blocks (default: the farthest from this CPU)")
       ->check(CLI::NonNegativeNumber);
 }
@@ -42,6 +46,10 @@ void check_budget_options(const BudgetArgs& a, bool far_given) {
   }
   if (!a.given() && far_given) fail("--far places blocks under a budget: give --memory-budget or --far-ratio too");
   if (a.far_node && a.far != "numa") fail("--far-node names the node of the numa tier: give --far numa too");
+  if (!a.profile.empty() && !a.given()) fail("--profile sizes the fetch pipeline under a budget: give --memory-budget or --far-ratio too");
+  if (!a.profile.empty() && a.far != "file" && a.far != "rank") {
+    fail("--profile sizes the fetch pipeline of the file and rank tiers; --far {} fetches nothing", a.far);
+  }
 }
 
 TierPlan make_plan(const BudgetArgs& a, const GraphFile& file, const PlanInputs& in) {
@@ -56,6 +64,7 @@ TierPlan make_plan(const BudgetArgs& a, const GraphFile& file, const PlanInputs&
   r.far_ratio = a.far_ratio;
   r.far = a.far;
   r.threads = in.threads;
+  if (!a.profile.empty()) r.profile = load_fetch_profile(a.profile, a.far);
   r.machine_bytes = machine_memory_bytes();
   return plan_tiers(file, r);
 }
@@ -120,9 +129,9 @@ TieredStores make_tiered_stores(const TierPlan& plan, std::shared_ptr<const Grap
     o.check_hashes = options.check_hashes;
     std::unique_ptr<Transfer> transfer;
     if (plan.far == "rank") {
-      transfer = std::make_unique<RankTransfer>(*file, plan.far_slots(), plan.buffer_bytes);
+      transfer = std::make_unique<RankTransfer>(*file, plan.far_slots(), plan.chunk_bytes);
     } else {
-      transfer = std::make_unique<UringTransfer>(file->path(), 4 * plan.depth);  // up to 4 ranges a request
+      transfer = std::make_unique<UringTransfer>(file->path(), UringTransfer::kMaxRanges * plan.depth);
     }
     s.far = std::make_unique<CopyingStore>(std::move(file), o, std::move(transfer));
   }

@@ -21,6 +21,7 @@ struct BudgetArgs {
   std::optional<double> far_ratio;
   std::string far = "file";
   std::optional<int> far_node;      // --far numa: the node (default: the farthest from this CPU's)
+  std::string profile;              // --profile: a calibrated fetch profile (empty: the defaults)
   bool given() const { return !memory_budget.empty() || far_ratio.has_value(); }
 };
 

@@ -10,6 +10,7 @@ namespace tg::cli {
 
 using Runner = std::function<void()>;
 
+Runner add_calibrate(CLI::App& app);
 Runner add_convert(CLI::App& app);
 Runner add_generate(CLI::App& app);
 Runner add_info(CLI::App& app);

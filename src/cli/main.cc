@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
     auto runner = f(app);
     commands.emplace_back(app.get_subcommands({})[before], std::move(runner));
   };
+  add(tg::cli::add_calibrate);
   add(tg::cli::add_convert);
   add(tg::cli::add_generate);
   add(tg::cli::add_info);

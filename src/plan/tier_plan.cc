@@ -135,11 +135,14 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
       }
   }
 
-  // The pipeline: buffers of the preferred chunk (or the largest block, when smaller), enough of
-  // them for every worker to hold one while the next arrives and `depth` more in flight.
+  // The pipeline: enough buffers for every worker to hold one while the next arrives and `depth`
+  // more in flight. A buffer holds a whole block up to kWholeBlockBytes (or the profile's chunk,
+  // when larger): a block read whole is read in one lease, and only whole blocks can be read as
+  // selections; larger blocks are leased in pieces. Requests move in chunks of the profile's size.
   plan.depth = r.profile.depth;
   plan.buffers = plan.depth + 2 * std::max<uint32_t>(r.threads, 1);
-  plan.buffer_bytes = std::min(largest, r.profile.chunk_bytes);
+  plan.buffer_bytes = std::min(largest, std::max(kWholeBlockBytes, r.profile.chunk_bytes));
+  plan.chunk_bytes = r.profile.chunk_bytes;
   // The numa tier is read in place: no pipeline.
   const bool fetching = r.far != "numa" && r.far != "paging";
   auto pool_of = [&](uint64_t buffer) {
@@ -237,15 +240,16 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
     plan.reasons.push_back(fmt::format("a pass is expected to read {} from the far tier (far blocks weighted by the share of passes reading their grid)",
                                        bytes_text(static_cast<uint64_t>(plan.expected_far_bytes_per_pass))));
     if (fetching) {
-      plan.reasons.push_back(fmt::format("pipeline: {} buffers of {}, {} requests in flight ({} profile)", plan.buffers,
-                                         bytes_text(plan.buffer_bytes), plan.depth, plan.profile_source));
+      plan.reasons.push_back(fmt::format("pipeline: {} buffers of {}, {} requests in flight, read in chunks of {} ({} profile)",
+                                         plan.buffers, bytes_text(plan.buffer_bytes), plan.depth,
+                                         bytes_text(plan.chunk_bytes), plan.profile_source));
     } else {
       plan.reasons.push_back("numa: the far blocks are read once into the far node's memory and read there in place by every pass (no pipeline)");
     }
   }
   if (!fetching || (!plan.any_far() && !unread_grid)) {
     plan.buffers = plan.depth = 0;
-    plan.buffer_bytes = 0;
+    plan.buffer_bytes = plan.chunk_bytes = 0;
     if (!plan.any_far()) plan.reasons.push_back("every block is local: no fetch pipeline");
   }
   return plan;
@@ -266,6 +270,7 @@ nlohmann::json TierPlan::to_json() const {
                    {"buffers", buffers},
                    {"buffer_bytes", buffer_bytes},
                    {"depth", depth},
+                   {"chunk_bytes", chunk_bytes},
                    {"expected_far_bytes_per_pass", expected_far_bytes_per_pass},
                    {"profile", profile_source},
                    {"reasons", reasons}};

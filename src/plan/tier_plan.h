@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include "graph/graph_file.h"
+#include "plan/fetch_profile.h"
 #include "store/block_store.h"
 
 namespace tg {
@@ -32,15 +33,9 @@ namespace tg {
 // + this.
 inline constexpr uint64_t kFixedOverheadBytes = uint64_t{64} << 20;
 
-// What the planner reads of the machine: fetch sizes and depths that perform well here. A
-// measured profile (`tiergraph calibrate`) will replace these; until then every plan says that
-// it used the defaults.
-struct FetchProfile {
-  std::string source = "default";     // "default" or the profile file's path
-  uint64_t chunk_bytes = 4ull << 20;  // the preferred buffer (a piece) size
-  uint64_t smallest_chunk = 256 << 10;  // below it the per-request cost dominates (bench/results/pieces)
-  uint32_t depth = 4;                 // requests in flight (overlap 0.99 at depth 4: bench/results/store-overlap.md)
-};
+// A fetch buffer holds a whole block up to this size (a block read whole is one lease, and only
+// whole blocks can be read as selections).
+inline constexpr uint64_t kWholeBlockBytes = uint64_t{4} << 20;
 
 // The share of an algorithm's edge passes that read each grid (push reads the out grid, pull
 // the in grid); for an undirected graph both are its one grid.
@@ -76,6 +71,7 @@ struct TierPlan {
   // The fetch pipeline (when any block is far).
   uint32_t buffers = 0, depth = 0;
   uint64_t buffer_bytes = 0;
+  uint64_t chunk_bytes = 0;  // the largest single transfer of a request (the rank tier splits by it)
   double expected_far_bytes_per_pass = 0;  // sum over far blocks of the share of passes reading them x their bytes
   std::string profile_source;
   std::vector<std::string> reasons;  // the decisions, in words

@@ -216,7 +216,7 @@ void CopyingStore::io_loop() {
       } catch (const Error& failure) {
         e.error = failure.what();
       }
-      if (e.error.empty()) {
+      if (e.error.empty() && !reads.empty()) {  // none: its entries have no arcs here, nothing to read
         lock.lock();
         try {
           start_reads(e, k, std::move(reads));
@@ -295,7 +295,9 @@ bool CopyingStore::selection_pays(const BlockId& b, std::span<const EntryRun> ru
   Placer bound(nullptr, align);
   uint64_t step1 = 0, entries = 0;
   const uint64_t entry_width = std::max<uint64_t>(entry.offset_bytes, entry.vertex_bytes);
-  for (const RunGroup& g : group_runs(runs, merge_gap_bytes() / entry_width)) {
+  const auto groups = group_runs(runs, merge_gap_bytes() / entry_width);
+  if (groups.size() * (entry.vertex_bytes > 0 ? 2 : 1) > transfer_->max_ranges()) return false;
+  for (const RunGroup& g : groups) {
     step1 += bound.bound((g.last - g.first + 1) * entry.offset_bytes) + bound.bound((g.last - g.first) * entry.vertex_bytes);
   }
   entries = selected_entries(runs);
@@ -334,8 +336,9 @@ std::vector<ReadRange> CopyingStore::plan_reads(Entry& e, unsigned char* buffer)
       e.at_second.push_back(placer.place(base + part_at[format::kDirectory] + vertices_at + g.first * entry.vertex_bytes,
                                          (g.last - g.first) * entry.vertex_bytes));
     }
-    if (placer.at <= buffer_bytes_) return std::move(placer.reads);
-    // Past the buffer (a selection the store was not asked about): the block whole instead.
+    if (placer.at <= buffer_bytes_ && placer.reads.size() <= transfer_->max_ranges()) return std::move(placer.reads);
+    // Past the buffer, or too many reads (a selection the store was not asked about): the
+    // block whole instead.
     e.step = 0;
     placer = Placer(buffer, transfer_->alignment());
   }
@@ -385,7 +388,7 @@ std::vector<ReadRange> CopyingStore::plan_selection_arcs(Entry& e, unsigned char
   uint64_t bytes = 0;
   for (const ReadRange& r : placer.reads) bytes += r.bytes;
   e.step = 2;
-  if (placer.at <= buffer_bytes_ && bytes < fetch_bytes(b)) {
+  if (placer.at <= buffer_bytes_ && placer.reads.size() <= transfer_->max_ranges() && bytes < fetch_bytes(b)) {
     e.partial = true;
     return std::move(placer.reads);
   }

@@ -6,6 +6,7 @@
 // one-sided reads from a far-memory rank.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -29,6 +30,8 @@ class Transfer {
   virtual std::string name() const = 0;
   // The alignment every range's offset, length and buffer address must have (1: none).
   virtual uint64_t alignment() const = 0;
+  // The most ranges one request may have.
+  virtual size_t max_ranges() const { return ~size_t{0}; }
   // Starts request `id` (reading its ranges, in any order); returns at once.
   virtual void start(uint64_t id, std::vector<ReadRange> ranges) = 0;
   // Waits until a started request has completed and returns its id; `error` is empty or says

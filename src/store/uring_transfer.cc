@@ -11,7 +11,7 @@
 namespace tg {
 namespace {
 
-constexpr uint64_t kPartBits = 3;  // a completion's user data: request id << 3 | range
+constexpr uint64_t kPartBits = 6;  // a completion's user data: request id << 6 | range (kMaxRanges fit)
 
 }  // namespace
 
@@ -22,7 +22,7 @@ UringTransfer::UringTransfer(const std::string& path, unsigned queue_depth) : pa
     fail("'{}': cannot open with O_DIRECT for the file tier: {}{}", path, std::strerror(e),
          e == EINVAL ? " (the file system does not support direct I/O; tmpfs does not)" : "");
   }
-  if (const int r = io_uring_queue_init(std::max(queue_depth, 8u), &ring_, 0); r < 0) {
+  if (const int r = io_uring_queue_init(std::max(queue_depth, 4 * kMaxRanges), &ring_, 0); r < 0) {
     ::close(fd_);
     fail("file tier: io_uring cannot start: {}", std::strerror(-r));
   }
@@ -46,7 +46,8 @@ void UringTransfer::submit_read(uint64_t id, size_t part, const ReadRange& r, ui
 
 void UringTransfer::start(uint64_t id, std::vector<ReadRange> ranges) {
   std::lock_guard lock(mutex_);
-  if (ranges.size() >= (size_t{1} << kPartBits)) fail("internal: a request of {} ranges", ranges.size());
+  // An empty request would never complete (nothing reaches the ring to complete it).
+  if (ranges.empty() || ranges.size() > kMaxRanges) fail("internal: a request of {} ranges", ranges.size());
   Pending& p = pending_[id];
   p.ranges = std::move(ranges);
   p.done.assign(p.ranges.size(), 0);

@@ -17,7 +17,9 @@ namespace tg {
 class UringTransfer final : public Transfer {
  public:
   static constexpr uint64_t kAlignment = 4096;
-  // queue_depth: ranges in flight at most (a request has up to four).
+  // The most ranges one request may have (a selection's groups; a piece has four).
+  static constexpr unsigned kMaxRanges = 32;
+  // queue_depth: ranges in flight at most (the ring holds at least four requests of kMaxRanges).
   UringTransfer(const std::string& path, unsigned queue_depth);
   ~UringTransfer() override;
   UringTransfer(const UringTransfer&) = delete;
@@ -25,6 +27,7 @@ class UringTransfer final : public Transfer {
 
   std::string name() const override { return "file"; }
   uint64_t alignment() const override { return kAlignment; }
+  size_t max_ranges() const override { return kMaxRanges; }
   void start(uint64_t id, std::vector<ReadRange> ranges) override;
   uint64_t complete(std::string& error) override;
 

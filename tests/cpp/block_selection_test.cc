@@ -153,6 +153,34 @@ TEST(BlockSelection, ACorruptedEntryIsNamedWithItsBlock) {
   store.end_pass();
 }
 
+// Entries without arcs (a CSR block lists every vertex of its range) leave step 2 nothing to
+// read: the selection arrives at once, holding those vertices with no arcs, over either medium.
+TEST(BlockSelection, EntriesWithoutArcsArriveWithNothingToRead) {
+  const auto file = kronecker_graph(11, false, GeneratedWeights::kNone, 1, "sel-empty");
+  const auto& e = file->entry(Grid::kOut, 0, 0);
+  ASSERT_EQ(e.layout, static_cast<uint8_t>(format::BlockLayout::kCsr));
+  const BlockDecoder whole = file->decoder(Grid::kOut, 0, 0);
+  // Isolated vertices in a row: their arcs are all the empty range at one offset.
+  std::vector<EntryRun> runs;
+  for (uint64_t k = 0; k + 1 < whole.vertex_count && runs.empty(); ++k)
+    if (whole.offset(k) == whole.offset(k + 2)) runs.push_back({k, k + 2});
+  ASSERT_EQ(runs.size(), 1u) << "kron11 has isolated vertices next to each other";
+  for (bool direct : {false, true}) {
+    std::unique_ptr<Transfer> transfer;
+    if (direct) transfer = std::make_unique<UringTransfer>(file->path(), 8);
+    CopyingStore store(file, {.buffers = 1}, std::move(transfer));
+    store.begin_pass({{.block = {Grid::kOut, 0, 0}, .selection = runs}});
+    const BlockDecoder& part = store.acquire(0);
+    ASSERT_EQ(part.vertex_count, 2u);
+    EXPECT_EQ(part.edge_count, 0u);
+    for (uint64_t k = 0; k < 2; ++k) EXPECT_EQ(part.vertex(k), runs[0].first + k);
+    store.release(0);
+    store.end_pass();
+    EXPECT_EQ(store.counters().requests, 1u);  // step 1 only
+    EXPECT_EQ(store.counters().partial_blocks, 1u);
+  }
+}
+
 // BFS from one vertex over a fetching store: the first step pushes from the source alone and
 // reads selections of its row (a small share of the row's bytes), and later sparse steps read
 // selections too; the depths are the in-memory ones.

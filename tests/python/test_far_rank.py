@@ -152,3 +152,28 @@ def test_a_far_rank_that_dies_ends_the_run_within_30_seconds(tg, tg_bin, tmp):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_calibrate_measures_the_rank_tier_and_run_reads_its_profile(tg, tg_bin, graphs, tmp):
+    """`mpirun -np 2 tiergraph calibrate --far rank`: rank 1 holds a window, rank 0 reads it with
+    MPI_Rget at every chunk size and depth; the profile it writes sizes a far-rank run's chunks."""
+    profile = tmp / "rank.json"
+    res = mpirun(tg_bin, 2, "calibrate", "--far", "rank", "--size", "8M", "--seconds", "0.02", "--max-threads", "1",
+                 "-o", profile)
+    assert res.returncode == 0, res.stderr[-2000:]
+    rank = json.loads(profile.read_text())["tiers"]["rank"]
+    assert len(rank["points"]) == 6 * 5  # 4 KiB .. 4 MiB (16 MiB does not fit 8 MiB) x depths 1 .. 16
+    assert all(p["bytes_per_second"] > 0 and p["requests"] > 0 for p in rank["points"])
+    graph = graphs["email-Eu-core.txt.xz"]
+    want = expected(tg, graph, "bfs", [], tmp)
+    out = tmp / "profiled.npy"
+    run = mpirun(tg_bin, 2, "run", "bfs", graph, "--far-ratio", "0.7", "--far", "rank", "--profile", profile,
+                 "-o", out, "--json")
+    assert run.returncode == 0, run.stderr[-2000:]
+    report = json.loads(run.stdout)
+    assert report["plan"]["profile"] == str(profile)
+    assert report["plan"]["chunk_bytes"] == rank["chosen"]["chunk_bytes"]
+    assert_same_answer(np.load(out), want, "bfs")
+    for ranks in (1, 4):
+        wrong = mpirun(tg_bin, ranks, "calibrate", "--far", "rank", "--size", "8M", "--seconds", "0.02")
+        assert wrong.returncode != 0 and "runs as two ranks" in wrong.stderr, wrong.stderr[-2000:]
