@@ -138,18 +138,17 @@ std::string gather_selection(std::span<const EntryRun> arcs_of_runs, uint64_t en
     const uint64_t id = load(buffer + neighbours_at, a, w.id_bytes);
     if (id >= minor_size) return fmt::format("arc {} of the selection names neighbour {}, outside the range of {}", a, id, minor_size);
   }
-  out = BlockDecoder{};
-  out.directory = buffer;
-  out.vertices = buffer + vertices_at;
-  out.neighbours = buffer + neighbours_at;
-  out.weights = buffer + weights_at;
-  out.major_first = major_first;
-  out.minor_first = minor_first;
-  out.vertex_count = entries;
-  out.edge_count = arcs;
-  out.offset_bytes = w.offset_bytes;
-  out.id_bytes = w.id_bytes;
-  out.vertex_bytes = w.vertex_bytes;
+  out = BlockDecoder{.directory = buffer,
+                     .neighbours = buffer + neighbours_at,
+                     .weights = buffer + weights_at,
+                     .vertices = buffer + vertices_at,  // always DCSR: a selection lists its vertices
+                     .major_first = major_first,
+                     .minor_first = minor_first,
+                     .vertex_count = entries,
+                     .edge_count = arcs,
+                     .offset_bytes = w.offset_bytes,
+                     .id_bytes = w.id_bytes,
+                     .vertex_bytes = w.vertex_bytes};
   return {};
 }
 
