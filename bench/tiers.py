@@ -9,7 +9,12 @@
   E3  the prefetch pipeline: depth 1 (a request at a time) against the planner's depth 4;
   E4  threads 1 .. all cores at far ratio 0.7 (file and rank tiers) against all-local at as many;
   E5  the kernel-paging baseline (Fastswap's comparison in the paper): the file tier under a budget
-      against `--far paging` inside a cgroup v1 memory limit of the same budget, cold page cache.
+      against `--far paging` inside a cgroup v1 memory limit of the same budget, cold page cache;
+  E6  GridGraph at the same budget: its own budget argument (whole GiB, the smallest it takes) and
+      the same cgroup v1 limit for both, cold page cache for both, the same threads (all cores,
+      GridGraph's fixed choice). Needs GRIDGRAPH_BIN (the directory of GridGraph's bfs, wcc and
+      pagerank, built by you beside the project) and GRIDGRAPH_GRID (the same graph preprocessed
+      by its `preprocess`, P x P partitions); skipped without them.
 
 Every point is the median of --trials trials in one process (BFS: a different seeded source per
 trial); the configurations run in turn, so all share the machine's state. Prints tables and
@@ -19,7 +24,6 @@ writes <out>.md, <out>.json and <out>-e1.png / <out>-e2.png (matplotlib, if inst
 
 The graph defaults to a Kronecker graph of 2^scale vertices (undirected, P x P blocks), generated
 under bench/work/tiers/. Uses TG_BIN (default build/release/tiergraph) and mpirun for the rank tier.
-Not covered here yet: GridGraph at the same budget; see the issue notes.
 """
 import argparse
 import json
@@ -151,6 +155,60 @@ def e5(tg, graph, trials, threads):
     return rows
 
 
+def gridgraph_seconds(text, algorithm):
+    """The time GridGraph prints for its kernel: BFS and WCC their iterations; PageRank its
+    iterations less the degree pass it makes first (tiergraph reads degrees from its file)."""
+    import re
+    if algorithm == "bfs":
+        return float(re.search(r"discovered \d+ vertices from \d+ in ([0-9.]+) seconds", text).group(1))
+    if algorithm == "wcc":
+        return float(re.search(r"components found in ([0-9.]+) seconds", text).group(1))
+    total = float(re.search(r"iterations of pagerank took ([0-9.]+) seconds", text).group(1))
+    degrees = float(re.search(r"degree calculation used ([0-9.]+) seconds", text).group(1))
+    return total - degrees
+
+
+def e6(tg, graph, trials, threads):
+    """GridGraph at the budgets of far ratios 0.7 and 0.9 (edges 1.6x and 2.8x the budget here):
+    tiergraph's file tier with --memory-budget B and GridGraph with its smallest budget (1 GiB),
+    both inside a cgroup v1 limit of B + the runtime allowance, each from a cold page cache, one
+    trial each, all cores."""
+    bins, grid = os.environ.get("GRIDGRAPH_BIN"), os.environ.get("GRIDGRAPH_GRID")
+    if not bins or not grid:
+        print("E6 skipped: set GRIDGRAPH_BIN and GRIDGRAPH_GRID (see the docstring)")
+        return []
+    if os.geteuid() != 0 or not CGROUP.parent.is_dir():
+        print("E6 skipped: needs root and cgroup v1's memory controller")
+        return []
+    cores = str(os.cpu_count() or 1)
+    # One BFS source with arcs for both (tiergraph keeps original ids on this graph: an offset map).
+    out, _, _ = run([tg, "-q", "run", "bfs", graph, "-n", "1", "--json"])
+    source = str(json.loads(out[out.index("{"):out.rindex("}") + 1])["trials"][0]["source"])
+    rows = []
+    for algorithm in ("bfs", "wcc", "pr"):
+        for ratio in ("0.7", "0.9"):
+            out, _, _ = run([tg, "-q", "plan", algorithm, graph, "--far-ratio", ratio, "-t", cores, "--json"])
+            plan = json.loads(out[out.index("{"):out.rindex("}") + 1])
+            budget = plan["minimum_bytes"] + plan["local_bytes"]
+            limit = budget + plan["overhead_bytes"]
+            cmd = [tg, "-q", "run", algorithm, graph, "-n", "1", "--json", "-t", cores, "--memory-budget", budget]
+            peer = {"bfs": [f"{bins}/bfs", grid, source, "1"], "wcc": [f"{bins}/wcc", grid, "1"],
+                    "pr": [f"{bins}/pagerank", grid, "5", "1"]}[algorithm]
+            if algorithm == "pr":
+                cmd += ["-i", "5"]
+            if algorithm == "bfs":
+                cmd += ["-r", source]
+            text, _, _ = run(in_cgroup(cmd, limit))
+            ours = json.loads(text[text.index("{"):text.rindex("}") + 1])["trials"][0]["seconds"]
+            text, err, _ = run(in_cgroup(peer, limit))
+            theirs = gridgraph_seconds(text + err, algorithm)
+            rows.append({"algorithm": algorithm, "ratio": ratio, "budget": budget, "edge_bytes": plan["edge_bytes"],
+                         "tiergraph_seconds": ours, "gridgraph_seconds": theirs, "speedup": theirs / ours})
+            print(f"E6 {algorithm} budget {budget >> 20} MiB (far {ratio}): tiergraph {ours:.3f} s, "
+                  f"GridGraph {theirs:.3f} s: {theirs / ours:.1f}x", flush=True)
+    return rows
+
+
 def markdown(graph, info, results):
     lines = [f"# Memory tiers on {Path(graph).name}", "",
              f"{info['vertices']} vertices, {info['edges']} edges, {info['blocks']['per_side']}x"
@@ -184,6 +242,15 @@ def markdown(graph, info, results):
         for r in results["e5"]:
             lines.append(f"| {r['algorithm']} | {r['ratio']} | {r['budget'] >> 20} MiB | {r['file_seconds']:.3f} s | "
                          f"{r['paging_seconds']:.3f} s | {r['speedup']:.1f}x |")
+    if results.get("e6"):
+        lines += ["", "## E6: GridGraph at the same budget (its budget argument 1 GiB, the smallest it takes; the same "
+                  "cgroup v1 limit = budget + 64 MiB for both; cold page cache; 1 trial each; all cores)",
+                  "", "| algorithm | far ratio | budget | edges / budget | tiergraph (file tier) | GridGraph | "
+                  "GridGraph / tiergraph |", "|---|---|---|---|---|---|---|"]
+        for r in results["e6"]:
+            lines.append(f"| {r['algorithm']} | {r['ratio']} | {r['budget'] >> 20} MiB | "
+                         f"{r['edge_bytes'] / r['budget']:.1f} | {r['tiergraph_seconds']:.3f} s | "
+                         f"{r['gridgraph_seconds']:.3f} s | {r['speedup']:.1f}x |")
     return "\n".join(lines) + "\n"
 
 
@@ -225,7 +292,7 @@ def main():
     # One core is left to the fetch side by default: here its copies and checks are CPU work
     # (an RDMA NIC would do the copy), and with every core computing they compete (see E4).
     ap.add_argument("--threads", type=int, default=max(1, (os.cpu_count() or 1) - 1))
-    ap.add_argument("--experiments", default="e1,e2,e3,e4,e5")
+    ap.add_argument("--experiments", default="e1,e2,e3,e4,e5,e6")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "tiers"))
     a = ap.parse_args()
     ensure_time_tool()
@@ -245,7 +312,7 @@ def main():
     previous = {}
     if Path(f"{a.out}.json").exists():  # experiments not run this time keep their last figures
         previous = json.loads(Path(f"{a.out}.json").read_text())
-    for name, f in (("e1", e1), ("e2", e2), ("e3", e3), ("e4", e4), ("e5", e5)):
+    for name, f in (("e1", e1), ("e2", e2), ("e3", e3), ("e4", e4), ("e5", e5), ("e6", e6)):
         results[name] = f(tg, graph, a.trials, a.threads) if name in wanted else previous.get(name, [])
     Path(f"{a.out}.json").write_text(json.dumps(results, indent=1))
     text = markdown(graph, info, results)

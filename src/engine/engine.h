@@ -502,6 +502,8 @@ class Engine {
     next.set_history(c.explored, c.stats.direction == Direction::kPull, c.previous_size);
     c.stats.activated = next.size();
     c.stats.seconds = seconds;
+    // Workers' waits are summed; the mean worker waited wait / threads of the pass's time.
+    c.stats.compute_seconds = std::max(0.0, seconds - c.stats.wait_seconds / std::max(1, max_threads()));
     if (options_.record_stats) stats_.push_back(c.stats);
     if (options_.hooks.end) options_.hooks.end(c.stats);
     return next;

@@ -11,6 +11,13 @@
 
 namespace tg {
 
+// A pass's share of one tier's work, when the store has several (local and far).
+struct TierPassStats {
+  std::string name;
+  uint64_t blocks = 0, blocks_partial = 0, bytes = 0, bytes_partial = 0, requests = 0;
+  double wait_seconds = 0, request_seconds = 0;
+};
+
 struct IterationStats {
   uint64_t iteration = 0;
   Direction direction = Direction::kPush;
@@ -30,12 +37,15 @@ struct IterationStats {
   uint64_t requests = 0;
   double wait_seconds = 0;       // worker time spent waiting for leases
   double request_seconds = 0;    // summed time of the requests
+  double compute_seconds = 0;    // the pass's time less its workers' mean wait for leases
+  std::vector<TierPassStats> tiers;  // per tier, when the store has more than one
 };
 
 // 1 - wait / total request time: the share of fetching hidden behind computing (1 with no fetch).
-inline double overlap(const IterationStats& s) {
-  return s.request_seconds > 0 ? 1.0 - s.wait_seconds / s.request_seconds : 1.0;
+inline double overlap(double wait_seconds, double request_seconds) {
+  return request_seconds > 0 ? 1.0 - wait_seconds / request_seconds : 1.0;
 }
+inline double overlap(const IterationStats& s) { return overlap(s.wait_seconds, s.request_seconds); }
 
 inline nlohmann::json to_json(const std::vector<IterationStats>& stats) {
   nlohmann::json a = nlohmann::json::array();
@@ -59,7 +69,23 @@ inline nlohmann::json to_json(const std::vector<IterationStats>& stats) {
                  {"requests", s.requests},
                  {"wait_seconds", s.wait_seconds},
                  {"request_seconds", s.request_seconds},
-                 {"overlap", overlap(s)}});
+                 {"overlap", overlap(s)},
+                 {"compute_seconds", s.compute_seconds}});
+    if (!s.tiers.empty()) {
+      nlohmann::json tiers = nlohmann::json::array();
+      for (const auto& t : s.tiers) {
+        tiers.push_back({{"name", t.name},
+                         {"blocks_read", t.blocks},
+                         {"blocks_partial", t.blocks_partial},
+                         {"bytes_fetched", t.bytes},
+                         {"bytes_partial", t.bytes_partial},
+                         {"requests", t.requests},
+                         {"wait_seconds", t.wait_seconds},
+                         {"request_seconds", t.request_seconds},
+                         {"overlap", overlap(t.wait_seconds, t.request_seconds)}});
+      }
+      a.back()["tiers"] = std::move(tiers);
+    }
   }
   return a;
 }

@@ -72,6 +72,12 @@ struct StoreCounters {
   uint64_t partial_bytes = 0;     // of the bytes, those the selections moved (both their steps)
 };
 
+// One tier's name and what it did (a composite store reports each of its tiers).
+struct TierCounters {
+  std::string name;
+  StoreCounters counters;
+};
+
 class BlockStore {
  public:
   virtual ~BlockStore() = default;
@@ -119,6 +125,8 @@ class BlockStore {
   virtual void end_pass() = 0;
 
   virtual StoreCounters counters() const = 0;
+  // The counters of each tier the store routes blocks to (a single store: itself).
+  virtual std::vector<TierCounters> tier_counters() const { return {{name(), counters()}}; }
 };
 
 }  // namespace tg

@@ -134,4 +134,10 @@ StoreCounters CompositeStore::counters() const {
   return sum;
 }
 
+std::vector<TierCounters> CompositeStore::tier_counters() const {
+  std::vector<TierCounters> all;
+  for (const auto* t : tiers_) all.push_back({t->name(), t->counters()});
+  return all;
+}
+
 }  // namespace tg

@@ -40,6 +40,7 @@ class CompositeStore final : public BlockStore {
   void cancel_pass() override;
   void end_pass() override;
   StoreCounters counters() const override;
+  std::vector<TierCounters> tier_counters() const override;
 
   // Plan entries each tier was given over all passes (what the tests check the routing by).
   const std::vector<uint64_t>& routed() const { return routed_; }

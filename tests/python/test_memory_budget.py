@@ -139,7 +139,22 @@ def test_sparse_pushes_read_only_their_sources_entries(tg, tmp):
     for it in steps:
         assert it["bytes_partial"] + it["bytes_whole"] == it["bytes_fetched"]
         assert it["blocks_partial"] + it["blocks_whole"] == it["blocks_read"]
+        assert 0 <= it["compute_seconds"] <= it["seconds"]
     assert sum(it["blocks_whole"] for it in steps) > 0  # dense steps read whole blocks
+
+
+def test_every_pass_reports_each_tier(tg, kron, tmp):
+    """With part of the blocks far, every pass gives the local and the far tier's share, and the
+    shares add up to the pass's totals."""
+    report = tg.run("run", "pr", kron, "-i", "3", "--far-ratio", "0.5", "--json", check=True).json()
+    for it in report["trials"][0]["iterations"]:
+        local, far = it["tiers"]
+        assert local["name"] == "mapped" and far["name"] == "file"
+        assert local["bytes_fetched"] == 0 and far["bytes_fetched"] > 0
+        for key in ("blocks_read", "bytes_fetched", "requests", "blocks_partial", "bytes_partial"):
+            assert local[key] + far[key] == it[key], key
+        assert far["wait_seconds"] == pytest.approx(it["wait_seconds"])
+        assert 0 <= it["compute_seconds"] <= it["seconds"]
 
 
 def test_far_blocks_are_checked_as_they_arrive(tg, kron, tmp):
