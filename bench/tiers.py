@@ -55,6 +55,15 @@ def kernel(tg, algorithm, graph, trials, options, mpi=False):
             "far": far, "threads": report["threads"]}
 
 
+TURNING = 1.10  # the turning point: the first far ratio costing more than 10% over all-local
+
+
+def turning_point(points):
+    """The smallest far ratio whose slowdown exceeds TURNING, or None when none does."""
+    over = [p["ratio"] for p in sorted(points, key=lambda p: p["ratio"]) if p["slowdown"] > TURNING]
+    return over[0] if over else None
+
+
 def e1(tg, graph, trials, threads):
     rows = []
     for algorithm in ALGORITHMS:
@@ -217,12 +226,16 @@ def markdown(graph, info, results):
              "tier's load happen before it). Overlap sums every worker's wait, so it goes below 0 when "
              "several wait on one request.", "",
              "## E1: kernel time / all-local, against the far ratio", ""]
-    header = "| algorithm | all-local | tier | " + " | ".join(f"far {r}" for r in RATIOS) + " |"
-    lines += [header, "|" + "---|" * (3 + len(RATIOS))]
+    header = "| algorithm | all-local | tier | " + " | ".join(f"far {r}" for r in RATIOS) + " | turning point |"
+    lines += [header, "|" + "---|" * (4 + len(RATIOS))]
     for row in results["e1"]:
         for tier in TIERS:
-            cells = [f"{p['slowdown']:.2f}x" for p in row["points"] if p["tier"] == tier]
-            lines.append(f"| {row['algorithm']} | {row['local_seconds']:.3f} s | {tier} | " + " | ".join(cells) + " |")
+            pts = [p for p in row["points"] if p["tier"] == tier]
+            turn = turning_point(pts)
+            cells = [f"**{p['slowdown']:.2f}x**" if p["ratio"] == turn else f"{p['slowdown']:.2f}x" for p in pts]
+            lines.append(f"| {row['algorithm']} | {row['local_seconds']:.3f} s | {tier} | " + " | ".join(cells) +
+                         f" | {turn if turn is not None else 'none'} |")
+    lines += ["", f"The turning point (bold) is the first far ratio costing more than {TURNING:.2f}x all-local."]
     lines += ["", "## E2: the file tier's chunk size (PageRank, every block far)", "",
               "| chunk | seconds | requests | overlap |", "|---|---|---|---|"]
     for r in results["e2"]:
@@ -266,8 +279,13 @@ def plots(results, out):
     for ax, row in zip(axes, results["e1"]):
         for tier in TIERS:
             pts = [p for p in row["points"] if p["tier"] == tier]
-            ax.plot([p["ratio"] for p in pts], [p["slowdown"] for p in pts], marker="o", label=tier)
+            line, = ax.plot([p["ratio"] for p in pts], [p["slowdown"] for p in pts], marker="o", label=tier)
+            turn = turning_point(pts)
+            if turn is not None:  # the turning point, ringed
+                at = next(p for p in pts if p["ratio"] == turn)
+                ax.plot([turn], [at["slowdown"]], marker="o", markersize=13, fillstyle="none", color=line.get_color())
         ax.axhline(1.0, color="grey", lw=0.8)
+        ax.axhline(TURNING, color="grey", lw=0.6, ls=":")
         ax.set_title(row["algorithm"])
         ax.set_xlabel("far ratio")
     axes[0].set_ylabel("kernel time / all-local")
