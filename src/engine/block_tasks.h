@@ -111,14 +111,13 @@ std::vector<char> active_ranges(const Frontier<Id>& frontier, const GraphView<Id
   return active;
 }
 
-// A pass selects entries only when at most 1/kSelectiveShare of the vertices are active: above
+// A push selects entries only when at most 1/kSelectiveShare of the vertices are active: above
 // that, nearly every block pays whole, and finding the entries would cost more than it saves.
 inline constexpr uint64_t kSelectiveShare = 8;
 
-// A sparse pass's active majors, range by range, for selections (store/block_selection.h): a
-// push's active sources, or a pull's destinations still open (those a program still wants). A
-// fetching store may then read only their directory entries in a block and their arcs, and a
-// block holding none of them is not read at all.
+// A sparse push's active sources, range by range, for selections (store/block_selection.h): a
+// fetching store may then read only the directory entries of a block's active sources and their
+// arcs, and a block holding none of them is not read at all.
 struct ActiveSources {
   std::vector<uint64_t> vertices;  // sorted
   std::vector<uint64_t> of_range;  // range r's are [of_range[r], of_range[r + 1])
@@ -127,26 +126,19 @@ struct ActiveSources {
   }
 };
 
-// Sorted vertices, cut by range.
-inline ActiveSources by_range(std::vector<uint64_t> vertices, std::span<const uint64_t> ranges) {
+// From the frontier's membership bitmap (prepare_dense first), in vertex order.
+template <typename Id>
+ActiveSources active_sources(const Frontier<Id>& frontier, std::span<const uint64_t> ranges) {
   ActiveSources a;
-  a.vertices = std::move(vertices);
+  a.vertices.reserve(frontier.size());
+  const Bitmap& bits = *frontier.membership();
+  for (uint64_t w = 0; w < bits.words(); ++w)
+    for (uint64_t word = bits.word(w); word != 0; word &= word - 1)
+      a.vertices.push_back(w * 64 + static_cast<uint64_t>(__builtin_ctzll(word)));
   a.of_range.resize(ranges.size());
   for (size_t r = 0; r < ranges.size(); ++r)
     a.of_range[r] = static_cast<uint64_t>(std::lower_bound(a.vertices.begin(), a.vertices.end(), ranges[r]) - a.vertices.begin());
   return a;
-}
-
-// From the frontier's membership bitmap (prepare_dense first), in vertex order.
-template <typename Id>
-ActiveSources active_sources(const Frontier<Id>& frontier, std::span<const uint64_t> ranges) {
-  std::vector<uint64_t> vertices;
-  vertices.reserve(frontier.size());
-  const Bitmap& bits = *frontier.membership();
-  for (uint64_t w = 0; w < bits.words(); ++w)
-    for (uint64_t word = bits.word(w); word != 0; word &= word - 1)
-      vertices.push_back(w * 64 + static_cast<uint64_t>(__builtin_ctzll(word)));
-  return by_range(std::move(vertices), ranges);
 }
 
 // The runs of directory entries of block d that belong to `active` (sorted vertices of d's major
