@@ -2,7 +2,10 @@
 
 #include <mpi.h>
 
+#include <chrono>
 #include <cstdlib>
+#include <string>
+#include <thread>
 
 #include "util/error.h"
 
@@ -53,6 +56,23 @@ int size() {
   int s = 1;
   if (g_started) MPI_Comm_size(MPI_COMM_WORLD, &s);
   return s;
+}
+
+void wait_for_message(int source, int tag) {
+  auto check = [](int code, const char* what) {
+    if (code == MPI_SUCCESS) return;
+    char text[MPI_MAX_ERROR_STRING];
+    int length = 0;
+    MPI_Error_string(code, text, &length);
+    fail("{} failed: {}", what, std::string(text, static_cast<size_t>(length)));
+  };
+  int message = 0, arrived = 0;
+  MPI_Request request;
+  check(MPI_Irecv(&message, 1, MPI_INT, source, tag, MPI_COMM_WORLD, &request), "MPI_Irecv");
+  while (!arrived) {
+    check(MPI_Test(&request, &arrived, MPI_STATUS_IGNORE), "MPI_Test");
+    if (!arrived) std::this_thread::sleep_for(std::chrono::microseconds(500));
+  }
 }
 
 void abort_job(int code) {

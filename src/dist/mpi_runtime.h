@@ -19,6 +19,12 @@ bool started();
 int rank();
 int size();
 
+// Waits for one int message from rank `source` with `tag` (what a serving rank waits for: the
+// reader saying it is done), calling into MPI every 500 microseconds meanwhile: one-sided reads
+// of this rank's window progress only then on transports without a progress thread (TCP, UCX);
+// over shared memory they need none. Throws tg::Error if MPI fails.
+void wait_for_message(int source, int tag);
+
 // Ends the whole job (every rank) with `code`: an error on one rank must not leave another
 // waiting forever.
 [[noreturn]] void abort_job(int code);

@@ -38,15 +38,7 @@ void serve_calibration_window(uint64_t bytes) {
         "MPI_Win_allocate");
   for (uint64_t k = 0; k < bytes; k += 4096) base[k] = static_cast<unsigned char>(k >> 12);  // resident
   check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
-  // Calling into MPI while waiting gives one-sided reads progress on transports without a
-  // progress thread, as the far-memory rank does.
-  int message = 0, done = 0;
-  MPI_Request request;
-  check(MPI_Irecv(&message, 1, MPI_INT, kReader, kDoneTag, MPI_COMM_WORLD, &request), "MPI_Irecv");
-  while (!done) {
-    check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
-    if (!done) std::this_thread::sleep_for(std::chrono::microseconds(500));
-  }
+  mpi::wait_for_message(kReader, kDoneTag);  // serve until rank 0 is done
   check(MPI_Win_free(&win), "MPI_Win_free");
 }
 

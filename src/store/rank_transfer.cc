@@ -99,15 +99,7 @@ void serve_far_blocks(const GraphFile& file) {
   if (fd >= 0) ::close(fd);
   if (!problem.empty()) fail("{}", problem);
   check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");  // the blocks are in place
-  // Serve until rank 0 is done. Calling into MPI while waiting gives one-sided reads progress on
-  // transports without a progress thread (TCP, UCX); over shared memory they need none.
-  int done_flag = 0, message = 0;
-  MPI_Request done;
-  check(MPI_Irecv(&message, 1, MPI_INT, kOrigin, kDoneTag, MPI_COMM_WORLD, &done), "MPI_Irecv");
-  while (!done_flag) {
-    check(MPI_Test(&done, &done_flag, MPI_STATUS_IGNORE), "MPI_Test");
-    if (!done_flag) std::this_thread::sleep_for(std::chrono::microseconds(500));
-  }
+  mpi::wait_for_message(kOrigin, kDoneTag);  // serve until rank 0 is done
   check(MPI_Win_free(&win), "MPI_Win_free");
 }
 
