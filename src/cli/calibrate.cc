@@ -189,7 +189,12 @@ Runner add_calibrate(CLI::App& app) {
   cmd->add_option("-o,--output", a->output, "Write the profile (JSON) to this file");
   cmd->add_flag("--overwrite", a->overwrite, "Replace the output if it exists");
   cmd->add_flag("--json", a->json, "Print the profile as JSON");
-  return [a] { calibrate_command(*a); };
+  return [a, cmd] {
+    if (a->far == "rank" && (cmd->count("--dir") > 0 || cmd->count("--file") > 0)) {
+      fail("--dir and --file choose what the file tier reads; --far rank reads a window of --size on rank 1");
+    }
+    calibrate_command(*a);
+  };
 }
 
 }  // namespace tg::cli

@@ -95,5 +95,7 @@ def test_profile_options_that_cannot_work_are_refused(tg, profile, graph, tmp):
     assert small.returncode == 1 and any("at least 4K" in line for line in small.error_lines()), small
     both = tg.run("calibrate", "--dir", tmp, "--file", profile)
     assert both.returncode == 1, both
+    misplaced = tg.run("calibrate", "--far", "rank", "--dir", tmp, *QUICK)
+    assert misplaced.returncode == 1 and any("--far rank reads a window" in line for line in misplaced.error_lines())
     rank = tg.run("calibrate", "--far", "rank", *QUICK)
     assert rank.returncode == 1 and any("mpirun -np 2" in line for line in rank.error_lines()), rank
