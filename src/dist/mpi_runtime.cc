@@ -58,13 +58,16 @@ int size() {
   return s;
 }
 
+std::string error_text(int code) {
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(code, text, &length);
+  return std::string(text, static_cast<size_t>(length));
+}
+
 void wait_for_message(int source, int tag) {
   auto check = [](int code, const char* what) {
-    if (code == MPI_SUCCESS) return;
-    char text[MPI_MAX_ERROR_STRING];
-    int length = 0;
-    MPI_Error_string(code, text, &length);
-    fail("{} failed: {}", what, std::string(text, static_cast<size_t>(length)));
+    if (code != MPI_SUCCESS) fail("{} failed: {}", what, error_text(code));
   };
   int message = 0, arrived = 0;
   MPI_Request request;

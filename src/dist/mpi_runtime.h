@@ -19,6 +19,9 @@ bool started();
 int rank();
 int size();
 
+// MPI's text for an error code (the callers' messages name what failed and add it).
+std::string error_text(int code);
+
 // Waits for one int message from rank `source` with `tag` (what a serving rank waits for: the
 // reader saying it is done), calling into MPI every 500 microseconds meanwhile: one-sided reads
 // of this rank's window progress only then on transports without a progress thread (TCP, UCX);

@@ -21,12 +21,7 @@ constexpr int kDoneTag = 7402;
 using Clock = std::chrono::steady_clock;
 
 void check(int code, const char* what) {
-  if (code != MPI_SUCCESS) {
-    char text[MPI_MAX_ERROR_STRING];
-    int length = 0;
-    MPI_Error_string(code, text, &length);
-    fail("calibrate --far rank: {} failed: {}", what, std::string(text, static_cast<size_t>(length)));
-  }
+  if (code != MPI_SUCCESS) fail("calibrate --far rank: {} failed: {}", what, mpi::error_text(code));
 }
 
 }  // namespace

@@ -24,15 +24,8 @@ constexpr int kServer = 1, kOrigin = 0;
 constexpr int kDoneTag = 7401;
 constexpr uint64_t kAlign = 64;
 
-std::string mpi_error(int code) {
-  char text[MPI_MAX_ERROR_STRING];
-  int length = 0;
-  MPI_Error_string(code, text, &length);
-  return std::string(text, static_cast<size_t>(length));
-}
-
 void check(int code, const char* what) {
-  if (code != MPI_SUCCESS) fail("far-memory rank: {} failed: {}", what, mpi_error(code));
+  if (code != MPI_SUCCESS) fail("far-memory rank: {} failed: {}", what, mpi::error_text(code));
 }
 
 // The slots, as rank 0 decided them, on both ranks.
@@ -151,7 +144,7 @@ void RankTransfer::start(uint64_t id, std::vector<ReadRange> ranges) {
       MPI_Request request;
       const int code = MPI_Rget(r.into + at, count, MPI_BYTE, kServer, disp, count, MPI_BYTE, impl_->win, &request);
       if (code != MPI_SUCCESS) {
-        s.error = fmt::format("MPI_Rget of {} bytes failed: {}", count, mpi_error(code));
+        s.error = fmt::format("MPI_Rget of {} bytes failed: {}", count, mpi::error_text(code));
         break;
       }
       s.requests.push_back(request);
@@ -178,7 +171,7 @@ uint64_t RankTransfer::complete(std::string& error) {
   }
   if (!s.requests.empty()) {
     const int code = MPI_Waitall(static_cast<int>(s.requests.size()), s.requests.data(), MPI_STATUSES_IGNORE);
-    if (code != MPI_SUCCESS && s.error.empty()) s.error = fmt::format("one-sided read failed: {}", mpi_error(code));
+    if (code != MPI_SUCCESS && s.error.empty()) s.error = fmt::format("one-sided read failed: {}", mpi::error_text(code));
   }
   error = std::move(s.error);
   return s.id;
