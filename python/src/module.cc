@@ -1,0 +1,277 @@
+// tiergraph._core: the C++ engine as Python sees it. Kept thin on purpose: graphs are graph files
+// (opened, converted, generated or built from arrays), and algorithms run through the same
+// request and report as `tiergraph run` (cli/run_algorithm.h). Everything Pythonic (argument
+// checking, labels, networkx) lives in the pure-Python package around it.
+//
+// The GIL is released while C++ works; after every edge pass the run takes it back for a moment
+// to let Python see a pending Ctrl-C, which ends the run by unwinding out of the engine.
+#include <Python.h>
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "algorithms/kernels.h"
+#include "cli/options.h"
+#include "cli/run_algorithm.h"
+#include "graph/convert.h"
+#include "graph/generate.h"
+#include "graph/graph_file.h"
+#include "util/error.h"
+#include "util/interrupt_cleanup.h"
+#include "util/log.h"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace {
+
+// An open graph file, shared by every Python object that refers to it.
+struct GraphHandle {
+  std::shared_ptr<const tg::GraphFile> file;
+};
+
+// Raised inside a run when Python has a pending KeyboardInterrupt; turned back into it once the
+// GIL is held again.
+struct Interrupted {};
+
+template <typename T>
+using Array1 = nb::ndarray<nb::numpy, T, nb::ndim<1>>;
+template <typename T>
+using InArray = nb::ndarray<const T, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+
+// A numpy array that owns `values` (no copy).
+template <typename T>
+Array1<T> to_numpy(std::vector<T>&& values) {
+  auto* held = new std::vector<T>(std::move(values));
+  nb::capsule owner(held, [](void* p) noexcept { delete static_cast<std::vector<T>*>(p); });
+  return Array1<T>(held->data(), {held->size()}, owner);
+}
+
+std::shared_ptr<const tg::GraphFile> open_scratch_graph(const std::string& path) {
+  auto g = tg::GraphFile::open(path);
+  std::filesystem::remove(path);  // the mapping keeps the data alive
+  return g;
+}
+
+// Builds a graph file from edge arrays (ids 0..n-1) in `scratch_dir` and opens it; the file is
+// unlinked at once, so nothing is left behind whatever happens next.
+template <typename Id, typename W>
+tg::EdgeList edge_list_of(const uint64_t* src, const uint64_t* dst, const double* weights, size_t m) {
+  tg::EdgeArray<Id, W> edges(m);
+#pragma omp parallel for schedule(static)
+  for (size_t k = 0; k < m; ++k) {
+    edges[k].u = static_cast<Id>(src[k]);
+    edges[k].v = static_cast<Id>(dst[k]);
+    if constexpr (!std::is_same_v<W, tg::NoWeight>) edges[k].w = weights[k];
+  }
+  tg::EdgeList list;
+  list.edges = std::move(edges);
+  if (weights)
+    for (size_t k = 0; k < m; ++k) list.weight_info.add(weights[k]);
+  return list;
+}
+
+GraphHandle graph_from_edges(InArray<uint64_t> src, InArray<uint64_t> dst,
+                                                      std::optional<InArray<double>> weights, uint64_t num_vertices,
+                                                      bool directed, bool keep_self_loops, bool keep_duplicates,
+                                                      uint32_t blocks, const std::string& scratch_dir) {
+  const size_t m = src.shape(0);
+  if (dst.shape(0) != m || (weights && weights->shape(0) != m)) throw tg::Error("edge arrays differ in length");
+  const uint64_t* s = src.data();
+  const uint64_t* d = dst.data();
+  const double* w = weights ? weights->data() : nullptr;
+  std::string temp = (std::filesystem::path(scratch_dir) / "tiergraph-edges-XXXXXX").string();
+  nb::gil_scoped_release release;
+  for (size_t k = 0; k < m; ++k) {  // the Python side checks too; the builder must never see a bad id
+    if (s[k] >= num_vertices || d[k] >= num_vertices) {
+      tg::fail("edge {} ({} -> {}) names a vertex outside 0..{}", k, s[k], d[k], num_vertices - 1);
+    }
+  }
+  const bool wide = num_vertices > std::numeric_limits<uint32_t>::max();
+  tg::EdgeList list = wide ? (w ? edge_list_of<uint64_t, double>(s, d, w, m) : edge_list_of<uint64_t, tg::NoWeight>(s, d, w, m))
+                           : (w ? edge_list_of<uint32_t, double>(s, d, w, m) : edge_list_of<uint32_t, tg::NoWeight>(s, d, w, m));
+  list.declared_vertices = num_vertices;
+  list.id_mode = tg::IdMode::kIndex;
+  list.source_name = "arrays";
+  tg::ConvertOptions options;
+  options.build.undirected = !directed;
+  options.build.keep_self_loops = keep_self_loops;
+  options.build.keep_duplicates = keep_duplicates;
+  options.build.blocks = blocks;
+  options.overwrite = true;  // the name is our own fresh temporary file
+  const int fd = tg::create_temporary_file(temp);
+  if (fd < 0) tg::fail("cannot create a temporary file in '{}': {}", scratch_dir, std::strerror(errno));
+  close(fd);
+  try {
+    tg::convert_edge_list(std::move(list), temp, options);
+    return GraphHandle{open_scratch_graph(temp)};
+  } catch (...) {
+    std::filesystem::remove(temp);
+    throw;
+  }
+}
+
+// A string, number or flag option from Python's keyword arguments, as the CLI would take it.
+template <typename T>
+void take(const nb::dict& options, const char* key, T& into) {
+  if (options.contains(key)) into = nb::cast<T>(options[key]);
+}
+
+nb::dict run(const std::shared_ptr<const tg::GraphFile>& file, const std::string& algorithm, const nb::dict& o) {
+  tg::cli::RunRequest r;
+  r.algorithm = algorithm;
+  r.progress = false;
+  take(o, "threads", r.threads);
+  take(o, "trials", r.trials);
+  take(o, "verify", r.verify);
+  take(o, "parents", r.parents);
+  take(o, "unit_weights", r.unit_weights);
+  take(o, "source", r.source);
+  take(o, "sources", r.radii_sources);
+  take(o, "samples", r.samples);
+  take(o, "seed", r.seed);
+  take(o, "direction", r.direction);
+  take(o, "schedule", r.schedule);
+  take(o, "store", r.store);
+  take(o, "delta", r.delta);
+  take(o, "damping", r.damping);
+  take(o, "tolerance", r.tolerance);
+  if (o.contains("iterations") && !o["iterations"].is_none()) {
+    r.iterations = nb::cast<int>(o["iterations"]);
+    r.iterations_given = true;
+  }
+  take(o, "max_iterations", r.iterations);  // with a tolerance: the cap (networkx's max_iter)
+  if (o.contains("max_iterations")) r.iterations_given = true;
+  take(o, "pass_stats", r.pass_stats);
+  if (o.contains("memory_budget")) r.budget.memory_budget = nb::cast<std::string>(o["memory_budget"]);
+  take(o, "far_ratio", r.budget.far_ratio);
+  if (o.contains("far")) {
+    r.budget.far = nb::cast<std::string>(o["far"]);
+    r.far_given = true;
+  }
+  take(o, "far_node", r.budget.far_node);
+  take(o, "profile", r.budget.profile);
+  r.after_pass = [] {
+    nb::gil_scoped_acquire hold;
+    if (PyErr_CheckSignals() != 0) {
+      PyErr_Clear();
+      throw Interrupted{};
+    }
+  };
+  tg::cli::RunOutcome out;
+  try {
+    nb::gil_scoped_release release;
+    out = tg::cli::run_algorithm(r, file);
+  } catch (const Interrupted&) {
+    PyErr_SetNone(PyExc_KeyboardInterrupt);
+    throw nb::python_error();
+  }
+  tg::AlgorithmResult& result = out.trials.back().result;
+  nb::dict d;
+  if (result.real) {
+    d["values"] = to_numpy(std::move(result.reals));
+  } else {
+    d["values"] = to_numpy(std::move(result.ints));
+  }
+  d["values_are_vertices"] = result.values_are_vertices;
+  if (!result.parents.empty()) d["parents"] = to_numpy(std::move(result.parents));
+  if (out.trials.back().source) d["source"] = *out.trials.back().source;
+  d["verified"] = out.all_verified;
+  d["report"] = out.report.dump();
+  return d;
+}
+
+std::string convert(const std::string& input, const std::string& output, const nb::dict& o) {
+  tg::cli::GraphInputArgs a;
+  take(o, "format", a.format);
+  take(o, "ids", a.ids);
+  take(o, "columns", a.columns);
+  take(o, "header", a.header);
+  take(o, "no_header", a.no_header);
+  take(o, "undirected", a.undirected);
+  take(o, "keep_self_loops", a.keep_self_loops);
+  take(o, "keep_duplicates", a.keep_duplicates);
+  take(o, "weights", a.weights);
+  take(o, "weight_seed", a.weight_seed);
+  take(o, "blocks", a.blocks);
+  take(o, "vertices", a.vertices);
+  tg::ConvertOptions options = tg::cli::make_convert_options(a);
+  options.parse.progress = options.build.progress = false;
+  take(o, "overwrite", options.overwrite);
+  nb::gil_scoped_release release;
+  return tg::convert_file(input, output, options).to_json().dump();
+}
+
+std::string generate(const std::string& output, const std::string& kind, int scale, int edge_factor, uint64_t seed,
+                     const std::string& weights, bool undirected, uint32_t blocks, bool overwrite) {
+  tg::GeneratorOptions gen;
+  if (kind != "kronecker" && kind != "uniform") tg::fail("kind must be 'kronecker' or 'uniform', got '{}'", kind);
+  if (scale < 1 || scale > 40) tg::fail("scale must be between 1 and 40, got {}", scale);
+  if (edge_factor < 1) tg::fail("edge_factor must be at least 1, got {}", edge_factor);
+  if (weights != "" && weights != "int" && weights != "real") tg::fail("weights must be None, 'int' or 'real', got '{}'", weights);
+  gen.kind = kind == "kronecker" ? tg::GeneratorKind::kKronecker : tg::GeneratorKind::kUniform;
+  gen.scale = scale;
+  gen.edge_factor = edge_factor;
+  gen.seed = seed;
+  gen.weights = weights == "int" ? tg::GeneratedWeights::kInteger : weights == "real" ? tg::GeneratedWeights::kReal
+                                                                                       : tg::GeneratedWeights::kNone;
+  tg::ConvertOptions options;
+  options.build.undirected = undirected;
+  options.build.blocks = blocks;
+  options.build.generated_weights = gen.weights != tg::GeneratedWeights::kNone;
+  options.overwrite = overwrite;
+  nb::gil_scoped_release release;
+  auto report = tg::convert_edge_list(tg::generate(gen), output, options);
+  report.format = "generated";
+  return report.to_json().dump();
+}
+
+}  // namespace
+
+NB_MODULE(_core, m) {
+  m.doc() = "tiergraph's C++ engine (use the tiergraph package, not this module)";
+  tg::log::set_level(tg::log::Level::kQuiet);  // a library does not print; errors are exceptions
+  static nb::exception<tg::Error> error(m, "Error");  // tiergraph.Error; bad_alloc is MemoryError
+
+  nb::class_<GraphHandle>(m, "GraphFile")
+      .def_prop_ro("path", [](const GraphHandle& g) { return g.file->path(); })
+      .def_prop_ro("num_vertices", [](const GraphHandle& g) { return g.file->num_vertices(); })
+      .def_prop_ro("num_edges", [](const GraphHandle& g) { return g.file->num_edges(); })
+      .def_prop_ro("num_arcs", [](const GraphHandle& g) { return g.file->num_arcs(); })
+      .def_prop_ro("directed", [](const GraphHandle& g) { return g.file->directed(); })
+      .def_prop_ro("weighted", [](const GraphHandle& g) { return g.file->weighted(); })
+      .def_prop_ro("blocks_per_side", [](const GraphHandle& g) { return g.file->blocks_per_side(); })
+      .def_prop_ro("min_weight", [](const GraphHandle& g) { return g.file->header().min_weight; })
+      .def("original_ids", [](const GraphHandle& g) {
+        std::vector<uint64_t> ids(g.file->num_vertices());
+        for (uint64_t v = 0; v < ids.size(); ++v) ids[v] = g.file->original_id(v);
+        return to_numpy(std::move(ids));
+      })
+      .def("dense_id", [](const GraphHandle& g, uint64_t original) { return g.file->dense_id(original); }, "original"_a)
+      .def("run", [](const GraphHandle& g, const std::string& algorithm, const nb::dict& options) {
+        return run(g.file, algorithm, options);
+      }, "algorithm"_a, "options"_a);
+
+  m.def("open", [](const std::string& path, bool verify) {
+    nb::gil_scoped_release release;
+    return GraphHandle{tg::GraphFile::open(path, {.verify_checksums = verify, .verify_block_hashes = verify})};
+  }, "path"_a, "verify_checksums"_a = true);
+  m.def("from_edges", &graph_from_edges, "src"_a, "dst"_a, "weights"_a.none(), "num_vertices"_a, "directed"_a,
+        "keep_self_loops"_a, "keep_duplicates"_a, "blocks"_a, "scratch_dir"_a);
+  m.def("convert", &convert, "input"_a, "output"_a, "options"_a);
+  m.def("generate", &generate, "output"_a, "kind"_a, "scale"_a, "edge_factor"_a, "seed"_a, "weights"_a,
+        "undirected"_a, "blocks"_a, "overwrite"_a);
+  m.def("kernel_names", &tg::kernel_names);
+}

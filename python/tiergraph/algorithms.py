@@ -1,0 +1,138 @@
+"""The algorithms, as functions of a :class:`tiergraph.Graph` returning a :class:`tiergraph.Result`.
+
+Every function takes the options of ``tiergraph run`` as keywords, with the same meaning and the
+same checks: ``threads`` (default: every core this process may use), ``direction`` ('auto',
+'push', 'pull'), ``schedule`` ('auto', 'vertex', 'block'), ``verify`` (check the answer with the
+algorithm's serial verifier; a failure raises :class:`tiergraph.Error`), and the memory tiers:
+``memory_budget`` (bytes, or a size such as '512M') or ``far_ratio``, with ``far`` ('file', 'numa'
+or 'paging'; the far-memory rank needs ``mpirun``, so it is the CLI's) and ``profile``. The GIL is
+released while the engine runs; Ctrl-C ends a run with KeyboardInterrupt after the current pass.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Iterable, Optional, Union
+
+from .errors import InvalidInput
+from .graph import Graph
+from .result import UNREACHED, Result
+
+_COMMON = {"threads", "direction", "schedule", "verify", "memory_budget", "far_ratio", "far", "far_node", "profile",
+           "store", "pass_stats"}
+
+
+def _threads_default() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def _run(graph: Graph, algorithm: str, options: dict) -> Result:
+    if not isinstance(graph, Graph):
+        raise InvalidInput(f"{algorithm} takes a tiergraph.Graph, got {type(graph).__name__} "
+                           "(build one with Graph.from_edges, from_scipy or from_networkx)")
+    opts = {k: v for k, v in options.items() if v is not None}
+    threads = opts.get("threads", _threads_default())
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise InvalidInput(f"threads must be a positive integer, got {threads!r}")
+    opts["threads"] = threads
+    opts.setdefault("pass_stats", True)
+    budget = opts.get("memory_budget")
+    if isinstance(budget, int) and not isinstance(budget, bool):
+        opts["memory_budget"] = str(budget)
+    if "far_ratio" in opts:
+        opts["far_ratio"] = float(opts["far_ratio"])
+    if opts.get("far") == "rank":
+        raise InvalidInput("far='rank' reads from a far-memory rank started by mpirun: use the CLI "
+                           "(mpirun -np 2 tiergraph run ... --far rank)")
+    raw = graph._file.run(algorithm, opts)
+    result = Result(algorithm, graph, raw)
+    if opts.get("verify") and not raw["verified"]:
+        from .errors import Error
+        trial = result.stats["trials"][-1]
+        raise Error(f"verification failed: {trial.get('verification_error', '')}")
+    return result
+
+
+def _source(graph: Graph, source: Any) -> Optional[int]:
+    """A source label as the original id the engine takes (None: sampled as GAPBS does)."""
+    if source is None:
+        return None
+    vertex = graph.vertex(source)  # NodeNotFound unless it is one
+    # A graph built from networkx numbers its nodes 0..n-1 in its file; other labels are ids.
+    return vertex if graph._nodes is not None else int(source)
+
+
+def bfs(graph: Graph, source: Any = None, *, parents: bool = False, seed: Optional[int] = None,
+        **options: Any) -> Result:
+    """Breadth-first search: ``values[v]`` is the hop distance from ``source`` (a label; default
+    a random vertex with out-edges, as GAPBS picks), ``UNREACHED`` where none; with
+    ``parents=True``, ``result.parents`` holds a BFS tree (vertex ids, -1 for none)."""
+    _check(options)
+    return _run(graph, "bfs", dict(options, source=_source(graph, source), parents=parents, seed=seed))
+
+
+def sssp(graph: Graph, source: Any = None, *, delta: Optional[float] = None, unit_weights: bool = False,
+         seed: Optional[int] = None, **options: Any) -> Result:
+    """Single-source shortest paths (delta-stepping) over non-negative weights: ``values[v]`` is
+    the distance from ``source``; int64 for integer weights, float64 otherwise (``UNREACHED`` or
+    ``inf`` where none). ``unit_weights=True`` counts hops (and works on unweighted graphs);
+    ``delta`` is the bucket width (default: mean weight / mean degree)."""
+    _check(options)
+    if delta is not None and not delta > 0:
+        raise InvalidInput(f"delta must be positive, got {delta}")
+    return _run(graph, "sssp", dict(options, source=_source(graph, source), delta=delta,
+                                    unit_weights=unit_weights, seed=seed))
+
+
+def wcc(graph: Graph, **options: Any) -> Result:
+    """Weakly connected components: ``values[v]`` is the least label (original id) of ``v``'s
+    component (for networkx nodes: the least vertex id, the first of its nodes in node order)."""
+    _check(options)
+    return _run(graph, "wcc", options)
+
+
+def pagerank(graph: Graph, *, damping: float = 0.85, tolerance: Optional[float] = None,
+             max_iterations: Optional[int] = None, iterations: Optional[int] = None, **options: Any) -> Result:
+    """PageRank (dangling vertices' rank spread uniformly, as networkx does): ``values[v]`` is the
+    rank, summing to 1. Stops when the L1 change between iterations is below ``tolerance``
+    (default 1e-7, at most 1000 iterations, or ``max_iterations``), or after exactly
+    ``iterations`` when only that is given."""
+    _check(options)
+    if tolerance is not None and not tolerance > 0:
+        raise InvalidInput(f"tolerance must be positive, got {tolerance}")
+    if max_iterations is not None and iterations is not None:
+        raise InvalidInput("give iterations (an exact count) or max_iterations (a cap on tolerance), not both")
+    if max_iterations is not None and tolerance is None:
+        tolerance = 1e-7
+    opts = dict(options, damping=damping, tolerance=tolerance, iterations=iterations)
+    if max_iterations is not None:
+        opts["max_iterations"] = max_iterations
+    return _run(graph, "pr", opts)
+
+
+def radii(graph: Graph, sources: Optional[Iterable[Any]] = None, *, samples: int = 64, seed: Optional[int] = None,
+          **options: Any) -> Result:
+    """Eccentricity estimates by bit-parallel BFS from up to 64 sources at once: ``values[v]`` is
+    the largest hop distance from any source to ``v``. ``sources`` are labels (at most 64);
+    default ``samples`` random vertices with out-edges."""
+    _check(options)
+    opts = dict(options, samples=samples, seed=seed)
+    if sources is not None:
+        vertices = [graph.vertex(s) for s in sources]
+        if not 1 <= len(vertices) <= 64:
+            raise InvalidInput(f"radii takes 1 to 64 sources, got {len(vertices)}")
+        opts["sources"] = vertices
+    return _run(graph, "radii", opts)
+
+
+def _check(options: dict) -> None:
+    unknown = set(options) - _COMMON
+    if unknown:
+        raise InvalidInput(f"unknown option(s): {', '.join(sorted(unknown))}; the options every algorithm "
+                           f"takes: {', '.join(sorted(_COMMON))}")
+
+
+__all__ = ["UNREACHED", "bfs", "pagerank", "radii", "sssp", "wcc"]

@@ -1,0 +1,331 @@
+"""tiergraph as a networkx backend: ``nx.pagerank(G, backend="tiergraph")``, or every call of the
+functions below with ``NETWORKX_BACKEND_PRIORITY=tiergraph``.
+
+Implemented, with networkx's semantics (node objects, dict results, its errors):
+``pagerank``, ``connected_components``, ``number_connected_components``,
+``weakly_connected_components``, ``number_weakly_connected_components``,
+``single_source_shortest_path_length``, ``bfs_layers``, ``single_source_dijkstra_path_length``
+and ``eccentricity`` (exact: bit-parallel BFS from every vertex, 64 sources per pass).
+
+What tiergraph does not do is declined, so networkx falls back to its own code (``can_run``
+says why): multigraphs; weight functions; weighted PageRank, personalization, nstart and dangling
+vectors; bfs_layers from several sources; eccentricity on directed graphs or with ``sp`` or a
+weight; Dijkstra over negative weights (networkx's own code then reports them as it does).
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any, Optional
+
+import numpy as np
+
+from . import algorithms
+from .graph import Graph, _networkx_arrays
+from .result import UNREACHED
+
+# Below this many edges, converting costs more than networkx's own loops (should_run).
+SMALL_GRAPH_EDGES = 10_000
+
+
+class TiergraphGraph:
+    """A networkx graph as tiergraph holds it: the original graph (for fallbacks and node
+    objects) and the tiergraph graphs built from it, one per edge weight attribute asked for."""
+
+    __networkx_backend__ = "tiergraph"
+
+    def __init__(self, G: Any, edge_attrs: Optional[dict] = None):
+        self.nx_graph = G
+        self.edge_attrs = dict(edge_attrs or {})
+        self._graphs: dict = {}
+        self._weights: dict = {}
+
+    def is_directed(self) -> bool:
+        return self.nx_graph.is_directed()
+
+    def is_multigraph(self) -> bool:
+        return self.nx_graph.is_multigraph()
+
+    def __contains__(self, node: Any) -> bool:
+        return node in self.nx_graph
+
+    def __len__(self) -> int:
+        return len(self.nx_graph)
+
+    def __iter__(self):
+        return iter(self.nx_graph)
+
+    def graph(self, weight: Optional[str] = None, *, self_loops: bool = False) -> Graph:
+        """The tiergraph graph with edge attribute `weight` (None: unweighted)."""
+        key = (weight, self_loops)
+        if key not in self._graphs:
+            src, dst, w, nodes = _networkx_arrays(self.nx_graph, weight)
+            g = Graph.from_edges(src, dst, w, directed=self.nx_graph.is_directed(), num_vertices=len(nodes),
+                                 keep_self_loops=self_loops)
+            g._nodes = nodes
+            self._graphs[key] = g
+            if w is not None:
+                self._weights[weight] = (float(w.min()) if len(w) else 0.0, bool(len(w) and (w != 1).any()))
+        return self._graphs[key]
+
+    def weight_range(self, weight: str) -> tuple:
+        """(least weight, whether any weight differs from 1) of edge attribute `weight`."""
+        self.graph(weight)
+        return self._weights[weight]
+
+
+def _nx():
+    import networkx as nx
+
+    return nx
+
+
+def _graph_of(G: Any) -> TiergraphGraph:
+    return G if isinstance(G, TiergraphGraph) else TiergraphGraph(G)
+
+
+def _vertex(tg: Graph, node: Any) -> Optional[int]:
+    try:
+        return tg.vertex(node)
+    except KeyError:
+        return None
+
+
+# ---- the functions ------------------------------------------------------------------------
+def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1.0e-6, nstart=None, weight="weight",
+             dangling=None):
+    nx = _nx()
+    H = _graph_of(G)
+    if personalization is not None or nstart is not None or dangling is not None:
+        raise NotImplementedError("tiergraph's PageRank has no personalization, nstart or dangling vector")
+    n = len(H)
+    if n == 0:
+        return {}
+    if weight is not None and H.nx_graph.number_of_edges() and H.weight_range(weight)[1]:
+        raise NotImplementedError("tiergraph's PageRank is unweighted and this graph has weights other than 1")
+    if max_iter < 1:
+        raise nx.PowerIterationFailedConvergence(max_iter)
+    g = H.graph(None, self_loops=True)  # networkx counts a self-loop as an out-edge
+    # networkx stops when the L1 change is below n * tol, checking after every iteration.
+    r = algorithms.pagerank(g, damping=alpha, tolerance=n * tol, max_iterations=max_iter)
+    if r.summary["iterations"] >= max_iter and not r.summary["last_change"] < n * tol:
+        raise nx.PowerIterationFailedConvergence(max_iter)
+    return dict(zip(g.labels, r.values.tolist()))
+
+
+def _components(G) -> list:
+    H = _graph_of(G)
+    if len(H) == 0:
+        return []
+    g = H.graph(None)
+    labels = algorithms.wcc(g).values  # a component's least vertex, per vertex
+    order = np.argsort(labels, kind="stable")
+    bounds = np.flatnonzero(np.diff(labels[order])) + 1
+    nodes = g.labels
+    return [{nodes[i] for i in part.tolist()} for part in np.split(order, bounds)]
+
+
+def connected_components(G):
+    return iter(_components(G))
+
+
+def weakly_connected_components(G):
+    return iter(_components(G))
+
+
+def number_connected_components(G):
+    H = _graph_of(G)
+    return 0 if len(H) == 0 else int(algorithms.wcc(H.graph(None)).summary["components"])
+
+
+number_weakly_connected_components = number_connected_components
+
+
+def _distances(result) -> dict:
+    """{node: distance} for the reached vertices, nearest first (networkx's order by level)."""
+    values = result.values
+    reached = np.flatnonzero(result.reached())
+    reached = reached[np.argsort(values[reached], kind="stable")]
+    nodes = result.graph.labels
+    return {nodes[i]: d for i, d in zip(reached.tolist(), values[reached].tolist())}
+
+
+def single_source_shortest_path_length(G, source, cutoff=None):
+    nx = _nx()
+    H = _graph_of(G)
+    if source not in H:
+        raise nx.NodeNotFound(f"Source {source} is not in G")
+    g = H.graph(None)
+    d = _distances(algorithms.bfs(g, source))
+    if cutoff is not None:
+        d = {k: v for k, v in d.items() if v <= cutoff}
+    return d
+
+
+def bfs_layers(G, sources):
+    nx = _nx()
+    H = _graph_of(G)
+    if sources in H:
+        sources = [sources]
+    sources = list(dict.fromkeys(sources))
+    for s in sources:
+        if s not in H:
+            raise nx.NetworkXError(f"The node {s} is not in the graph.")
+    if len(sources) != 1:
+        raise NotImplementedError("tiergraph's bfs_layers runs from one source")
+    g = H.graph(None)
+    depth = algorithms.bfs(g, sources[0]).values
+    return _layers_in_discovery_order(H.nx_graph, g, depth, sources[0])
+
+
+def _layers_in_discovery_order(G, g: Graph, depth: np.ndarray, source):
+    """networkx's layers: each in the order its nodes are first met from the layer before, in
+    the graph's adjacency order. tiergraph gives the depths; this pass only orders them."""
+    nodes = g.labels
+    index = g._node_index if g._node_index is not None else {n: i for i, n in enumerate(nodes)}
+    g._node_index = index
+    layer = [source]
+    level = 0
+    adj = G._adj
+    while layer:
+        yield layer
+        level += 1
+        seen = set()
+        nxt = []
+        for u in layer:
+            for v in adj[u]:
+                if v not in seen and depth[index[v]] == level:
+                    seen.add(v)
+                    nxt.append(v)
+        layer = nxt
+
+
+def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
+    nx = _nx()
+    H = _graph_of(G)
+    if callable(weight):
+        raise NotImplementedError("tiergraph reads weights from an edge attribute, not a function")
+    if source not in H:
+        raise nx.NodeNotFound(f"Node {source} not found in graph")
+    if weight is None:
+        g = H.graph(None)
+        r = algorithms.sssp(g, source, unit_weights=True)
+    else:
+        if H.nx_graph.number_of_edges() and H.weight_range(weight)[0] < 0:
+            raise NotImplementedError("negative weights: networkx's Dijkstra reports them as it does")
+        g = H.graph(weight)
+        r = algorithms.sssp(g, source) if g.weighted else algorithms.sssp(g, source, unit_weights=True)
+    d = _distances(r)
+    if cutoff is not None:
+        d = {k: v for k, v in d.items() if v <= cutoff}
+    return d
+
+
+def eccentricity(G, v=None, sp=None, weight=None):
+    nx = _nx()
+    H = _graph_of(G)
+    if sp is not None or weight is not None:
+        raise NotImplementedError("tiergraph's eccentricity is by hops, from its own searches")
+    if H.is_directed():
+        raise NotImplementedError("tiergraph's eccentricity is for undirected graphs")
+    Gnx = H.nx_graph
+    wanted = list(Gnx.nbunch_iter(v))  # networkx's own check of v
+    if not wanted:
+        return {}
+    g = H.graph(None)
+    if number_connected_components(H) > 1:
+        raise nx.NetworkXError("Found infinite path length because the graph is not connected")
+    # In an undirected graph d(s, u) = d(u, s), so the most any source is from u is u's
+    # eccentricity once every vertex has been a source: 64 sources per bit-parallel search.
+    ecc = np.zeros(g.num_vertices, dtype=np.int64)
+    for start in range(0, g.num_vertices, 64):
+        batch = range(start, min(start + 64, g.num_vertices))
+        values = algorithms.radii(g, [g.labels[i] for i in batch]).values
+        np.maximum(ecc, np.where(values == UNREACHED, 0, values), out=ecc)
+    index = {n: i for i, n in enumerate(g.labels)}
+    e = {n: int(ecc[index[n]]) for n in wanted}
+    if v in Gnx:
+        return e[v]
+    return e
+
+
+_FUNCTIONS = {
+    f.__name__: f
+    for f in (pagerank, connected_components, weakly_connected_components, number_connected_components,
+              single_source_shortest_path_length, bfs_layers, single_source_dijkstra_path_length, eccentricity)
+}
+_FUNCTIONS["number_weakly_connected_components"] = number_connected_components
+
+
+# ---- the backend interface ----------------------------------------------------------------
+def _decline(name: str, a: dict) -> Optional[str]:
+    """Why tiergraph cannot run this call (None: it can)."""
+    G = a.get("G")
+    if G is not None and G.is_multigraph():
+        return "tiergraph does not take multigraphs"
+    if callable(a.get("weight")):
+        return "tiergraph reads weights from an edge attribute, not a function"
+    if name == "pagerank" and any(a.get(k) is not None for k in ("personalization", "nstart", "dangling")):
+        return "tiergraph's PageRank has no personalization, nstart or dangling vector"
+    if name == "eccentricity" and (a.get("sp") is not None or a.get("weight") is not None or G.is_directed()):
+        return "tiergraph's eccentricity is by hops on undirected graphs"
+    if name == "bfs_layers":
+        sources = a.get("sources")
+        if not (sources in G) and not isinstance(sources, (list, tuple, set)):
+            return None  # an iterator: checked when run
+        if not (sources in G) and len(set(sources)) != 1:
+            return "tiergraph's bfs_layers runs from one source"
+    return None
+
+
+class BackendInterface:
+    """What networkx looks up: the functions, conversions, and can_run / should_run."""
+
+    @staticmethod
+    def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False, preserve_node_attrs=False,
+                        preserve_graph_attrs=False, preserve_all_attrs=False, name=None, graph_name=None):
+        if isinstance(G, TiergraphGraph):
+            return G
+        return TiergraphGraph(G, edge_attrs if isinstance(edge_attrs, dict) else None)
+
+    @staticmethod
+    def convert_to_nx(obj, *, name=None):
+        return obj.nx_graph if isinstance(obj, TiergraphGraph) else obj
+
+    @staticmethod
+    def can_run(name, args, kwargs):
+        f = _FUNCTIONS.get(name)
+        if f is None:
+            return False
+        try:
+            bound = inspect.signature(f).bind(*args, **kwargs)
+        except TypeError:
+            return False
+        bound.apply_defaults()
+        reason = _decline(name, bound.arguments)
+        return True if reason is None else reason
+
+    @staticmethod
+    def should_run(name, args, kwargs):
+        G = args[0] if args else kwargs.get("G")
+        graph = G.nx_graph if isinstance(G, TiergraphGraph) else G
+        if graph is not None and graph.number_of_edges() < SMALL_GRAPH_EDGES:
+            return f"fewer than {SMALL_GRAPH_EDGES} edges: networkx's own loops are faster than converting"
+        return True
+
+
+for _name, _f in _FUNCTIONS.items():
+    setattr(BackendInterface, _name, staticmethod(_f))
+
+backend_interface = BackendInterface()
+
+
+def get_info():
+    """networkx's backend_info entry point."""
+    return {
+        "backend_name": "tiergraph",
+        "project": "tiergraph",
+        "package": "tiergraph",
+        "short_summary": "Graph analytics across memory tiers (C++ engine)",
+        "functions": {name: {} for name in _FUNCTIONS},
+    }

@@ -1,0 +1,77 @@
+// One run of an algorithm on an open graph file, as `tiergraph run` and the Python package both
+// make it: the request (every option of `run` that shapes the run itself), its checks, the trials
+// (each timed, verified if asked) and the report, the document `run --json` prints. The CLI adds
+// reading the graph, the far-memory rank, text output and result files; Python adds arrays.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "algorithms/kernels.h"
+#include "algorithms/result.h"
+#include "cli/budget.h"
+#include "engine/engine.h"
+#include "graph/graph_file.h"
+#include "plan/tier_plan.h"
+#include "util/memory.h"
+
+namespace tg::cli {
+
+struct RunRequest {
+  std::string algorithm;  // a kernel's name or alias (kernel_names())
+  int trials = 1, threads = 0, iterations = 20, samples = 64;
+  bool iterations_given = false;  // -i given: a fixed count (or a cap on --tolerance)
+  bool verify = false, parents = false, unit_weights = false, no_checksums = false;
+  bool pass_stats = false;  // per-pass statistics in the report (road SSSP's 12,815 passes: 20 MiB)
+  std::optional<uint64_t> source;          // original id; none: picked per trial
+  std::vector<uint64_t> radii_sources;     // dense ids, at most 64; empty: sampled per trial
+  uint64_t seed = 27491095;
+  double alpha = EngineOptions{}.alpha, beta = EngineOptions{}.beta, pull_share = EngineOptions{}.pull_share;
+  double tolerance = 0, damping = 0.85, delta = 0;
+  std::string direction = "auto", schedule = "auto", store = "mapped", store_order = "in-order";
+  uint32_t store_buffers = 8, store_depth = 4, store_io_threads = 1;
+  std::string store_buffer_bytes;  // empty: the largest block's size
+  double store_delay = 0;
+  BudgetArgs budget;
+  bool far_given = false;  // --far on the command line (meaningless without a budget)
+  bool progress = true;    // a status line per pass on a terminal, for runs of a second or more
+  // Called after every edge pass, on the calling thread; may throw to end the run (Python's
+  // Ctrl-C), which unwinds cleanly out of the engine.
+  std::function<void()> after_pass;
+};
+
+// Refuses impossible options with the message `run` prints (before any graph is read).
+void check_run_request(const RunRequest& request);
+
+struct TrialOutcome {
+  KernelArgs args;
+  AlgorithmResult result;
+  double seconds = 0;
+  std::optional<uint64_t> source;  // dense id
+  std::optional<Verdict> verdict;
+  nlohmann::json iterations;
+  uint64_t vertex_bytes = 0;  // peak of the vertex state the engine held
+  MemoryUse memory;           // by class, at the end of the trial
+};
+
+struct RunOutcome {
+  std::string algorithm;  // the kernel's own name (an alias resolved)
+  std::vector<TrialOutcome> trials;
+  std::optional<TierPlan> plan;
+  bool all_verified = true;  // no trial's verification failed
+  uint64_t peak_rss = 0;
+  nlohmann::json report;  // what `run --json` prints
+};
+
+// Runs the request's trials on `file` (its checks first). `read_seconds` and `baseline_rss` go
+// into the report as given (the caller read the graph).
+RunOutcome run_algorithm(const RunRequest& request, std::shared_ptr<const GraphFile> file, double read_seconds = 0,
+                         uint64_t baseline_rss = current_rss_bytes());
+
+}  // namespace tg::cli
