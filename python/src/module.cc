@@ -12,6 +12,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <omp.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "algorithms/kernels.h"
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/run_algorithm.h"
 #include "graph/convert.h"
@@ -86,7 +88,7 @@ tg::EdgeList edge_list_of(const uint64_t* src, const uint64_t* dst, const double
 GraphHandle graph_from_edges(InArray<uint64_t> src, InArray<uint64_t> dst,
                                                       std::optional<InArray<double>> weights, uint64_t num_vertices,
                                                       bool directed, bool keep_self_loops, bool keep_duplicates,
-                                                      uint32_t blocks, const std::string& scratch_dir) {
+                                                      uint32_t blocks, const std::string& scratch_dir, int threads) {
   const size_t m = src.shape(0);
   if (dst.shape(0) != m || (weights && weights->shape(0) != m)) throw tg::Error("edge arrays differ in length");
   const uint64_t* s = src.data();
@@ -94,6 +96,7 @@ GraphHandle graph_from_edges(InArray<uint64_t> src, InArray<uint64_t> dst,
   const double* w = weights ? weights->data() : nullptr;
   std::string temp = (std::filesystem::path(scratch_dir) / "tiergraph-edges-XXXXXX").string();
   nb::gil_scoped_release release;
+  tg::cli::apply_threads(threads);
   for (size_t k = 0; k < m; ++k) {  // the Python side checks too; the builder must never see a bad id
     if (s[k] >= num_vertices || d[k] >= num_vertices) {
       tg::fail("edge {} ({} -> {}) names a vertex outside 0..{}", k, s[k], d[k], num_vertices - 1);
@@ -211,6 +214,7 @@ std::string convert(const std::string& input, const std::string& output, const n
   options.parse.progress = options.build.progress = false;
   take(o, "overwrite", options.overwrite);
   nb::gil_scoped_release release;
+  omp_set_num_threads(omp_get_num_procs());  // a run on a small graph may have asked for fewer
   return tg::convert_file(input, output, options).to_json().dump();
 }
 
@@ -233,6 +237,7 @@ std::string generate(const std::string& output, const std::string& kind, int sca
   options.build.generated_weights = gen.weights != tg::GeneratedWeights::kNone;
   options.overwrite = overwrite;
   nb::gil_scoped_release release;
+  omp_set_num_threads(omp_get_num_procs());
   auto report = tg::convert_edge_list(tg::generate(gen), output, options);
   report.format = "generated";
   return report.to_json().dump();
@@ -269,7 +274,7 @@ NB_MODULE(_core, m) {
     return GraphHandle{tg::GraphFile::open(path, {.verify_checksums = verify, .verify_block_hashes = verify})};
   }, "path"_a, "verify_checksums"_a = true);
   m.def("from_edges", &graph_from_edges, "src"_a, "dst"_a, "weights"_a.none(), "num_vertices"_a, "directed"_a,
-        "keep_self_loops"_a, "keep_duplicates"_a, "blocks"_a, "scratch_dir"_a);
+        "keep_self_loops"_a, "keep_duplicates"_a, "blocks"_a, "scratch_dir"_a, "threads"_a);
   m.def("convert", &convert, "input"_a, "output"_a, "options"_a);
   m.def("generate", &generate, "output"_a, "kind"_a, "scale"_a, "edge_factor"_a, "seed"_a, "weights"_a,
         "undirected"_a, "blocks"_a, "overwrite"_a);

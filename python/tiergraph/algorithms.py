@@ -1,7 +1,8 @@
 """The algorithms, as functions of a :class:`tiergraph.Graph` returning a :class:`tiergraph.Result`.
 
 Every function takes the options of ``tiergraph run`` as keywords, with the same meaning and the
-same checks: ``threads`` (default: every core this process may use), ``direction`` ('auto',
+same checks: ``threads`` (default: every core this process may use, one per 65,536 arcs at
+most, so small graphs run on one thread), ``direction`` ('auto',
 'push', 'pull'), ``schedule`` ('auto', 'vertex', 'block'), ``verify`` (check the answer with the
 algorithm's serial verifier; a failure raises :class:`tiergraph.Error`), and the memory tiers:
 ``memory_budget`` (bytes, or a size such as '512M') or ``far_ratio``, with ``far`` ('file', 'numa'
@@ -22,19 +23,28 @@ _COMMON = {"threads", "direction", "schedule", "verify", "memory_budget", "far_r
            "store", "pass_stats"}
 
 
-def _threads_default() -> int:
+# Arcs per thread below which more threads cost more than they give: a pass over a small graph
+# is a few microseconds, and each OpenMP region's barrier costs about that much (far more when
+# the cores are busy with other work, where spinning threads wait for each other's time slices).
+ARCS_PER_THREAD = 1 << 16
+
+
+def _cores() -> int:
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
         return os.cpu_count() or 1
 
 
+def default_threads(arcs: int) -> int:
+    """The threads a run uses unless told: every core this process may use, but no more than
+    one per ``ARCS_PER_THREAD`` arcs (so a small graph runs on one thread)."""
+    return max(1, min(_cores(), arcs // ARCS_PER_THREAD))
+
+
 def _run(graph: Graph, algorithm: str, options: dict) -> Result:
-    if not isinstance(graph, Graph):
-        raise InvalidInput(f"{algorithm} takes a tiergraph.Graph, got {type(graph).__name__} "
-                           "(build one with Graph.from_edges, from_scipy or from_networkx)")
     opts = {k: v for k, v in options.items() if v is not None}
-    threads = opts.get("threads", _threads_default())
+    threads = opts.get("threads", default_threads(graph._file.num_arcs))
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise InvalidInput(f"threads must be a positive integer, got {threads!r}")
     opts["threads"] = threads
@@ -44,6 +54,10 @@ def _run(graph: Graph, algorithm: str, options: dict) -> Result:
         opts["memory_budget"] = str(budget)
     if "far_ratio" in opts:
         opts["far_ratio"] = float(opts["far_ratio"])
+    if ("memory_budget" in opts or "far_ratio" in opts) and opts.get("far", "file") == "file" and graph.path is None:
+        raise InvalidInput("the file tier reads the graph's file from disk, and this graph was built in memory: "
+                           "write one with tiergraph.convert or generate(..., output) and load it, or use "
+                           "far='numa' or far='paging'")
     if opts.get("far") == "rank":
         raise InvalidInput("far='rank' reads from a far-memory rank started by mpirun: use the CLI "
                            "(mpirun -np 2 tiergraph run ... --far rank)")
@@ -70,7 +84,7 @@ def bfs(graph: Graph, source: Any = None, *, parents: bool = False, seed: Option
     """Breadth-first search: ``values[v]`` is the hop distance from ``source`` (a label; default
     a random vertex with out-edges, as GAPBS picks), ``UNREACHED`` where none; with
     ``parents=True``, ``result.parents`` holds a BFS tree (vertex ids, -1 for none)."""
-    _check(options)
+    _check(graph, "bfs", options)
     return _run(graph, "bfs", dict(options, source=_source(graph, source), parents=parents, seed=seed))
 
 
@@ -80,7 +94,7 @@ def sssp(graph: Graph, source: Any = None, *, delta: Optional[float] = None, uni
     the distance from ``source``; int64 for integer weights, float64 otherwise (``UNREACHED`` or
     ``inf`` where none). ``unit_weights=True`` counts hops (and works on unweighted graphs);
     ``delta`` is the bucket width (default: mean weight / mean degree)."""
-    _check(options)
+    _check(graph, "sssp", options)
     if delta is not None and not delta > 0:
         raise InvalidInput(f"delta must be positive, got {delta}")
     return _run(graph, "sssp", dict(options, source=_source(graph, source), delta=delta,
@@ -90,7 +104,7 @@ def sssp(graph: Graph, source: Any = None, *, delta: Optional[float] = None, uni
 def wcc(graph: Graph, **options: Any) -> Result:
     """Weakly connected components: ``values[v]`` is the least label (original id) of ``v``'s
     component (for networkx nodes: the least vertex id, the first of its nodes in node order)."""
-    _check(options)
+    _check(graph, "wcc", options)
     return _run(graph, "wcc", options)
 
 
@@ -100,7 +114,7 @@ def pagerank(graph: Graph, *, damping: float = 0.85, tolerance: Optional[float] 
     rank, summing to 1. Stops when the L1 change between iterations is below ``tolerance``
     (default 1e-7, at most 1000 iterations, or ``max_iterations``), or after exactly
     ``iterations`` when only that is given."""
-    _check(options)
+    _check(graph, "pagerank", options)
     if tolerance is not None and not tolerance > 0:
         raise InvalidInput(f"tolerance must be positive, got {tolerance}")
     if max_iterations is not None and iterations is not None:
@@ -118,7 +132,7 @@ def radii(graph: Graph, sources: Optional[Iterable[Any]] = None, *, samples: int
     """Eccentricity estimates by bit-parallel BFS from up to 64 sources at once: ``values[v]`` is
     the largest hop distance from any source to ``v``. ``sources`` are labels (at most 64);
     default ``samples`` random vertices with out-edges."""
-    _check(options)
+    _check(graph, "radii", options)
     opts = dict(options, samples=samples, seed=seed)
     if sources is not None:
         vertices = [graph.vertex(s) for s in sources]
@@ -128,7 +142,10 @@ def radii(graph: Graph, sources: Optional[Iterable[Any]] = None, *, samples: int
     return _run(graph, "radii", opts)
 
 
-def _check(options: dict) -> None:
+def _check(graph: Graph, algorithm: str, options: dict) -> None:
+    if not isinstance(graph, Graph):
+        raise InvalidInput(f"{algorithm} takes a tiergraph.Graph, got {type(graph).__name__} "
+                           "(build one with Graph.from_edges, from_scipy or from_networkx)")
     unknown = set(options) - _COMMON
     if unknown:
         raise InvalidInput(f"unknown option(s): {', '.join(sorted(unknown))}; the options every algorithm "

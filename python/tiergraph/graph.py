@@ -98,8 +98,10 @@ class Graph:
             raise InvalidInput(f"vertex id {largest} is not below num_vertices={num_vertices}")
         if blocks < 0:
             raise InvalidInput(f"blocks must not be negative, got {blocks}")
+        from .algorithms import default_threads
+
         f = _core.from_edges(s, d, w, int(num_vertices), bool(directed), bool(keep_self_loops),
-                             bool(keep_duplicates), int(blocks), _scratch_dir())
+                             bool(keep_duplicates), int(blocks), _scratch_dir(), default_threads(len(s)))
         return cls(f)
 
     @classmethod

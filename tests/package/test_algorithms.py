@@ -1,0 +1,182 @@
+"""Results out: every algorithm against networkx / scipy on shared datasets and generated graphs,
+directed and undirected, weighted and not, with isolated vertices and non-integer labels."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import tiergraph as tg
+
+from conftest import edges_of, read_dimacs, read_snap
+
+
+def unreached_as_inf(values):
+    v = values.astype(float)
+    v[values == tg.UNREACHED] = np.inf
+    return v
+
+
+@pytest.fixture(scope="module")
+def email(datasets):
+    G = read_snap(datasets / "email-Eu-core.txt.xz", directed=True)
+    G.add_nodes_from(range(max(G) + 3))  # isolated vertices at the end
+    return G
+
+
+@pytest.fixture(scope="module")
+def rome(datasets):
+    return read_dimacs(datasets / "road-rome99.gr.xz")
+
+
+def test_bfs_matches_networkx_directed_and_undirected(email):
+    for G in (email, email.to_undirected()):
+        g = tg.Graph.from_networkx(G)
+        for source in (0, 5, 1004):
+            assert tg.bfs(g, source).to_dict() == nx.single_source_shortest_path_length(G, source)
+        r = tg.bfs(g, 0, parents=True)
+        for v in np.flatnonzero(r.reached()):  # every parent is one level up, along an edge
+            if v != 0:
+                p = r.parents[v]
+                assert r.values[p] == r.values[v] - 1 and G.has_edge(g.labels[p], g.labels[v])
+
+
+def test_sssp_matches_scipy_dijkstra_on_a_road_graph(rome):
+    g = tg.Graph.from_networkx(rome, weight="weight")
+    assert g.weighted
+    nodes = list(rome)
+    matrix = nx.to_scipy_sparse_array(rome, nodelist=nodes, weight="weight")
+    for source in (1, 1000, 3353):
+        expected = sp.csgraph.dijkstra(matrix, indices=nodes.index(source))
+        r = tg.sssp(g, source)
+        assert r.values.dtype == np.int64  # integer weights, integer distances
+        np.testing.assert_array_equal(unreached_as_inf(r.values), expected)
+
+
+def test_sssp_real_weights_and_unit_weights(rng):
+    n = 500
+    pairs = {(min(u, v), max(u, v)) for u, v in rng.integers(0, n, (3000, 2)).tolist() if u != v}
+    src, dst = np.array(sorted(pairs)).T
+    w = rng.random(len(src)) + 0.01
+    g = tg.Graph.from_edges(src, dst, w, num_vertices=n, directed=False)
+    G = nx.Graph()
+    G.add_nodes_from(range(n))
+    G.add_weighted_edges_from(zip(src.tolist(), dst.tolist(), w.tolist()))
+    got = tg.sssp(g, 0).values
+    assert got.dtype == np.float64
+    expected = nx.single_source_dijkstra_path_length(G, 0)
+    assert set(np.flatnonzero(np.isfinite(got)).tolist()) == set(expected)
+    for v, d in expected.items():
+        assert got[v] == pytest.approx(d, rel=1e-12)
+    hops = tg.sssp(g, 0, unit_weights=True)
+    assert hops.to_dict() == nx.single_source_shortest_path_length(G, 0)
+
+
+def test_negative_weights_are_refused_for_sssp():
+    g = tg.Graph.from_edges([0, 1], [1, 2], [1.0, -2.0])
+    with pytest.raises(tg.Error, match="non-negative"):
+        tg.sssp(g, 0)
+
+
+def test_wcc_matches_networkx(email, datasets):
+    for G in (email, nx.Graph(read_snap(datasets / "soc-wiki-Vote.txt.xz", directed=True))):
+        g = tg.Graph.from_networkx(G)
+        r = tg.wcc(g)
+        comps = nx.weakly_connected_components(G) if G.is_directed() else nx.connected_components(G)
+        labels = r.to_dict()
+        for comp in comps:
+            assert {labels[v] for v in comp} == {min(comp, key=list(G).index)}
+        assert r.summary["components"] == len(set(r.values.tolist()))
+
+
+def test_wcc_labels_are_original_ids_for_a_file(tmp_path, datasets):
+    g = tg.load(datasets / "road-rome99.gr.xz")
+    r = tg.wcc(g)
+    assert r.values.min() >= 1  # 1-based DIMACS ids, not dense vertices
+
+
+def test_pagerank_matches_networkx(email):
+    for G in (email, email.to_undirected()):
+        g = tg.Graph.from_networkx(G)
+        r = tg.pagerank(g)
+        expected = nx.pagerank(G, tol=1e-12, max_iter=1000)
+        got = r.to_dict()
+        assert sum(abs(got[v] - expected[v]) for v in G) < 1e-6
+        assert r.values.sum() == pytest.approx(1.0)
+    fixed = tg.pagerank(tg.Graph.from_networkx(email), iterations=3)
+    assert fixed.summary["iterations"] == 3
+
+
+def test_radii_matches_eccentricities_from_its_sources(rng):
+    G = nx.connected_watts_strogatz_graph(300, 4, 0.05, seed=3)
+    g = tg.Graph.from_networkx(G)
+    sources = [0, 17, 299]
+    r = tg.radii(g, sources)
+    for v in G:
+        assert r.values[v] == max(nx.shortest_path_length(G, s, v) for s in sources)
+    assert r.summary["diameter_estimate"] == r.values.max()
+    with pytest.raises(tg.InvalidInput, match="1 to 64 sources"):
+        tg.radii(g, list(range(65)))
+
+
+@pytest.mark.parametrize("options,text", [
+    ({"threads": 0}, "threads must be a positive integer"),
+    ({"direction": "sideways"}, "--direction must be auto, push or pull"),
+    ({"schedule": "never"}, "--schedule"),
+    ({"colour": "red"}, "unknown option"),
+    ({"far_ratio": 1.5}, "far"),
+])
+def test_bad_options_are_errors_with_the_clis_message(options, text):
+    g = tg.Graph.from_edges([0, 1], [1, 2])
+    with pytest.raises(tg.Error, match=text):
+        tg.bfs(g, 0, **options)
+
+
+def test_bad_algorithm_arguments():
+    g = tg.Graph.from_edges([0, 1], [1, 2])
+    with pytest.raises(tg.InvalidInput, match="tolerance must be positive"):
+        tg.pagerank(g, tolerance=0)
+    with pytest.raises(tg.InvalidInput, match="delta must be positive"):
+        tg.sssp(g, 0, delta=-1, unit_weights=True)
+    with pytest.raises(tg.NodeNotFound):
+        tg.bfs(g, -5)
+    with pytest.raises(tg.InvalidInput, match="tiergraph.Graph"):
+        tg.bfs(nx.path_graph(3), 0)
+
+
+def test_stats_are_the_clis_report(tmp_path):
+    path = tmp_path / "k.tg"
+    tg.generate("kronecker", 10, path)
+    r = tg.bfs(tg.load(path), 3, verify=True)
+    cli = subprocess.run([sys.executable, "-c", "import tiergraph"], capture_output=True)  # the package imports cleanly
+    assert cli.returncode == 0
+    s = r.stats
+    assert s["algorithm"] == "bfs" and s["verification"] == "PASS" and s["trials"][-1]["source"] == 3
+    assert {"store", "peak_rss_bytes", "threads", "schedule"} <= set(s)
+    passes = s.passes
+    assert passes and sum(p["activated"] for p in passes) + 1 == r.summary.get("reached", r.reached().sum())
+    json.dumps(s)  # plain JSON data
+
+
+def test_memory_budget_runs_on_the_file_tier(tmp_path):
+    path = tmp_path / "k.tg"
+    tg.generate("kronecker", 14, path)
+    g = tg.load(path)
+    full = tg.bfs(g)  # the seeded source, a vertex with out-edges
+    tiered = tg.bfs(g, far_ratio=0.5, far="file")
+    np.testing.assert_array_equal(full.values, tiered.values)
+    s = tiered.stats
+    assert s["plan"]["far"] == "file" and s["tiers"][1]["name"] == "file" and s["tiers"][1]["bytes_fetched"] > 0
+    with pytest.raises(tg.InvalidInput, match="mpirun"):
+        tg.bfs(g, far_ratio=0.5, far="rank")
+    in_memory = tg.generate("kronecker", 10)
+    with pytest.raises(tg.InvalidInput, match="built in memory"):
+        tg.bfs(in_memory, far_ratio=0.5)
+    paged = tg.wcc(in_memory, far_ratio=0.5, far="paging")
+    np.testing.assert_array_equal(paged.values, tg.wcc(in_memory).values)

@@ -1,0 +1,82 @@
+"""How a run behaves as a Python call: the GIL is released, Ctrl-C interrupts it cleanly, and
+its statistics turn into a DataFrame and a plot."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import tiergraph as tg
+
+LONG_RUN = textwrap.dedent("""
+    import sys, time, tiergraph as tg
+    g = tg.generate("kronecker", 16)
+    print("ready", flush=True)
+    start = time.monotonic()
+    try:
+        tg.pagerank(g, iterations=1000000, threads=1)
+    except KeyboardInterrupt:
+        print(f"interrupted after {time.monotonic() - start:.2f}", flush=True)
+        r = tg.bfs(g)  # the engine is usable after an interrupted run
+        print("after", int(r.reached().sum()), flush=True)
+        sys.exit(0)
+    print("finished", flush=True)
+    sys.exit(3)
+""")
+
+
+def test_ctrl_c_interrupts_a_run_cleanly():
+    proc = subprocess.Popen([sys.executable, "-c", LONG_RUN], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "ready"
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 0, out
+    lines = out.splitlines()
+    assert lines[0].startswith("interrupted after") and float(lines[0].split()[-1]) < 30
+    assert lines[1].startswith("after ") and int(lines[1].split()[1]) > 1
+
+
+def test_the_gil_is_released_while_the_engine_runs():
+    g = tg.generate("kronecker", 15)
+    inside = threading.Event()
+    done = threading.Event()
+    ticks = []
+
+    def work():
+        inside.set()
+        tg.pagerank(g, iterations=300, threads=1)
+        done.set()
+
+    t = threading.Thread(target=work)
+    t.start()
+    inside.wait()
+    while not done.is_set():  # Python keeps running beside the engine
+        ticks.append(time.monotonic())
+        time.sleep(0.001)
+    t.join()
+    assert len(ticks) > 20, "the main thread did not run while the engine ran"
+
+
+def test_to_pandas_and_plot():
+    pd = pytest.importorskip("pandas")
+    g = tg.Graph.from_edges([0, 1, 3], [1, 2, 4], num_vertices=6)
+    r = tg.bfs(g, 0, parents=True)
+    df = r.to_pandas()
+    assert list(df.columns) == ["label", "value", "parent"]
+    assert df["value"].tolist()[:3] == [0, 1, 2] and df["value"].isna().tolist() == [False] * 3 + [True] * 3
+    assert df["parent"].tolist()[1:3] == [0, 1]
+    pr = tg.pagerank(g).to_pandas()
+    assert pr["value"].sum() == pytest.approx(1.0)
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    ax = tg.pagerank(tg.generate("kronecker", 10)).stats.plot()
+    assert len(ax.patches) == len(tg.pagerank(tg.generate("kronecker", 10)).stats.passes)
