@@ -23,3 +23,19 @@ for g in "$out/kron16.tg" "$out/rome99.tg"; do
     $tg run "$algo" "$g" --trials 2 --verify
   done
 done
+
+echo "== Python: pip install . and the README's example"
+scripts/install_python.sh
+(cd "$out" && python3 - "$data/road-rome99.gr.xz" <<'PY'
+import sys
+import networkx as nx
+import tiergraph as tg
+
+g = tg.load(sys.argv[1])                      # any input convert reads, or a graph file
+r = tg.sssp(g, source=1, verify=True)         # numpy values indexed by vertex, the run's stats
+print(g, r, sep="\n")
+print("farthest:", max(r.to_dict().items(), key=lambda kv: kv[1]))
+G = nx.les_miserables_graph()
+print("networkx backend, top PageRank:", max(nx.pagerank(G, weight=None, backend="tiergraph").items(), key=lambda kv: kv[1]))
+PY
+)

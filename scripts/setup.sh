@@ -24,12 +24,14 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-python_modules=(pytest numpy scipy networkx zstandard xxhash)
+# Tests and the Python package's build (nanobind, scikit-build-core: `pip install .` then needs
+# no network) and its optional outputs (pandas, matplotlib).
+python_modules=(pytest numpy scipy networkx zstandard xxhash nanobind scikit_build_core pandas matplotlib)
 missing_py=()
 for m in "${python_modules[@]}"; do
   python3 -c "import $m" >/dev/null 2>&1 || missing_py+=("$m")
 done
 if ((${#missing_py[@]})); then
   echo "setup: installing Python modules ${missing_py[*]}" >&2
-  python3 -m pip install -q "${missing_py[@]}" 2>&1 | grep -v -i "warning: running pip as" >&2 || true
+  python3 -m pip install -q "${missing_py[@]//_/-}" 2>&1 | grep -v -i "warning: running pip as" >&2 || true
 fi

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: set up, build (release, ThreadSanitizer, ASan+UBSan; warnings as errors),
-# run the GoogleTest and pytest suites against the release and ASan+UBSan builds, and the
-# GoogleTest suite (engine and algorithms) under ThreadSanitizer.
+# run the GoogleTest and pytest suites against the release and ASan+UBSan builds, install the
+# Python package and run its tests and networkx's tests on its backend, and the GoogleTest suite
+# (engine and algorithms) under ThreadSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -12,6 +13,16 @@ echo "== release build" >&2
 scripts/build.sh release
 (cd build/release && ctest --output-on-failure -j "$threads")
 TG_BIN=build/release/tiergraph python3 -m pytest -q -x tests/python
+
+echo "== Python package: pip install . (the same engine, built by scikit-build-core and nanobind)" >&2
+scripts/install_python.sh
+# From outside the checkout, so `import tiergraph` is the installed package, not the source.
+(cd tests/package && python3 -m pytest -q -x -p no:cacheprovider .)
+echo "== networkx's own tests of the functions the backend implements, run on the backend" >&2
+# As networkx documents for testing a backend: every call of those functions goes to tiergraph,
+# and what it declines (can_run) falls back to networkx.
+(cd /tmp && NETWORKX_TEST_BACKEND=tiergraph NETWORKX_FALLBACK_TO_NX=True python3 -m pytest -q -x -p no:cacheprovider \
+  -W ignore::UserWarning --pyargs $(python3 -c 'import tiergraph.nx_backend as b; print(" ".join(b.NETWORKX_TEST_MODULES))'))
 
 echo "== ThreadSanitizer build (clang 14, LLVM's libomp with its Archer tool)" >&2
 # Archer tells TSan about OpenMP's barriers and reductions (without it every barrier-ordered

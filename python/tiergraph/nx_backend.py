@@ -329,3 +329,15 @@ def get_info():
         "short_summary": "Graph analytics across memory tiers (C++ engine)",
         "functions": {name: {} for name in _FUNCTIONS},
     }
+
+
+# networkx's own test modules for the functions above; scripts/test.sh runs them on this backend.
+NETWORKX_TEST_MODULES = [
+    "networkx.algorithms.link_analysis.tests.test_pagerank",
+    "networkx.algorithms.components.tests.test_connected",
+    "networkx.algorithms.components.tests.test_weakly_connected",
+    "networkx.algorithms.shortest_paths.tests.test_unweighted",
+    "networkx.algorithms.shortest_paths.tests.test_weighted",
+    "networkx.algorithms.traversal.tests.test_bfs",
+    "networkx.algorithms.tests.test_distance_measures",
+]

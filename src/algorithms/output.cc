@@ -86,6 +86,10 @@ ResultFormat result_format(const std::string& path) {
   if (ext == "tsv" || ext == "txt") return ResultFormat::kTsv;
   if (ext == "csv") return ResultFormat::kCsv;
   if (ext == "npy") return ResultFormat::kNpy;
+  if (ext == "parquet") {  // Arrow's C++ library is a large dependency for one output format
+    fail("'{}': the command line writes .tsv, .csv or .npy; Parquet comes from the Python package: "
+         "tiergraph.<algorithm>(...).to_pandas().to_parquet(path) (with pyarrow installed)", path);
+  }
   fail("'{}': the output format comes from the name's extension: .tsv or .txt (tab-separated), .csv or .npy{}",
        path, ext.empty() ? "" : fmt::format(", not .{}", name.substr(dot + 1)));
 }

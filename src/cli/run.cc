@@ -156,7 +156,7 @@ Runner add_run(CLI::App& app) {
   cmd->add_option("-o,--output", a->output,
                   "Write per-vertex results, in the format the extension names: .tsv/.txt (id<TAB>value lines), .csv "
                   "(header id,value) or .npy (structured array of id u8 and value i8 or f8); unreached vertices are "
-                  "'infinity' in text and the int64 maximum (or inf) in .npy");
+                  "'infinity' in text and the int64 maximum (or inf) in .npy; Parquet comes from the Python package");
   cmd->add_flag("--overwrite", a->overwrite, "Replace the output file if it exists");
   cmd->add_option("-r,--source", a->request.source, "Source vertex (original id, not negative) for bfs and sssp")->check(vertex_id());
   cmd->add_option("--seed", a->request.seed, "Seed for source sampling (bfs, sssp, radii)");

@@ -79,9 +79,12 @@ def test_output_format_follows_the_extension(tg, graph, tmp_path, name, kind):
 
 
 def test_an_unknown_extension_or_an_existing_output_is_refused(tg, graph, tmp_path):
-    res = tg.run("run", "bfs", graph, "-o", tmp_path / "r.parquet")
-    assert res.returncode == 1 and ".tsv or .txt (tab-separated), .csv or .npy, not .parquet" in res.stderr
-    assert not (tmp_path / "r.parquet").exists()
+    res = tg.run("run", "bfs", graph, "-o", tmp_path / "r.xlsx")
+    assert res.returncode == 1 and ".tsv or .txt (tab-separated), .csv or .npy, not .xlsx" in res.stderr
+    assert not (tmp_path / "r.xlsx").exists()
+    res = tg.run("run", "bfs", graph, "-o", tmp_path / "r.Parquet")  # says where Parquet comes from
+    assert res.returncode == 1 and "to_pandas().to_parquet(path)" in res.stderr
+    assert not (tmp_path / "r.Parquet").exists()
     mine = tmp_path / "mine.tsv"
     mine.write_text("precious\n")
     res = tg.run("run", "bfs", graph, "-o", mine)
