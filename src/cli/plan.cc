@@ -1,7 +1,10 @@
 // `tiergraph plan ALGO GRAPH --memory-budget SIZE | --far-ratio R [--json]`: what a run under that
 // budget would place where, the fetch pipeline it would use, the bytes a pass is expected to
-// fetch, and why; without reading an edge.
+// fetch, and why; without reading an edge. `--ranks N`: how N MPI ranks would divide the graph
+// (masters, arcs, cut arcs and mirrors per rank; this one reads every arc once).
 #include <omp.h>
+
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -9,6 +12,7 @@
 #include "cli/budget.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "dist/partition.h"
 #include "graph/graph_view.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -23,13 +27,29 @@ struct PlanArgs {
   BudgetArgs budget;
   bool json = false, parents = false, unit_weights = false, far_given = false;
   int threads = 0;
+  uint32_t ranks = 0;  // 0: no partition asked for
+  std::optional<double> partition_alpha;
 };
 
 void plan_command(const PlanArgs& a) {
   apply_threads(a.threads);
   check_budget_options(a.budget, a.far_given);
-  if (!a.budget.given()) fail("give --memory-budget or --far-ratio: the plan is for a budget");
+  if (!a.budget.given() && a.ranks == 0) fail("give --memory-budget or --far-ratio (a plan for a budget), or --ranks N");
   const auto file = GraphFile::open(a.graph.path(), {.check_blocks = false});
+  std::optional<Partition> partition;
+  if (a.ranks > 0) {
+    partition = partition_vertices(*file, a.ranks, a.partition_alpha.value_or(default_partition_alpha(a.ranks)));
+    count_cut_arcs(file, *partition);
+  }
+  if (!a.budget.given()) {
+    if (a.json) {
+      nlohmann::json j{{"graph", file->path()}, {"partition", partition->to_json()}};
+      fmt::print("{}\n", j.dump(2));
+    } else {
+      fmt::print("{}", partition->describe());
+    }
+    return;
+  }
   TierPlan plan;
   with_kernel(a.algorithm, [&](const auto& kernel) {
     const bool weights = kernel.weighted && !a.unit_weights && file->weighted();
@@ -54,10 +74,12 @@ void plan_command(const PlanArgs& a) {
     j["algorithm"] = a.algorithm;
     j["graph"] = file->path();
     j["threads"] = omp_get_max_threads();
+    if (partition) j["partition"] = partition->to_json();
     fmt::print("{}\n", j.dump(2));
     return;
   }
   fmt::print("Plan for {} on {} ({} threads):\n{}", a.algorithm, file->path(), omp_get_max_threads(), plan.describe());
+  if (partition) fmt::print("{}", partition->describe());
 }
 
 }  // namespace
@@ -73,6 +95,8 @@ Runner add_plan(CLI::App& app) {
   cmd->add_option("-t,--threads", a->threads, "Threads the run would use (default: all cores)")->check(CLI::Range(1, 4096));
   cmd->add_flag("--parents", a->parents, "bfs: the run would also keep the BFS tree");
   cmd->add_flag("--unit-weights", a->unit_weights, "sssp: the run would ignore weights");
+  cmd->add_option("--ranks", a->ranks, "Also (or only) show how this many MPI ranks would divide the graph: contiguous vertex ranges balanced on alpha * vertices + out-arcs, with each rank's cut arcs and mirrors")->check(CLI::Range(1, 4096));
+  cmd->add_option("--partition-alpha", a->partition_alpha, "--ranks: the weight of a vertex against an arc in a rank's load (default 8 * (ranks - 1), as Gemini)")->check(CLI::NonNegativeNumber);
   cmd->add_flag("--json", a->json, "Print the plan as JSON");
   return [a, cmd] {
     a->far_given = cmd->count("--far") > 0;
