@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import tempfile
+from itertools import chain
+from operator import methodcaller
 from typing import Any, Hashable, Iterable, Optional, Sequence
 
 import numpy as np
@@ -200,19 +202,22 @@ def _networkx_arrays(G: Any, weight: Optional[str]):
     nodes = list(G)
     n = len(nodes)
     adj = G._adj if hasattr(G, "_adj") else G.adj
-    degrees = np.fromiter((len(nbrs) for nbrs in adj.values()), dtype=np.int64, count=n)
+    degrees = np.fromiter(map(len, adj.values()), dtype=np.int64, count=n)
     total = int(degrees.sum())
     src = np.repeat(np.arange(n, dtype=np.uint64), degrees)
+    # chain and map run in C: no Python frame per arc (twice as fast as a generator expression).
+    neighbours = chain.from_iterable(adj.values())  # iterating a dict of neighbours yields them
     if nodes == list(range(n)):  # nodes 0..n-1 in order: they are their own ids
-        dst = np.fromiter((v for nbrs in adj.values() for v in nbrs), dtype=np.uint64, count=total)
+        dst = np.fromiter(neighbours, dtype=np.uint64, count=total)
     else:
         index = {node: i for i, node in enumerate(nodes)}
-        dst = np.fromiter((index[v] for nbrs in adj.values() for v in nbrs), dtype=np.uint64, count=total)
+        dst = np.fromiter(map(index.__getitem__, neighbours), dtype=np.uint64, count=total)
     w = None
     if weight is not None:
         if G.is_multigraph():  # pragma: no cover - refused by the caller
             raise InvalidInput("weighted multigraphs are not supported")
-        w = np.fromiter((d.get(weight, 1) for nbrs in adj.values() for d in nbrs.values()), dtype=np.float64, count=total)
+        attributes = chain.from_iterable(nbrs.values() for nbrs in adj.values())
+        w = np.fromiter(map(methodcaller("get", weight, 1), attributes), dtype=np.float64, count=total)
     return src, dst, w, nodes
 
 
