@@ -325,7 +325,8 @@ class Engine {
     uint64_t edges = 0;
 #pragma omp parallel num_threads(threads) reduction(+ : edges)
     {
-      auto& mine = parts[static_cast<size_t>(omp_get_thread_num())];
+      OwnList<Id> own(parts[static_cast<size_t>(omp_get_thread_num())]);  // alone on its cache lines
+      auto& mine = own.list();
 #pragma omp for schedule(static)
       for (uint64_t k = 0; k < count; ++k) {
         const Id v = everyone ? static_cast<Id>(k) : (*list)[k];
@@ -449,7 +450,10 @@ class Engine {
         for (int t = 0; t < threads; ++t) edges += take(t, b, parts[0]);
       } else {
 #pragma omp parallel for schedule(dynamic, 1) reduction(+ : edges)
-        for (int t = 0; t < threads; ++t) edges += take(t, b, parts[static_cast<size_t>(t)]);
+        for (int t = 0; t < threads; ++t) {
+          OwnList<Id> own(parts[static_cast<size_t>(t)]);  // alone on its cache lines
+          edges += take(t, b, own.list());
+        }
       }
       auto members = small ? std::move(parts[0]) : concatenate(parts);
       for (Id v : members) bins.taken().clear(v);
@@ -570,7 +574,8 @@ class Engine {
     const size_t task_count = tasks.size() - 1;
 #pragma omp parallel num_threads(small ? 1 : threads) reduction(+ : edges)
     {
-      auto& mine = found_[static_cast<size_t>(omp_get_thread_num())];
+      OwnList<Id> own(found_[static_cast<size_t>(omp_get_thread_num())]);  // alone on its cache lines
+      auto& mine = own.list();
 #pragma omp for schedule(dynamic, 1)
       for (size_t task = 0; task < task_count; ++task) {
         for (size_t k = tasks[task]; k < tasks[task + 1]; ++k) {

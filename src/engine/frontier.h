@@ -98,7 +98,8 @@ class Frontier {
       std::vector<std::vector<Id>> parts(threads);
 #pragma omp parallel num_threads(threads)
       {
-        auto& mine = parts[omp_get_thread_num()];
+        OwnList<Id> own(parts[omp_get_thread_num()]);  // alone on its cache lines
+        auto& mine = own.list();
 #pragma omp for schedule(static)
         for (uint64_t w = 0; w < words; ++w) {
           for (uint64_t bits = bits_.word(w); bits; bits &= bits - 1) {

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 namespace tg {
@@ -30,6 +31,36 @@ class TeamSize {
  private:
   int saved_;
   bool set_;
+};
+
+inline constexpr size_t kCacheLine = 64;
+
+// One thread's list out of a per-thread set (std::vector<std::vector<T>>), held for the length
+// of a parallel region (or a task) in a header with no other data on its cache lines, and put
+// back after. Why: the set keeps its lists' headers 24 bytes apart, two or three to a cache
+// line, and every push_back writes its list's end pointer; threads appending through the set's
+// headers at once pass that line back and forth (false sharing). Whether two headers shared a
+// line depended on where malloc had put the set, so the cost came and went with unrelated
+// changes: Radii on road-pace-NE ran 1.07-1.09x slower than at 7209772, all of it in the
+// vertex-major push passes, where each of ~1,500 passes appends ~33,000 activated vertices from
+// two threads. A cache line's worth of padding on each side keeps the header alone wherever the
+// thread's stack puts it (alignas would too, but makes every parallel region that holds one
+// realign its stack, which takes a register from its loop).
+template <typename T>
+class OwnList {
+ public:
+  explicit OwnList(std::vector<T>& shared) : shared_(shared), list_(std::move(shared)) {}
+  ~OwnList() { shared_ = std::move(list_); }
+  OwnList(const OwnList&) = delete;
+  OwnList& operator=(const OwnList&) = delete;
+
+  std::vector<T>& list() { return list_; }
+
+ private:
+  std::vector<T>& shared_;
+  [[maybe_unused]] char before_[kCacheLine - sizeof(std::vector<T>*)];
+  std::vector<T> list_;
+  [[maybe_unused]] char after_[kCacheLine];
 };
 
 // Exclusive prefix sum in place; returns the total.
