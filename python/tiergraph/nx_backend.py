@@ -68,9 +68,9 @@ class TiergraphGraph:
                 self._weights[weight] = (float(w.min()) if len(w) else 0.0, bool(len(w) and (w != 1).any()))
         return self._graphs[key]
 
-    def weight_range(self, weight: str) -> tuple:
+    def weight_range(self, weight: str, *, self_loops: bool = False) -> tuple:
         """(least weight, whether any weight differs from 1) of edge attribute `weight`."""
-        self.graph(weight)
+        self.graph(weight, self_loops=self_loops)
         return self._weights[weight]
 
 
@@ -101,11 +101,13 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1.0e-6, nsta
     n = len(H)
     if n == 0:
         return {}
-    if weight is not None and H.nx_graph.number_of_edges() and H.weight_range(weight)[1]:
+    # One conversion: the graph with the weight attribute read tells whether any weight is not 1
+    # (PageRank's passes never read the weights, so a graph of ones serves unweighted).
+    g = H.graph(weight, self_loops=True)  # networkx counts a self-loop as an out-edge
+    if weight is not None and H.nx_graph.number_of_edges() and H.weight_range(weight, self_loops=True)[1]:
         raise NotImplementedError("tiergraph's PageRank is unweighted and this graph has weights other than 1")
     if max_iter < 1:
         raise nx.PowerIterationFailedConvergence(max_iter)
-    g = H.graph(None, self_loops=True)  # networkx counts a self-loop as an out-edge
     # networkx stops when the L1 change is below n * tol, checking after every iteration.
     r = algorithms.pagerank(g, damping=alpha, tolerance=n * tol, max_iterations=max_iter)
     if r.summary["iterations"] >= max_iter and not r.summary["last_change"] < n * tol:
