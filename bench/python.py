@@ -553,7 +553,8 @@ def markdown(args, out):
     lines = ["# Calling tiergraph from Python: overhead over the CLI, networkx's backend, NetworKit and igraph", "",
              f"Command: `{out['command']}`", "",
              f"Machine: {out['machine']}; load average before {out['load_before']}, after {out['load_after']}; "
-             f"tiergraph {out['commit']}. Medians of alternated trials (who goes first rotates per trial).", ""]
+             f"tiergraph {out['commit']} (CLI built {out['built']['cli']}, Python module built {out['built']['module']}). "
+             "Medians of alternated trials (who goes first rotates per trial).", ""]
     if "python_vs_cli" in out:
         p = out["python_vs_cli"]
         lines += [f"## 1. Python against the CLI: {p['graph']}, {args.threads} threads, {args.trials} trials", "",
@@ -653,7 +654,10 @@ def main():
     out = {"command": "bench/python.py " + " ".join(sys.argv[1:]),
            "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
                       f"numpy {np.__version__}",
-           "commit": commit, "load_before": load_average()}
+           "commit": commit, "load_before": load_average(),
+           # Both sides should run the same engine: when each was built.
+           "built": {"cli": time.ctime(os.path.getmtime(tiergraph_bin())),
+                     "module": time.ctime(os.path.getmtime(tg._core.__file__))}}
     start = time.perf_counter()
     for part, key, measure in (("1", "python_vs_cli", python_vs_cli), ("2", "networkx", networkx_pagerank),
                                ("3", "peers", peer_libraries)):
@@ -672,9 +676,11 @@ def main():
     path.parent.mkdir(parents=True, exist_ok=True)
     path.with_suffix(".json").write_text(json.dumps(out, indent=1) + "\n")
     text = markdown(args, out)
-    path.with_suffix(".md").write_text(text + f"\nTotal time: {out['total_s']:.0f} s.\n")
+    waited = sum(out.get("waited_s", {}).values())
+    path.with_suffix(".md").write_text(text + f"\nTotal time: {out['total_s'] - waited:.0f} s measuring"
+                                       + (f", {waited:.0f} s waiting for idle CPUs" if waited else "") + ".\n")
     print(text)
-    print(f"total {out['total_s']:.0f} s")
+    print(f"total {out['total_s']:.0f} s")  # waiting included
 
 
 if __name__ == "__main__":
