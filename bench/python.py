@@ -58,10 +58,10 @@ place rotating each trial, so drift and other work on the machine hit all of the
 
 Defaults take about 8 minutes on an idle 2-core machine (--quick: scale 18 for part 3, 17 for
 networkx, 5 trials in part 1 and 2 in part 2: about 2 minutes). Each part reports the share of
-the CPU time other processes took meanwhile: tiergraph's passes end at a barrier of all their
-threads, so on a machine whose cores are busy with other work its times on all cores say little
-(5-20x slower here, where sequential libraries lose less); --wait-quiet waits for idle CPUs
-before each part.
+the CPU time other processes took meanwhile (per algorithm in parts 1 and 3): tiergraph's
+passes end at a barrier of all their threads, so on a machine whose cores are busy with other
+work its times on all cores say little (5-20x slower here, where sequential libraries lose
+less); --wait-quiet waits for idle CPUs before each group of trials.
 
     bench/python.py [--parts 1,2,3] [--threads 2] [--trials 9] [--scale 20]
                     [--nx-scale 18] [--nx-trials 3] [--peer-scale 20] [--peer-trials 5]
@@ -133,17 +133,19 @@ class OtherWork:
         return max(0.0, (busy - own) / total) if total > 0 else 0.0
 
 
-def wait_for_quiet(limit):
-    """Waits (up to `limit` seconds) for a 10-second window in which other processes take under
-    10% of the CPU time; returns the seconds waited."""
+def settle(args):
+    """With --wait-quiet: waits (up to that long) for a 5-second window in which other processes
+    take under 10% of the CPU time, adding the wait to args.waited. Returns an OtherWork started
+    once the wait is over, for the group of trials that follows."""
     start = time.perf_counter()
-    while time.perf_counter() - start < limit:
+    while time.perf_counter() - start < args.wait_quiet:
         window = OtherWork()
-        time.sleep(10)
+        time.sleep(5)
         if window.share() < 0.10:
             break
         print(f"other processes are busy ({100 * window.share():.0f}% of the CPU time): waiting", flush=True)
-    return time.perf_counter() - start
+    args.waited += time.perf_counter() - start
+    return OtherWork()
 
 
 def read_edge_list(path):
@@ -230,6 +232,7 @@ def python_vs_cli(args, work):
 
     rows = []
     for algorithm in args.algorithms.split(","):
+        other = settle(args)
         package, _ = python_call(algorithm, 0)
         package()  # warm-up: the first call also maps the vertex labels (WCC) and pages in the file
         raw = {"cli_kernel": [], "cli_process": [], "py_kernel": [], "py_call": [], "core_kernel": [], "core_call": []}
@@ -262,13 +265,14 @@ def python_vs_cli(args, work):
                "outside_kernel_ms": 1e3 * outside(raw["py_call"], raw["py_kernel"]),
                "python_layer_ms": 1e3 * (outside(raw["py_call"], raw["py_kernel"])
                                          - outside(raw["core_call"], raw["core_kernel"])),
-               "answers_agree": agree, "trials": raw}
+               "answers_agree": agree, "other_cpu_share": other.share(), "trials": raw}
         rows.append(row)
         print(f"{algorithm:6} CLI kernel {m['cli_kernel']:.4f} s  Python kernel {m['py_kernel']:.4f} s "
               f"(x{row['kernel_ratio']:.3f})  Python call {m['py_call']:.4f} s (x{row['call_vs_cli_kernel']:.3f} "
               f"of the CLI kernel; {row['outside_kernel_ms']:.1f} ms outside the kernel, "
               f"{row['python_layer_ms']:.1f} ms in the Python layer)  CLI process {m['cli_process']:.3f} s  "
-              f"{'same answers' if agree else 'ANSWERS DIFFER'}", flush=True)
+              f"{'same answers' if agree else 'ANSWERS DIFFER'}; other processes "
+              f"{100 * row['other_cpu_share']:.0f}%", flush=True)
     return {"graph": f"Kronecker scale {args.scale}, edge factor 16, undirected", "sources": sources, "rows": rows}
 
 
@@ -285,6 +289,7 @@ def networkx_pagerank(args, work):
           flush=True)
     raw = {"first_call": [], "first_call_weight_none": [], "cached_call": [], "networkx": []}
     difference = None
+    other = settle(args)
     for trial in range(args.nx_trials):
         for side in rotated(["tiergraph", "networkx"], trial):
             if side == "networkx":
@@ -302,6 +307,7 @@ def networkx_pagerank(args, work):
                 raw["cached_call"].append(t)
         if difference is None:
             difference = max(abs(ours[k] - theirs[k]) for k in theirs)
+    other_share = other.share()
     # networkx stops when the L1 change is below n * tol (tol 1e-6): how many iterations that is here.
     iterations = tg.pagerank(tg.Graph.from_networkx(G), tolerance=n * 1e-6, max_iterations=100).summary["iterations"]
     m = {k: median(x) for k, x in raw.items()}
@@ -311,7 +317,8 @@ def networkx_pagerank(args, work):
            **{k + "_s": x for k, x in m.items()},
            "speedup_cached": m["networkx"] / m["cached_call"], "speedup_first": m["networkx"] / m["first_call"],
            "speedup_first_weight_none": m["networkx"] / m["first_call_weight_none"],
-           "max_abs_difference": difference, "iterations": iterations, "trials": raw}
+           "max_abs_difference": difference, "iterations": iterations, "other_cpu_share": other_share,
+           "trials": raw}
     print(f"networkx pagerank {m['networkx']:.3f} s; tiergraph backend: first call {m['first_call']:.3f} s "
           f"(weight=None: {m['first_call_weight_none']:.3f} s), cached {m['cached_call']:.3f} s; "
           f"networkx / cached x{out['speedup_cached']:.1f}, / first x{out['speedup_first']:.1f}; "
@@ -410,6 +417,7 @@ def peer_libraries(args, work):
     # Construction, alternated; the graphs of the last trial are the ones the algorithms run on.
     build = {lib: {"plain": [], "weighted": []} for lib in libraries}
     graphs = {}
+    other = settle(args)
     for trial in range(args.peer_trials):
         for lib in rotated(libraries, trial):
             graphs.pop(lib, None)
@@ -419,6 +427,7 @@ def peer_libraries(args, work):
             build[lib]["plain"].append(t1)
             build[lib]["weighted"].append(t2)
             graphs[lib] = (plain, weighted)
+    shares = {"build": other.share()}
     for lib in libraries:
         print(f"build {lib:10} {median(build[lib]['plain']):.3f} s, weighted {median(build[lib]['weighted']):.3f} s",
               flush=True)
@@ -430,6 +439,7 @@ def peer_libraries(args, work):
     for algorithm in calls:
         raw[algorithm] = {lib: [] for lib in calls[algorithm]}
         kernel[algorithm] = []
+        other = settle(args)
         for trial in range(args.peer_trials):
             for lib in rotated(list(calls[algorithm]), trial):
                 answer, t = timed(lambda: calls[algorithm][lib](sources[trial]))
@@ -438,8 +448,10 @@ def peer_libraries(args, work):
                     kernel[algorithm].append(answer.seconds)
                 if trial == 0:
                     answers.setdefault(algorithm, {})[lib] = answer
+        shares[algorithm] = other.share()
         line = "  ".join(f"{lib} {median(ts):.4f} s" for lib, ts in raw[algorithm].items())
-        print(f"{algorithm:5} {line}  (tiergraph kernel {median(kernel[algorithm]):.4f} s)", flush=True)
+        print(f"{algorithm:5} {line}  (tiergraph kernel {median(kernel[algorithm]):.4f} s; other processes "
+              f"{100 * shares[algorithm]:.0f}%)", flush=True)
     checks = _compare_answers(answers, n)
     for c in checks:
         print("check:", c)
@@ -450,7 +462,8 @@ def peer_libraries(args, work):
             "build_s": {lib: {k: median(v) for k, v in b.items()} for lib, b in build.items()},
             "algorithm_s": {a: {lib: median(ts) for lib, ts in r.items()} for a, r in raw.items()},
             "tiergraph_kernel_s": {a: median(k) for a, k in kernel.items()},
-            "checks": checks, "notes": notes, "trials": {"build": build, "algorithms": raw}}
+            "other_cpu_share": shares, "checks": checks, "notes": notes,
+            "trials": {"build": build, "algorithms": raw}}
 
 
 def _algorithm_calls(graphs, nk, ig, T):
@@ -565,15 +578,15 @@ def markdown(args, out):
                   "(the rest is the C++ run's setup and report, which the CLI pays outside its kernel too). CLI process: the whole `tiergraph run` (start, open and "
                   "check the file, run, exit).", "",
                   "| algorithm | CLI kernel s | Python kernel s | kernel Python / CLI | Python call s | "
-                  "call / CLI kernel | outside kernel ms | in Python layer ms | CLI process s | same answers |",
-                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+                  "call / CLI kernel | outside kernel ms | in Python layer ms | CLI process s | same answers | "
+                  "other processes' CPU |",
+                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|"]
         for r in p["rows"]:
             lines.append(f"| {r['algorithm']} | {r['cli_kernel_s']:.4f} | {r['py_kernel_s']:.4f} | "
                          f"{r['kernel_ratio']:.3f} | {r['py_call_s']:.4f} | {r['call_vs_cli_kernel']:.3f} | "
                          f"{r['outside_kernel_ms']:.2f} | {r['python_layer_ms']:.2f} | {r['cli_process_s']:.3f} | "
-                         f"{'yes' if r['answers_agree'] else 'NO'} |")
-        lines += ["", f"Other processes took {100 * p['other_cpu_share']:.0f}% of the machine's CPU time meanwhile. "
-                      f"BFS and SSSP sources (the CLI's seeded picks): {p['sources']}; Radii seeds "
+                         f"{'yes' if r['answers_agree'] else 'NO'} | {100 * r['other_cpu_share']:.0f}% |")
+        lines += ["", f"BFS and SSSP sources (the CLI's seeded picks): {p['sources']}; Radii seeds "
                       f"{SEED}+trial on both sides; PageRank to an L1 change < 1e-7 on both.", ""]
     if "networkx" in out:
         x = out["networkx"]
@@ -600,9 +613,9 @@ def markdown(args, out):
                   f"One scipy CSR matrix: {q['matrix']} ({q['vertices']} vertices, {q['entries']} entries). "
                   f"{args.peer_trials} trials. Threads: {q['threads']} (NetworKit's BFS, Dijkstra and "
                   "ConnectedComponents are sequential; its PageRank is parallel; igraph is single-threaded). "
-                  f"Versions: {q['versions']}. Other processes took {100 * q['other_cpu_share']:.0f}% of the "
-                  "machine's CPU time meanwhile.", "",
-                  "Construction (s; the graph for SSSP is built again with weights):", "",
+                  f"Versions: {q['versions']}.", "",
+                  "Construction (s; the graph for SSSP is built again with weights; other processes took "
+                  f"{100 * q['other_cpu_share']['build']:.0f}% of the CPU time meanwhile):", "",
                   "| library | graph | weighted graph |", "|---|---:|---:|"]
         for lib in libs:
             lines.append(f"| {lib} | {q['build_s'][lib]['plain']:.3f} | {q['build_s'][lib]['weighted']:.3f} |")
@@ -610,11 +623,12 @@ def markdown(args, out):
         lines += ["", "Algorithms (s, wall time of the call returning the per-vertex answer; construction excluded; "
                       "ratio: the library's time / tiergraph's):", "",
                   "| algorithm | " + " | ".join(f"{lib} s" for lib in libs) + " | "
-                  + " | ".join(f"{lib} / tiergraph" for lib in libs[1:]) + " | tiergraph kernel s |",
-                  "|---|" + "---:|" * (2 * len(libs))]
+                  + " | ".join(f"{lib} / tiergraph" for lib in libs[1:]) + " | tiergraph kernel s | "
+                  "other processes' CPU |", "|---|" + "---:|" * (2 * len(libs) + 1)]
         for algo, times in q["algorithm_s"].items():
             cells = [f"{times[lib]:.4f}" for lib in libs] + [f"{times[lib] / times['tiergraph']:.1f}" for lib in libs[1:]]
-            lines.append(f"| {algo} | " + " | ".join(cells) + f" | {q['tiergraph_kernel_s'][algo]:.4f} |")
+            lines.append(f"| {algo} | " + " | ".join(cells) + f" | {q['tiergraph_kernel_s'][algo]:.4f} | "
+                         f"{100 * q['other_cpu_share'][algo]:.0f}% |")
         lines += ["", "PageRank: damping 0.85; tiergraph and NetworKit (Norm.L1_NORM, DistributeSinks) stop when the "
                       "L1 change is below 1e-7; igraph's PRPACK solves to its fixed 1e-10. BFS: tiergraph distances, "
                       "NetworKit distances, igraph's visit order, layers and parents. SSSP: tiergraph delta-stepping, "
@@ -638,7 +652,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="parts 2 and 3 on smaller graphs, fewer trials")
     ap.add_argument("--no-install", action="store_true", help="never pip-install networkit/igraph")
     ap.add_argument("--wait-quiet", type=float, default=0, metavar="SECONDS",
-                    help="before each part, wait up to this long for other processes to leave the CPUs idle")
+                    help="before each group of trials, wait up to this long for idle CPUs")
     ap.add_argument("--workdir", default=str(ROOT / "bench" / "work" / "python"))
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "python"))
     args = ap.parse_args()
@@ -646,6 +660,7 @@ def main():
         args.nx_scale, args.peer_scale, args.trials, args.nx_trials = 17, 18, 5, 2
     if min(args.trials, args.peer_trials) < 5:
         sys.exit("--trials and --peer-trials must be at least 5 (medians of 5 or more)")
+    args.waited = 0.0  # seconds spent waiting for idle CPUs (--wait-quiet)
     work = Path(args.workdir)
     work.mkdir(parents=True, exist_ok=True)
     parts = set(args.parts.split(","))
@@ -662,21 +677,15 @@ def main():
     for part, key, measure in (("1", "python_vs_cli", python_vs_cli), ("2", "networkx", networkx_pagerank),
                                ("3", "peers", peer_libraries)):
         if part in parts:
-            if args.wait_quiet:
-                out.setdefault("waited_s", {})[key] = wait_for_quiet(args.wait_quiet)
-            other = OtherWork()
             out[key] = measure(args, work)
-            out[key]["other_cpu_share"] = other.share()
-            print(f"part {part}: other processes took {100 * out[key]['other_cpu_share']:.0f}% of the CPU time",
-                  flush=True)
             gc.collect()
     out["load_after"] = load_average()
     out["total_s"] = time.perf_counter() - start
+    out["waited_s"] = waited = args.waited
     path = Path(args.out)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.with_suffix(".json").write_text(json.dumps(out, indent=1) + "\n")
     text = markdown(args, out)
-    waited = sum(out.get("waited_s", {}).values())
     path.with_suffix(".md").write_text(text + f"\nTotal time: {out['total_s'] - waited:.0f} s measuring"
                                        + (f", {waited:.0f} s waiting for idle CPUs" if waited else "") + ".\n")
     print(text)
