@@ -67,8 +67,7 @@ std::shared_ptr<const tg::GraphFile> open_scratch_graph(const std::string& path)
   return g;
 }
 
-// Builds a graph file from edge arrays (ids 0..n-1) in `scratch_dir` and opens it; the file is
-// unlinked at once, so nothing is left behind whatever happens next.
+// The edge list the builder takes, filled from parallel id (and weight) arrays.
 template <typename Id, typename W>
 tg::EdgeList edge_list_of(const uint64_t* src, const uint64_t* dst, const double* weights, size_t m) {
   tg::EdgeArray<Id, W> edges(m);
@@ -85,6 +84,8 @@ tg::EdgeList edge_list_of(const uint64_t* src, const uint64_t* dst, const double
   return list;
 }
 
+// Builds a graph file from edge arrays (ids 0..n-1) in `scratch_dir` and opens it; the file is
+// unlinked at once, so nothing is left behind whatever happens next.
 GraphHandle graph_from_edges(InArray<uint64_t> src, InArray<uint64_t> dst,
                                                       std::optional<InArray<double>> weights, uint64_t num_vertices,
                                                       bool directed, bool keep_self_loops, bool keep_duplicates,

@@ -175,13 +175,17 @@ class Graph:
             self._labels = self._file.original_ids()
         return self._labels
 
+    def node_index(self) -> dict:
+        """``{node: vertex}`` for a graph built from networkx (made once, on first use)."""
+        if self._node_index is None:
+            self._node_index = {n: i for i, n in enumerate(self._nodes or [])}
+        return self._node_index
+
     def vertex(self, label: Any) -> int:
         """The vertex (0..num_vertices-1) of a label; :class:`NodeNotFound` if there is none."""
         if self._nodes is not None:
-            if self._node_index is None:
-                self._node_index = {n: i for i, n in enumerate(self._nodes)}
             try:
-                return self._node_index[label]
+                return self.node_index()[label]
             except (KeyError, TypeError):
                 raise NodeNotFound(f"{label!r} is not a node of the graph") from None
         if isinstance(label, (bool, np.bool_)) or not isinstance(label, (int, np.integer)) or label < 0:

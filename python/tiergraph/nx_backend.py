@@ -183,9 +183,7 @@ def bfs_layers(G, sources):
 def _layers_in_discovery_order(G, g: Graph, depth: np.ndarray, source):
     """networkx's layers: each in the order its nodes are first met from the layer before, in
     the graph's adjacency order. tiergraph gives the depths; this pass only orders them."""
-    nodes = g.labels
-    index = g._node_index if g._node_index is not None else {n: i for i, n in enumerate(nodes)}
-    g._node_index = index
+    index = g.node_index()
     layer = [source]
     level = 0
     adj = G._adj
@@ -244,7 +242,7 @@ def eccentricity(G, v=None, sp=None, weight=None):
         batch = range(start, min(start + 64, g.num_vertices))
         values = algorithms.radii(g, [g.labels[i] for i in batch]).values
         np.maximum(ecc, np.where(values == UNREACHED, 0, values), out=ecc)
-    index = {n: i for i, n in enumerate(g.labels)}
+    index = g.node_index()
     e = {n: int(ecc[index[n]]) for n in wanted}
     if v in Gnx:
         return e[v]

@@ -123,7 +123,7 @@ class Result:
         labels = self.graph.labels
         values = self.values
         if values.dtype.kind == "f":
-            column = pd.array(np.where(np.isfinite(values), values, np.nan), dtype="Float64")
+            column = pd.array(values, dtype="Float64")
             column[~np.isfinite(values)] = pd.NA
         else:
             column = pd.array(values, dtype="Int64")
