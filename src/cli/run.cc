@@ -1,6 +1,7 @@
 // `tiergraph run ALGO GRAPH`: the benchmark driver, in the manner of GAPBS: read the graph once,
 // run the kernel for each trial (timing only the kernel), verify each trial if asked, print
 // `Label: value` lines (or JSON), and write the last trial's per-vertex result if asked.
+#include <omp.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -18,6 +19,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/validators.h"
+#include "dist/comm.h"
 #include "dist/mpi_runtime.h"
 #include "engine/engine.h"
 #include "graph/format.h"
@@ -103,13 +105,26 @@ void run_command(const RunArgs& a) {
     mpi::start();
     if (mpi::size() != 2) fail("--far rank runs as two ranks (rank 1 serves the far blocks), not {}", mpi::size());
   }
+  RunRequest request = r;
+  if (!mpi::started() && mpi::launched() && mpi::launched_size() > 1) {  // `mpirun -np N tiergraph run`: N ranks
+    mpi::start();
+    request.distributed = true;
+    check_run_request(request);
+    if (r.threads == 0) {  // the machine's cores shared among the ranks on it
+      const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+      const int ranks_here = local ? std::max(1, std::atoi(local)) : 1;
+      omp_set_num_threads(std::max(1, omp_get_num_procs() / ranks_here));
+    }
+  }
   Timer read_timer;
   auto file = open_graph(a);
-  if (mpi::started() && mpi::rank() == 1) {  // the far-memory rank: serve, print nothing
+  if (r.budget.given() && r.budget.far == "rank" && mpi::rank() == 1) {  // the far-memory rank: serve, print nothing
     serve_far_blocks(*file);
     return;
   }
-  const RunOutcome out = run_algorithm(r, file, read_timer.seconds(), baseline_rss);
+  if (request.distributed) dist::check_same_graph(file->file_bytes(), file->header().header_checksum, file->path().c_str());
+  const RunOutcome out = run_algorithm(request, file, read_timer.seconds(), baseline_rss);
+  if (request.distributed && mpi::rank() != 0) return;  // rank 0 reports and writes
   if (a.json) {
     fmt::print("{}\n", out.report.dump(2));
   } else {
@@ -179,6 +194,8 @@ Runner add_run(CLI::App& app) {
   cmd->add_option("--tolerance", a->request.tolerance, "pr: iterate until the L1 change between iterations is below this, > 0 (default 1e-7, at most 1000 iterations, when -i is not given)")->check(positive_number());
   cmd->add_option("--damping", a->request.damping, "pr: damping factor (default 0.85)");
   cmd->add_option("-k,--samples", a->request.samples, "radii: sampled sources, at most 64 (default 64)");
+  cmd->add_option("--exchange", a->request.exchange, "On MPI ranks (mpirun -np N tiergraph run ...): how updates travel between ranks: collective (MPI_Alltoallv of combined updates per pass)")->check(CLI::IsMember({"collective", "ring", "accumulate"}));
+  cmd->add_option("--partition-alpha", a->request.partition_alpha, "On MPI ranks: balance ranks on alpha * vertices + edges (default 8 * (ranks - 1), as Gemini)")->check(CLI::NonNegativeNumber);
   cmd->add_flag("--no-checksums", a->request.no_checksums, "Skip verifying the graph file's checksums and hashes (its structure is always checked)");
   add_budget_options(*cmd, a->request.budget);
   add_graph_input_options(*cmd, a->input);

@@ -3,9 +3,14 @@
 #include <omp.h>
 
 #include <cmath>
+#include <cstring>
 
 #include "algorithms/sources.h"
 #include "cli/commands.h"
+#include "dist/comm.h"
+#include "dist/dist_engine.h"
+#include "dist/mpi_runtime.h"
+#include "dist/partition.h"
 #include "store/copying_store.h"
 #include "store/numa_store.h"
 #include "store/uring_transfer.h"
@@ -76,6 +81,98 @@ struct RunExtras {
   uint64_t far_node_bytes = 0;  // the numa tier's memory (on the far node: outside the local budget)
 };
 
+// This rank's figures for a trial on ranks: totals and per edge pass (bytes and messages sent,
+// seconds computing, communicating and waiting at the exchanges), gathered on rank 0 as a list
+// by rank, with the imbalance (the slowest rank's compute time over the mean).
+template <typename Engine>
+nlohmann::json rank_reports(Engine& engine, double seconds) {
+  auto& comm = engine.comm();
+  nlohmann::json passes = nlohmann::json::array();
+  dist::CommCounters total;
+  double compute = 0;
+  for (const auto& p : engine.rank_passes()) {
+    total += p.comm;
+    compute += p.compute_seconds();
+    passes.push_back({{"bytes_sent", p.comm.bytes_sent},
+                      {"messages", p.comm.messages},
+                      {"compute_seconds", p.compute_seconds()},
+                      {"communication_seconds", p.comm.communication_seconds},
+                      {"wait_seconds", p.comm.wait_seconds}});
+  }
+  const dist::CommCounters rest = comm.take_counters();  // vertex passes, reductions, gathers
+  total += rest;
+  const nlohmann::json mine{{"rank", comm.rank()},
+                            {"masters", comm.end(comm.rank()) - comm.first(comm.rank())},
+                            {"seconds", seconds},
+                            {"bytes_sent", total.bytes_sent},
+                            {"messages", total.messages},
+                            {"edge_pass_compute_seconds", compute},
+                            {"communication_seconds", total.communication_seconds},
+                            {"wait_seconds", total.wait_seconds},
+                            {"passes", passes}};
+  nlohmann::json all = nlohmann::json::array();
+  for (const auto& text : comm.gather_text(mine.dump())) all.push_back(nlohmann::json::parse(text));
+  return all;
+}
+
+uint64_t max_over_ranks(dist::Comm& comm, uint64_t x) {
+  const auto bytes = comm.allgather(&x, sizeof(x));
+  uint64_t most = 0;
+  for (int r = 0; r < comm.size(); ++r) {
+    uint64_t y = 0;
+    std::memcpy(&y, bytes.data() + static_cast<size_t>(r) * sizeof(y), sizeof(y));
+    most = std::max(most, y);
+  }
+  return most;
+}
+
+// The trials on one engine (shared-memory or distributed).
+template <typename Kernel, typename Id, typename W, typename Engine>
+void run_trials_on(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W>& g, Engine& engine, uint64_t& passes,
+                   std::unique_ptr<Progress>& progress, RunOutcome& out) {
+  const bool root = !mpi::started() || mpi::rank() == 0;  // the rank that holds results and reports
+  SourcePicker picker(g.num_vertices(), a.seed);
+  KernelArgs args;
+  args.parents = a.parents;
+  args.delta = a.delta;
+  // PageRank converges by default (an L1 change below kDefaultPageRankTolerance, as networkx and
+  // GAPBS stop on a tolerance); -i alone asks for exactly that many iterations, and with
+  // --tolerance it caps them.
+  args.pagerank = PageRankOptions{a.damping, a.iterations, a.tolerance, 1000};
+  if (!a.iterations_given && a.tolerance == 0) args.pagerank.tolerance = kDefaultPageRankTolerance;
+  if (a.iterations_given && a.tolerance > 0) args.pagerank.max_iterations = a.iterations;
+  for (int t = 0; t < a.trials; ++t) {
+    TrialOutcome o;
+    if (kernel.sources == Sources::kOne) {
+      args.source = a.source ? g.file().dense_id(*a.source) : picker.next(g);
+      o.source = args.source;
+    }
+    if (kernel.sources == Sources::kSample) {
+      args.sources = !a.radii_sources.empty() ? a.radii_sources
+                                              : radii_sources(g, a.samples, a.seed + static_cast<uint64_t>(t));
+    }
+    o.args = args;
+    engine.reset_stats();
+    passes = 0;
+    progress = std::make_unique<Progress>(a.trials > 1 ? fmt::format("{} trial {}/{}:", kernel.name, t + 1, a.trials)
+                                                       : fmt::format("{}:", kernel.name), 0,
+                                          root && a.progress && log::level() >= log::Level::kInfo);  // -q: nothing
+    if constexpr (requires { engine.comm(); }) engine.comm().wait_for_all();  // the ranks start together
+    Timer timer;
+    o.result = kernel.run(engine, args);
+    o.seconds = timer.seconds();
+    progress.reset();  // clears its line before results are printed
+    if (a.pass_stats) o.iterations = to_json(engine.stats());
+    o.vertex_bytes = engine.peak_vertex_bytes();
+    o.memory = engine.memory();
+    // Under a budget the verifier, which reads every edge from the mapping, runs after the peak
+    // RSS of the trials is taken.
+    if constexpr (requires { engine.rank_passes(); }) o.ranks = rank_reports(engine, o.seconds);
+    if (a.verify && !a.budget.given() && root) o.verdict = kernel.verify(g, args, o.result);
+    out.trials.push_back(std::move(o));
+  }
+}
+
 template <typename Kernel, typename Id, typename W>
 void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W>& g,
                 std::shared_ptr<const GraphFile> file, RunOutcome& out, RunExtras& extras) {
@@ -120,53 +217,34 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
     }
     if (a.after_pass) a.after_pass();
   };
-  Engine<Id, W> engine(g, engine_options);
-  SourcePicker picker(g.num_vertices(), a.seed);
-  KernelArgs args;
-  args.parents = a.parents;
-  args.delta = a.delta;
-  // PageRank converges by default (an L1 change below kDefaultPageRankTolerance, as networkx and
-  // GAPBS stop on a tolerance); -i alone asks for exactly that many iterations, and with
-  // --tolerance it caps them.
-  args.pagerank = PageRankOptions{a.damping, a.iterations, a.tolerance, 1000};
-  if (!a.iterations_given && a.tolerance == 0) args.pagerank.tolerance = kDefaultPageRankTolerance;
-  if (a.iterations_given && a.tolerance > 0) args.pagerank.max_iterations = a.iterations;
-  for (int t = 0; t < a.trials; ++t) {
-    TrialOutcome o;
-    if (kernel.sources == Sources::kOne) {
-      args.source = a.source ? g.file().dense_id(*a.source) : picker.next(g);
-      o.source = args.source;
-    }
-    if (kernel.sources == Sources::kSample) {
-      args.sources = !a.radii_sources.empty() ? a.radii_sources
-                                              : radii_sources(g, a.samples, a.seed + static_cast<uint64_t>(t));
-    }
-    o.args = args;
-    engine.reset_stats();
-    passes = 0;
-    progress = std::make_unique<Progress>(a.trials > 1 ? fmt::format("{} trial {}/{}:", kernel.name, t + 1, a.trials)
-                                                       : fmt::format("{}:", kernel.name), 0,
-                                          a.progress && log::level() >= log::Level::kInfo);  // -q: nothing
-    Timer timer;
-    o.result = kernel.run(engine, args);
-    o.seconds = timer.seconds();
-    progress.reset();  // clears its line before results are printed
-    if (a.pass_stats) o.iterations = to_json(engine.stats());
-    o.vertex_bytes = engine.peak_vertex_bytes();
-    o.memory = engine.memory();
-    // Under a budget the verifier, which reads every edge from the mapping, runs after the peak
-    // RSS of the trials is taken.
-    if (a.verify && !a.budget.given()) o.verdict = kernel.verify(g, args, o.result);
-    out.trials.push_back(std::move(o));
+  std::unique_ptr<dist::Comm> comm;
+  if (a.distributed) {
+    const Partition partition = partition_vertices(*file, static_cast<uint32_t>(mpi::size()),
+                                                   a.partition_alpha >= 0 ? a.partition_alpha : default_partition_alpha(static_cast<uint32_t>(mpi::size())));
+    std::vector<uint64_t> bounds{0};
+    for (const auto& r : partition.ranks) bounds.push_back(r.end);
+    comm = std::make_unique<dist::Comm>(std::move(bounds));
+    out.ranks = comm->size();
+  }
+  const auto trials = [&](auto& engine) { run_trials_on(a, kernel, g, engine, passes, progress, out); };
+  if (comm) {
+    DistEngine<Id, W> engine(g, engine_options, *comm);
+    trials(engine);
+    extras.store = store_json(engine.store());
+  } else {
+    Engine<Id, W> engine(g, engine_options);
+    trials(engine);
+    extras.store = store_json(engine.store());
   }
   out.peak_rss = peak_rss_bytes();
-  extras.store = store_json(engine.store());
+  if (comm) out.peak_rss = max_over_ranks(*comm, out.peak_rss);  // the largest rank's
   if (tiers.composite) extras.tiers = {store_json(*tiers.local), store_json(*tiers.far)};
   if (const auto* numa = dynamic_cast<const NumaStore*>(tiers.far.get())) extras.far_node_bytes = numa->node_bytes();
   if (a.verify && a.budget.given()) {
     for (auto& o : out.trials) o.verdict = kernel.verify(g, o.args, o.result);
   }
 }
+
 
 template <typename Kernel>
 void check_kernel_fits(const RunRequest& a, const Kernel& kernel, const GraphFile& g) {
@@ -200,6 +278,16 @@ nlohmann::json report_json(const RunRequest& a, const GraphFile& file, const Run
       t["verified"] = o.verdict->ok;
       if (!o.verdict->ok) t["verification_error"] = o.verdict->message;
     }
+    if (!o.ranks.is_null()) {
+      t["ranks"] = o.ranks;
+      double slowest = 0, sum = 0;
+      for (const auto& r : o.ranks) {
+        const double c = r["edge_pass_compute_seconds"].get<double>();
+        slowest = std::max(slowest, c);
+        sum += c;
+      }
+      t["imbalance"] = sum > 0 ? slowest / (sum / static_cast<double>(o.ranks.size())) : 1.0;
+    }
     trials.push_back(t);
   }
   nlohmann::json j{{"algorithm", out.algorithm},
@@ -213,6 +301,10 @@ nlohmann::json report_json(const RunRequest& a, const GraphFile& file, const Run
                    {"store", extras.store},
                    {"trials", trials},
                    {"average_seconds", total / static_cast<double>(out.trials.size())}};
+  if (out.ranks > 1) {
+    j["ranks"] = out.ranks;
+    j["exchange"] = a.exchange;
+  }
   if (a.verify) j["verification"] = out.all_verified ? "PASS" : "FAIL";
   j["peak_rss_bytes"] = out.peak_rss;
   j["baseline_rss_bytes"] = baseline_rss;
@@ -262,6 +354,15 @@ void check_run_request(const RunRequest& a) {
   if (a.store_io_threads < 1 || a.store_io_threads > 64) fail("--store-io-threads must be 1 to 64, got {}", a.store_io_threads);
   if (!(a.store_delay >= 0 && a.store_delay <= 60)) fail("--store-delay must be between 0 and 60 seconds, got {}", a.store_delay);
   check_budget_options(a.budget, a.far_given);
+  if (a.exchange != "collective" && a.exchange != "ring" && a.exchange != "accumulate") {
+    fail("--exchange must be collective, ring or accumulate, got '{}'", a.exchange);
+  }
+  if (a.distributed) {
+    if (a.exchange != "collective") fail("--exchange {} is not built yet; collective is", a.exchange);
+    if (a.budget.given()) fail("--memory-budget and --far-ratio on MPI ranks are not built yet; run the ranks without a budget");
+    if (a.store != "mapped") fail("--store {} on MPI ranks is not built yet; each rank maps its rows of the file", a.store);
+    if (a.schedule == "block") fail("--schedule block on MPI ranks is not built yet; ranks pass over their vertices (vertex-major)");
+  }
   if (a.budget.given() && a.store != "mapped") {
     fail("--store puts every block in one store; under --memory-budget or --far-ratio the planner places them");
   }

@@ -41,6 +41,12 @@ struct RunRequest {
   BudgetArgs budget;
   bool far_given = false;  // --far on the command line (meaningless without a budget)
   bool progress = true;    // a status line per pass on a terminal, for runs of a second or more
+  // On the ranks of an MPI job (MPI started, more than one rank): each rank masters a vertex range
+  // (Gemini's chunking with this alpha; negative: Gemini's default) and updates travel by
+  // `exchange`. Rank 0 gets the results and the report.
+  bool distributed = false;
+  std::string exchange = "collective";
+  double partition_alpha = -1;
   // Called after every edge pass, on the calling thread; may throw to end the run (Python's
   // Ctrl-C), which unwinds cleanly out of the engine.
   std::function<void()> after_pass;
@@ -58,6 +64,7 @@ struct TrialOutcome {
   nlohmann::json iterations;
   uint64_t vertex_bytes = 0;  // peak of the vertex state the engine held
   MemoryUse memory;           // by class, at the end of the trial
+  nlohmann::json ranks;       // on MPI ranks: each rank's figures (rank 0's copy)
 };
 
 struct RunOutcome {
@@ -65,7 +72,8 @@ struct RunOutcome {
   std::vector<TrialOutcome> trials;
   std::optional<TierPlan> plan;
   bool all_verified = true;  // no trial's verification failed
-  uint64_t peak_rss = 0;
+  uint64_t peak_rss = 0;  // on MPI ranks: the largest rank's
+  int ranks = 1;
   nlohmann::json report;  // what `run --json` prints
 };
 

@@ -80,30 +80,30 @@ class Adjacency {
     }
   }
 
-  // Vertex chunks (multiples of 64 vertices, so a chunk owns whole bitmap words) of about
-  // equal cost, 32 per thread, for dynamically scheduled pull passes.
+  // Vertex chunks of [first, end) (first a multiple of 64; chunks of whole 64-vertex words, so
+  // a chunk owns whole bitmap words) of about equal cost, 32 per thread, for dynamically
+  // scheduled pull passes.
   template <typename Cost>
-  std::vector<uint64_t> balanced_chunks(Cost cost) const {
-    const uint64_t n = g_.num_vertices();
-    const uint64_t words = (n + 63) / 64;
+  std::vector<uint64_t> balanced_chunks(Cost cost, uint64_t first, uint64_t end) const {
+    const uint64_t words = (end - first + 63) / 64;
     std::vector<uint64_t> word_cost(words + 1, 0);
 #pragma omp parallel for
     for (uint64_t w = 0; w < words; ++w) {
       uint64_t c = 0;
-      for (uint64_t v = w * 64; v < std::min(n, w * 64 + 64); ++v) c += cost(v) + 1;
+      for (uint64_t v = first + w * 64; v < std::min(end, first + w * 64 + 64); ++v) c += cost(v) + 1;
       word_cost[w + 1] = c;
     }
     for (uint64_t w = 0; w < words; ++w) word_cost[w + 1] += word_cost[w];
     const uint64_t total = word_cost.back();
     const uint64_t count = static_cast<uint64_t>(max_threads()) * 32;
-    std::vector<uint64_t> chunks{0};
+    std::vector<uint64_t> chunks{first};
     for (uint64_t t = 1; t < count; ++t) {
       const uint64_t target = total * t / count;
       const uint64_t w = static_cast<uint64_t>(std::lower_bound(word_cost.begin(), word_cost.end(), target) - word_cost.begin());
-      const uint64_t v = std::min(n, w * 64);
-      if (v > chunks.back() && v < n) chunks.push_back(v);
+      const uint64_t v = std::min(end, first + w * 64);
+      if (v > chunks.back() && v < end) chunks.push_back(v);
     }
-    chunks.push_back(n);
+    chunks.push_back(end);
     return chunks;
   }
 

@@ -36,6 +36,12 @@ class Bins {
   // The lowest bin at or after the current one that some thread holds entries for (kNone if
   // none); it becomes the current bin.
   uint64_t advance() {
+    const uint64_t b = lowest();
+    if (b != kNone) current_ = b;
+    return b;
+  }
+  // The lowest bin at or after the current one that some thread holds entries for (kNone if none).
+  uint64_t lowest() const {
     uint64_t lowest = kNone;
     for (const auto& bins : local_) {
       for (uint64_t b = current_; b < bins.size() && b < lowest; ++b) {
@@ -45,9 +51,10 @@ class Bins {
         }
       }
     }
-    if (lowest != kNone) current_ = lowest;
     return lowest;
   }
+  // Makes b the current bin (ranks agree on the lowest bin of them all, then each takes it).
+  void set_current(uint64_t b) { current_ = b; }
 
  private:
   std::vector<std::vector<std::vector<Id>>> local_;  // [thread][bin] -> vertices

@@ -69,6 +69,12 @@ struct EngineOptions {
   Schedule schedule = Schedule::kAuto;
   // Where edge blocks come from; null: the mapped file (zero-copy). Not owned.
   BlockStore* store = nullptr;
+  // The vertices this engine masters, [first, end): its vertex passes, pull targets, `all()`
+  // and collect's map cover only these (an MPI rank's share; see dist/dist_engine.h). Push
+  // still combines into any vertex. Bounds are multiples of 64 (bitmap words stay one rank's).
+  struct VertexRange {
+    uint64_t first = 0, end = UINT64_MAX;
+  } owned{};
   // Worker threads of every parallel region the engine runs; 0: the caller's OpenMP setting.
   // A store's I/O threads are its own and not counted here (CopyingStoreOptions::io_threads).
   int threads = 0;
@@ -116,7 +122,8 @@ class Engine {
   using Weight = W;
 
   Engine(const Graph& graph, EngineOptions options)
-      : g_(graph), adj_(graph), options_(options), claimed_(graph.num_vertices()) {
+      : g_(graph), adj_(graph), options_(options), claimed_(graph.num_vertices()),
+        lo_(std::min(options.owned.first, graph.num_vertices())), hi_(std::min(options.owned.end, graph.num_vertices())) {
     const TeamSize team(options_.threads);
     if (options_.store) {
       store_ = options_.store;
@@ -124,7 +131,7 @@ class Engine {
       own_store_ = std::make_unique<MappedStore>(g_.grid(Grid::kOut), g_.grid(Grid::kIn), g_.blocks_per_side());
       store_ = own_store_.get();
     }
-    pull_chunks_ = adj_.balanced_chunks([&](uint64_t v) { return g_.in_degree(v) + (g_.directed() ? g_.out_degree(v) : 0); });
+    pull_chunks_ = adj_.balanced_chunks([&](uint64_t v) { return g_.in_degree(v) + (g_.directed() ? g_.out_degree(v) : 0); }, lo_, hi_);
   }
 
   const Graph& graph() const { return g_; }
@@ -133,6 +140,11 @@ class Engine {
   uint64_t num_arcs() const { return g_.num_arcs(); }
   uint64_t out_degree(uint64_t v) const { return g_.out_degree(v); }
   std::vector<IterationStats>& stats() { return stats_; }
+  const EngineOptions& options() const { return options_; }
+  // Whether v is one of this engine's masters (always, unless EngineOptions::owned says less).
+  bool owns(uint64_t v) const { return v >= lo_ && v < hi_; }
+  uint64_t first_owned() const { return lo_; }
+  uint64_t end_owned() const { return hi_; }
   void reset_stats() { stats_.clear(); }
   uint64_t vertex_bytes() const { return vertex_bytes_; }  // vertex state held now
   uint64_t peak_vertex_bytes() const { return peak_vertex_bytes_; }
@@ -211,8 +223,8 @@ class Engine {
   auto collect(VertexArray<T> a, Map map) {
     const TeamSize team(options_.threads);
     std::vector<std::invoke_result_t<Map, T>> out(a.size());
-#pragma omp parallel for schedule(static) if (out.size() > options_.serial_work)
-    for (uint64_t v = 0; v < out.size(); ++v) out[v] = map(a[v]);
+#pragma omp parallel for schedule(static) if (hi_ - lo_ > options_.serial_work)
+    for (uint64_t v = lo_; v < hi_; ++v) out[v] = map(a[v]);  // other ranks map their own
     release(a);
     return out;
   }
@@ -267,7 +279,7 @@ class Engine {
 
   // ---- vertex sets and vertex passes ---------------------------------------------------------
 
-  Set all() const { return Set::all(g_.num_vertices(), g_.num_arcs()); }
+  Set all() const { return Set::all(g_.num_vertices(), g_.num_arcs(), lo_, hi_); }
   Set frontier_of(uint64_t v) const { return Set::sparse(g_.num_vertices(), {static_cast<Id>(v)}, g_.out_degree(v)); }
   Set frontier_of(std::span<const uint64_t> vertices) const {
     std::vector<Id> list(vertices.begin(), vertices.end());
@@ -280,9 +292,8 @@ class Engine {
   template <typename F>
   void for_each(F f) const {
     const TeamSize team(options_.threads);
-    const uint64_t n = g_.num_vertices();
-#pragma omp parallel for schedule(static) if (n > options_.serial_work)
-    for (uint64_t v = 0; v < n; ++v) f(static_cast<Id>(v));
+#pragma omp parallel for schedule(static) if (hi_ - lo_ > options_.serial_work)
+    for (uint64_t v = lo_; v < hi_; ++v) f(static_cast<Id>(v));
   }
   template <typename F>
   void for_each(const Set& set, F f) const {
@@ -298,14 +309,13 @@ class Engine {
   typename Op::Value reduce(Op, F f) const {
     const TeamSize team(options_.threads);
     using Value = typename Op::Value;
-    const uint64_t n = g_.num_vertices();
-    const int threads = n > options_.serial_work ? max_threads() : 1;
+    const int threads = hi_ - lo_ > options_.serial_work ? max_threads() : 1;
     std::vector<Value> partial(static_cast<size_t>(threads), Op::identity());
 #pragma omp parallel num_threads(threads)
     {
       Value acc = Op::identity();
 #pragma omp for schedule(static) nowait
-      for (uint64_t v = 0; v < n; ++v) acc = Op::combine(acc, f(static_cast<Id>(v)));
+      for (uint64_t v = lo_; v < hi_; ++v) acc = Op::combine(acc, f(static_cast<Id>(v)));
       partial[static_cast<size_t>(omp_get_thread_num())] = acc;
     }
     Value total = Op::identity();
@@ -319,7 +329,7 @@ class Engine {
     const TeamSize team(options_.threads);
     const bool everyone = input.kind() == Set::Kind::kAll;
     const std::vector<Id>* list = everyone ? nullptr : &input.list();
-    const uint64_t count = everyone ? g_.num_vertices() : list->size();
+    const uint64_t count = everyone ? hi_ - lo_ : list->size();
     const int threads = count > options_.serial_work ? max_threads() : 1;
     std::vector<std::vector<Id>> parts(static_cast<size_t>(threads));
     uint64_t edges = 0;
@@ -329,7 +339,7 @@ class Engine {
       auto& mine = own.list();
 #pragma omp for schedule(static)
       for (uint64_t k = 0; k < count; ++k) {
-        const Id v = everyone ? static_cast<Id>(k) : (*list)[k];
+        const Id v = everyone ? static_cast<Id>(lo_ + k) : (*list)[k];
         if (keep(v)) {
           mine.push_back(v);
           edges += g_.out_degree(v);
@@ -347,9 +357,8 @@ class Engine {
   void sample_pass(uint32_t k, F f) {
     const TeamSize team(options_.threads);
     if (store_->zero_copy()) {
-      const uint64_t n = g_.num_vertices();
 #pragma omp parallel for schedule(dynamic, 1024)
-      for (uint64_t u = 0; u < n; ++u) adj_.for_first_out(u, k, [&](Id v) { f(static_cast<Id>(u), v); });
+      for (uint64_t u = lo_; u < hi_; ++u) adj_.for_first_out(u, k, [&](Id v) { f(static_cast<Id>(u), v); });
       return;
     }
     sample_blocks(k, f);
@@ -393,6 +402,34 @@ class Engine {
     return finish_pass(std::move(next), c, c.combine_seconds + timer.seconds());
   }
 
+  // The direction a pass of `program` over `frontier` takes (the same on every rank: it looks at
+  // the frontier's job-wide counts only).
+  template <typename Program>
+  Direction direction_for(const Set& frontier, const PassOptions<Id>& pass) const {
+    return options_.direction == Direction::kAuto && pass.direction != Direction::kAuto ? pass.direction
+                                                                                      : choose_direction<Program>(frontier);
+  }
+
+  // Combines a message x that arrived for v from elsewhere (another rank's push) into v's
+  // target, as a local push would; true if v is newly changed in this pass and must be applied
+  // (add it to the pass's changed lists). Any thread.
+  template <typename Program>
+  bool receive(const Program& program, Id v, typename Program::Op::Value x) {
+    using Op = typename Program::Op;
+    const auto target = program.target();
+    if constexpr (HasWants<Program>) {  // as push filters its targets (a BFS tree keeps its levels)
+      if (!program.wants(target.load(v))) return false;
+    }
+    if constexpr (ActivatesOnce<Program>) {
+      auto expected = Op::identity();
+      if (std::atomic_ref(target[v]).compare_exchange_strong(expected, x, std::memory_order_relaxed)) return true;
+      Op::atomic_combine(target[v], x);
+      return false;
+    } else {
+      return Op::atomic_combine(target[v], x) && claimed_.set_atomic(v);
+    }
+  }
+
   // ---- priority bins -------------------------------------------------------------------------
 
   Bins<Id> bins() const {
@@ -426,9 +463,18 @@ class Engine {
   // bin. Empty when every bin is.
   template <typename Key>
   Set next_bin(Bins<Id>& bins, Key key) const {
+    for (uint64_t b = bins.advance(); b != Bins<Id>::kNone; b = bins.advance()) {
+      Set s = take_bin(bins, b, key);
+      if (!s.empty()) return s;
+    }
+    return Set::sparse(g_.num_vertices(), {}, 0);
+  }
+  // Bin b's live entries as a set (possibly empty); the bin is emptied.
+  template <typename Key>
+  Set take_bin(Bins<Id>& bins, uint64_t b, Key key) const {
     const TeamSize team(options_.threads);
     // Moves thread t's live, not yet taken entries of bin b into `into`; returns their out-edges.
-    auto take = [&](int t, uint64_t b, std::vector<Id>& into) {
+    auto take = [&](int t, std::vector<Id>& into) {
       uint64_t edges = 0;
       auto& bin = bins.entries(t, b);
       for (Id v : bin) {
@@ -440,26 +486,25 @@ class Engine {
       bin.clear();
       return edges;
     };
-    for (uint64_t b = bins.advance(); b != Bins<Id>::kNone; b = bins.advance()) {
+    {
       const int threads = bins.threads();
       uint64_t edges = 0, entries = 0;
       for (int t = 0; t < threads; ++t) entries += bins.entries(t, b).size();
       const bool small = entries <= options_.serial_work;  // no team for tiny rounds
       std::vector<std::vector<Id>> parts(small ? 1 : static_cast<size_t>(threads));
       if (small) {
-        for (int t = 0; t < threads; ++t) edges += take(t, b, parts[0]);
+        for (int t = 0; t < threads; ++t) edges += take(t, parts[0]);
       } else {
 #pragma omp parallel for schedule(dynamic, 1) reduction(+ : edges)
         for (int t = 0; t < threads; ++t) {
           OwnList<Id> own(parts[static_cast<size_t>(t)]);  // alone on its cache lines
-          edges += take(t, b, own.list());
+          edges += take(t, own.list());
         }
       }
       auto members = small ? std::move(parts[0]) : concatenate(parts);
       for (Id v : members) bins.taken().clear(v);
-      if (!members.empty()) return Set::sparse(g_.num_vertices(), std::move(members), edges);
+      return Set::sparse(g_.num_vertices(), std::move(members), edges);
     }
-    return Set::sparse(g_.num_vertices(), {}, 0);
   }
 
 
@@ -490,9 +535,7 @@ class Engine {
     c.stats.iteration = stats_.size();
     c.stats.frontier_size = frontier.size();
     c.stats.frontier_edges = frontier.out_edges();
-    c.stats.direction = options_.direction == Direction::kAuto && pass.direction != Direction::kAuto
-                            ? pass.direction
-                            : choose_direction<Program>(frontier);
+    c.stats.direction = direction_for<Program>(frontier, pass);
     // As in GAPBS, only push passes count as exploring: after a pull phase the traversal goes
     // back to push and stays there until the frontier's edges are again a large share.
     c.explored = frontier.explored_edges() + (c.stats.direction == Direction::kPush ? frontier.out_edges() : 0);
@@ -541,6 +584,7 @@ class Engine {
     uint64_t edges = 0;
     for (Id v : list) {
       if (claimed) claimed_.clear_atomic(v);
+      if (!owns(v)) continue;  // another rank's vertex: its message went to its owner
       if (program.apply(v)) {
         list[kept++] = v;
         edges += g_.out_degree(v);
@@ -752,6 +796,7 @@ class Engine {
   std::vector<IterationStats> stats_;
   std::vector<VertexStorage> storage_;
   uint64_t vertex_bytes_ = 0, peak_vertex_bytes_ = 0;
+  uint64_t lo_ = 0, hi_ = 0;  // the masters (EngineOptions::owned)
 };
 
 }  // namespace tg

@@ -35,6 +35,7 @@ class Bitmap {
   void reset() { std::fill(words_.begin(), words_.end(), 0); }
   uint64_t word(uint64_t w) const { return words_[w]; }
   uint64_t words() const { return words_.size(); }
+  uint64_t* data() { return words_.data(); }
 
  private:
   std::vector<uint64_t> words_;
@@ -45,9 +46,12 @@ class Frontier {
  public:
   enum class Kind { kSparse, kDense, kAll };
 
-  static Frontier all(uint64_t n, uint64_t arcs) {
+  // Every vertex; as a list, only [first, end) (a rank's masters: what it pushes from).
+  static Frontier all(uint64_t n, uint64_t arcs, uint64_t first = 0, uint64_t end = UINT64_MAX) {
     Frontier f(n);
     f.kind_ = Kind::kAll;
+    f.first_ = std::min(first, n);
+    f.end_ = std::min(end, n);
     f.size_ = n;
     f.out_edges_ = arcs;
     return f;
@@ -73,6 +77,11 @@ class Frontier {
   uint64_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   uint64_t out_edges() const { return out_edges_; }  // sum of out-degrees of the members
+  // Replaces the counts by the job's (a distributed engine's list holds its rank's share).
+  void set_counts(uint64_t size, uint64_t out_edges) {
+    size_ = size;
+    out_edges_ = out_edges;
+  }
   // Out-edges of all earlier frontiers of this traversal, and whether the pass that made this
   // frontier pulled: what the engine's direction choice looks at.
   uint64_t explored_edges() const { return explored_edges_; }
@@ -89,9 +98,9 @@ class Frontier {
     if (kind_ == Kind::kSparse || have_list_) return list_;
     list_.clear();
     if (kind_ == Kind::kAll) {
-      list_.resize(n_);
+      list_.resize(end_ - first_);
 #pragma omp parallel for
-      for (uint64_t v = 0; v < n_; ++v) list_[v] = static_cast<Id>(v);
+      for (uint64_t v = first_; v < end_; ++v) list_[v - first_] = static_cast<Id>(v);
     } else {
       const uint64_t words = bits_.words();
       const int threads = max_threads();
@@ -137,6 +146,7 @@ class Frontier {
   // The list and the bitmap are caches of one set, filled on first use (hence mutable).
   mutable Kind kind_ = Kind::kSparse;
   uint64_t n_ = 0, size_ = 0, out_edges_ = 0, explored_edges_ = 0, previous_size_ = 0;
+  uint64_t first_ = 0, end_ = 0;  // kAll: the range list() holds
   bool came_from_pull_ = false;
   mutable std::vector<Id> list_;
   mutable Bitmap bits_;

@@ -1,0 +1,458 @@
+// The engine on MPI ranks: the same primitives as engine/engine.h, so the same algorithm text
+// runs on one rank or many (kernels take `auto& engine`). Each rank masters a contiguous vertex
+// range (dist/partition.h) and runs a shared-memory Engine restricted to it: its vertex passes,
+// its pull targets and the sources it pushes from are its masters; it reads only its rows of the
+// graph file's blocks.
+//
+// Vertex arrays are allocated whole on every rank (n values); a rank's values for its masters
+// are the truth, the rest are replicas that the engine keeps as follows:
+//   - created consistent: vertex_array(init) everywhere; vertex_array_from fills the masters
+//     and gathers every slice (so copies and identity forests start equal on all ranks);
+//   - written the same by every rank in the algorithm's sequential code (set, combine_at
+//     outside a pass: every rank executes it);
+//   - kept whole when the algorithm treats the array as a pointer forest (link, root, compress,
+//     most_frequent read any vertex): such an array is re-gathered after every vertex pass, and
+//     merged with the combine operator (MPI_Allreduce) after a pass that combined into other
+//     ranks' vertices (WCC's hooking, Afforest's links);
+//   - as a combine target, a replica entry is this rank's mirror of a remote vertex: a push pass
+//     combines messages into it and the engine sends each changed mirror to its owner once per
+//     pass, combined (Gemini's mirrors). Min/or mirrors keep what was sent (a message that does
+//     not improve on it need not travel); sum mirrors are reset to zero once sent.
+// Edge passes: push sends the changed mirrors to their owners (collective: one MPI_Alltoallv of
+// (vertex, value) records per pass), which combine them as a local push would and apply them.
+// Pull first ships every active master's source value (the program's source_value, computed by
+// its owner: "what a rank sends once per vertex") and the frontier's bitmap to all ranks, then
+// each rank reduces its masters' in-edges locally. Direction, empty(), bins and reductions are
+// decided on job-wide figures, so every rank takes the same branch.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <deque>
+#include <stdexcept>
+#include <type_traits>
+#include <vector>
+
+#include "dist/comm.h"
+#include "engine/engine.h"
+#include "util/timer.h"
+
+namespace tg {
+
+// What one rank did in one edge pass.
+struct RankPassStats {
+  dist::CommCounters comm;
+  double seconds = 0;  // the whole pass
+  double compute_seconds() const { return std::max(0.0, seconds - comm.communication_seconds - comm.wait_seconds); }
+};
+
+// A program whose source values were computed by their owners and shipped here: the pull pass
+// reads them from `shipped` instead of calling the program's source_value.
+template <typename P, typename Id, typename S>
+struct ShippedSources {
+  using Op = typename P::Op;
+  using Value = typename Op::Value;
+  static constexpr bool kBothDirections = BothDirections<P>;
+  static constexpr bool kActivatesOnce = ActivatesOnce<P>;
+  P program;
+  VertexArray<S> shipped;
+
+  S source_value(Id u) const { return shipped[u]; }
+  template <typename W>
+  Value message(S s, W w) const { return program.message(s, w); }
+  VertexArray<Value> target() const { return program.target(); }
+  bool apply(Id v) const { return program.apply(v); }
+  bool wants(Value x) const requires HasWants<P> { return program.wants(x); }
+  bool saturated(Value x) const requires HasSaturated<P> { return program.saturated(x); }
+};
+
+template <typename Id, typename W>
+class DistEngine {
+ public:
+  using Local = Engine<Id, W>;
+  using Graph = GraphView<Id, W>;
+  using Set = Frontier<Id>;
+  using VertexId = Id;
+  using Weight = W;
+
+  DistEngine(const Graph& graph, EngineOptions options, dist::Comm& comm)
+      : comm_(comm), local_(graph, restricted(options, comm)) {}
+
+  const Graph& graph() const { return local_.graph(); }
+  BlockStore& store() const { return local_.store(); }
+  uint64_t num_vertices() const { return local_.num_vertices(); }
+  uint64_t num_arcs() const { return local_.num_arcs(); }
+  uint64_t out_degree(uint64_t v) const { return local_.out_degree(v); }
+  std::vector<IterationStats>& stats() { return local_.stats(); }
+  void reset_stats() {
+    local_.reset_stats();
+    passes_.clear();
+    comm_.take_counters();
+  }
+  uint64_t vertex_bytes() const { return local_.vertex_bytes(); }
+  uint64_t peak_vertex_bytes() const { return local_.peak_vertex_bytes(); }
+  MemoryUse memory() const { return local_.memory(); }
+  dist::Comm& comm() { return comm_; }
+  const std::vector<RankPassStats>& rank_passes() const { return passes_; }
+
+  // ---- vertex state ------------------------------------------------------------------------
+
+  class [[nodiscard]] Scope {
+   public:
+    explicit Scope(DistEngine& e) : inner_(e.local_), e_(e), mark_(e.arrays_.size()) {}
+    ~Scope() {
+      while (e_.arrays_.size() > mark_) e_.arrays_.pop_back();
+    }
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+
+   private:
+    typename Local::Scope inner_;
+    DistEngine& e_;
+    size_t mark_;
+  };
+  Scope scope() { return Scope(*this); }
+
+  template <typename T>
+  VertexArray<T> vertex_array(T init) {
+    return known(local_.vertex_array(init));
+  }
+  template <typename F>
+  auto vertex_array_from(F f) {
+    auto a = known(local_.vertex_array_from(f));
+    comm_.allgather_slices(a.data(), sizeof(*a.data()));
+    return a;
+  }
+  template <typename T>
+  VertexArray<T> copy(VertexArray<T> from) {
+    return vertex_array_from([=](Id v) { return from[v]; });
+  }
+  template <typename T>
+  void set(VertexArray<T> a, uint64_t v, T x) const { a[v] = x; }
+  template <typename T>
+  bool update(VertexArray<T> a, uint64_t v, T x) const { return local_.update(a, v, x); }
+
+  // The values on rank 0, in vertex order; other ranks get an empty vector.
+  template <typename T>
+  std::vector<T> collect(VertexArray<T> a) {
+    comm_.gather_slices_to_root(a.data(), sizeof(T));
+    forget(a);
+    auto values = local_.collect(a);
+    if (comm_.rank() != 0) values.clear();
+    return values;
+  }
+  template <typename T, typename Map>
+  auto collect(VertexArray<T> a, Map map) {
+    auto values = local_.collect(a, map);  // each rank maps its masters
+    forget(a);
+    comm_.gather_slices_to_root(values.data(), sizeof(values[0]));
+    if (comm_.rank() != 0) values.clear();
+    return values;
+  }
+
+  // In a vertex pass, a combine into another rank's vertex lands in this rank's replica, and the
+  // array is merged across ranks with the operator when the pass ends (so only idempotent
+  // operators: min, max, or). Outside a pass every rank makes the same call.
+  template <typename Op>
+  bool combine_at(Op op, VertexArray<typename Op::Value> a, uint64_t v, typename Op::Value x) {
+    if (in_pass_ && !local_.owns(v)) merge_after_pass<Op>(a);
+    return local_.combine_at(op, a, v, x);
+  }
+  Id root(VertexArray<Id> parent, Id v) {
+    keep_whole(parent);
+    return local_.root(parent, v);
+  }
+  void compress(VertexArray<Id> parent) {
+    keep_whole(parent);
+    for_each([&](Id v) { parent.store(v, local_.root(parent, v)); });
+  }
+  void link(VertexArray<Id> parent, Id u, Id v) {
+    merge_after_pass<MinOp<Id>>(parent);  // each rank's forest is valid; so is their minimum
+    local_.link(parent, u, v);
+  }
+  template <typename T>
+  T most_frequent(VertexArray<T> a, int samples) {
+    keep_whole(a);
+    return local_.most_frequent(a, samples);
+  }
+
+  // ---- vertex sets and vertex passes ---------------------------------------------------------
+
+  Set all() const { return local_.all(); }
+  Set frontier_of(uint64_t v) const {
+    Set s = Set::sparse(num_vertices(), local_.owns(v) ? std::vector<Id>{static_cast<Id>(v)} : std::vector<Id>{}, 0);
+    s.set_counts(1, out_degree(v));
+    return s;
+  }
+  Set frontier_of(std::span<const uint64_t> vertices) const {
+    std::vector<Id> mine;
+    uint64_t edges = 0;
+    for (uint64_t v : vertices) {
+      edges += out_degree(v);
+      if (local_.owns(v)) mine.push_back(static_cast<Id>(v));
+    }
+    Set s = Set::sparse(num_vertices(), std::move(mine), 0);
+    s.set_counts(vertices.size(), edges);
+    return s;
+  }
+
+  template <typename F>
+  void for_each(F f) {
+    pass([&] { local_.for_each(f); });
+  }
+  template <typename F>
+  void for_each(const Set& set, F f) {
+    pass([&] { local_.for_each(set, f); });
+  }
+  template <typename Op, typename F>
+  typename Op::Value reduce(Op op, F f) {
+    typename Op::Value mine{};
+    pass([&] { mine = local_.reduce(op, f); });
+    return across_ranks(op, mine);
+  }
+  template <typename Keep>
+  Set select(const Set& input, Keep keep) {
+    Set s = Set::sparse(num_vertices(), {}, 0);
+    pass([&] { s = local_.select(input, keep); });
+    count_globally(s);
+    return s;
+  }
+
+  // ---- edges ---------------------------------------------------------------------------------
+
+  template <typename F>
+  void sample_pass(uint32_t k, F f) {
+    pass([&] { local_.sample_pass(k, f); });
+  }
+
+  template <typename Program>
+  Set edge_pass(const Program& program, const Set& frontier, PassOptions<Id> options = {}) {
+    Timer timer;
+    comm_.take_counters();
+    const Direction direction = local_.template direction_for<Program>(frontier, options);
+    options.direction = direction;
+    Set next = Set::sparse(num_vertices(), {}, 0);
+    if (direction == Direction::kPull) {
+      next = pull(program, frontier, options);
+    } else {
+      // Push combines into any vertex: a target set must name every rank's members.
+      std::optional<Set> targets;
+      if (options.targets) options.targets = &targets.emplace(whole(*options.targets));
+      next = push(program, frontier, options);
+    }
+    count_globally(next);
+    passes_.push_back({comm_.take_counters(), timer.seconds()});
+    return next;
+  }
+
+  // ---- priority bins -------------------------------------------------------------------------
+
+  Bins<Id> bins() const { return local_.bins(); }
+  template <typename Key>
+  void to_bins(Bins<Id>& bins, const Set& set, Key key) const {
+    local_.to_bins(bins, set, key);
+  }
+  // The lowest bin any rank holds live entries in, taken on every rank.
+  template <typename Key>
+  Set next_bin(Bins<Id>& bins, Key key) {
+    for (;;) {
+      const uint64_t b = across_ranks(MinOp<uint64_t>{}, bins.lowest());
+      if (b == Bins<Id>::kNone) return Set::sparse(num_vertices(), {}, 0);
+      bins.set_current(b);
+      Set s = local_.take_bin(bins, b, key);
+      count_globally(s);
+      if (!s.empty()) return s;
+    }
+  }
+
+ private:
+  // One vertex array's standing across ranks.
+  struct ArrayInfo {
+    const void* data = nullptr;
+    size_t value_bytes = 0;
+    uint64_t count = 0;
+    std::atomic<bool> whole{false};  // re-gathered after every vertex pass
+    std::atomic<int> merge{-1};      // a dist::MergeOp to merge with after this pass, or -1
+    dist::Scalar scalar = dist::Scalar::kU64;
+    bool mergeable = false;  // a scalar MPI can reduce
+  };
+
+  static EngineOptions restricted(EngineOptions o, const dist::Comm& comm) {
+    o.owned = {comm.first(comm.rank()), comm.end(comm.rank())};
+    o.schedule = Schedule::kVertex;  // block-major passes would walk other ranks' rows
+    return o;
+  }
+
+  template <typename T>
+  VertexArray<T> known(VertexArray<T> a) {
+    ArrayInfo& info = arrays_.emplace_back();
+    info.data = a.data();
+    info.value_bytes = sizeof(T);
+    info.count = a.size();
+    if constexpr (std::is_same_v<T, uint32_t>) info.scalar = dist::Scalar::kU32;
+    else if constexpr (std::is_same_v<T, uint64_t>) info.scalar = dist::Scalar::kU64;
+    else if constexpr (std::is_same_v<T, int64_t>) info.scalar = dist::Scalar::kI64;
+    else if constexpr (std::is_same_v<T, double>) info.scalar = dist::Scalar::kF64;
+    info.mergeable = std::is_same_v<T, uint32_t> || std::is_same_v<T, uint64_t> || std::is_same_v<T, int64_t> || std::is_same_v<T, double>;
+    return a;
+  }
+  template <typename T>
+  ArrayInfo& info_of(VertexArray<T> a) {
+    for (auto it = arrays_.rbegin(); it != arrays_.rend(); ++it)
+      if (it->data == a.data()) return *it;
+    throw std::logic_error("a vertex array that is not this engine's");
+  }
+  template <typename T>
+  void forget(VertexArray<T> a) {
+    info_of(a).data = nullptr;
+  }
+  // Gathers the array now if it was not kept whole yet (outside passes), and from now on.
+  template <typename T>
+  void keep_whole(VertexArray<T> a) {
+    ArrayInfo& info = info_of(a);
+    if (info.whole.load(std::memory_order_relaxed)) return;
+    if (!in_pass_) comm_.allgather_slices(a.data(), sizeof(T));
+    info.whole.store(true, std::memory_order_relaxed);
+  }
+  template <typename Op>
+  void merge_after_pass(VertexArray<typename Op::Value> a) {
+    using T = typename Op::Value;
+    ArrayInfo& info = info_of(a);
+    dist::MergeOp m;
+    if constexpr (std::is_same_v<Op, MinOp<T>>) m = dist::MergeOp::kMin;
+    else if constexpr (std::is_same_v<Op, MaxOp<T>>) m = dist::MergeOp::kMax;
+    else if constexpr (std::is_same_v<Op, OrOp<T>>) m = dist::MergeOp::kOr;
+    else throw std::logic_error("a vertex pass combined with a non-idempotent operator into another rank's vertex");
+    if (!info.mergeable) throw std::logic_error("a vertex pass combined into another rank's vertex of a type MPI cannot merge");
+    info.whole.store(true, std::memory_order_relaxed);
+    info.merge.store(static_cast<int>(m), std::memory_order_relaxed);
+  }
+
+  // Runs a vertex pass on this rank's masters, then brings the arrays kept whole up to date.
+  template <typename F>
+  void pass(F run) {
+    in_pass_ = true;
+    try {
+      run();
+    } catch (...) {
+      in_pass_ = false;
+      throw;
+    }
+    in_pass_ = false;
+    // Which arrays to merge or gather, agreed by all: a rank that combined into no remote vertex
+    // (or read no other vertex) must still take part in what another rank needs.
+    const size_t count = arrays_.size();
+    std::vector<uint8_t> mine(2 * count);  // per array: merge operator + 1 (0: none), kept whole
+    for (size_t k = 0; k < count; ++k) {
+      mine[2 * k] = static_cast<uint8_t>(arrays_[k].merge.exchange(-1, std::memory_order_relaxed) + 1);
+      mine[2 * k + 1] = arrays_[k].whole.load(std::memory_order_relaxed) ? 1 : 0;
+    }
+    const auto all = comm_.allgather(mine.data(), mine.size());
+    for (size_t r = 1; r < static_cast<size_t>(comm_.size()); ++r) {
+      for (size_t i = 0; i < mine.size(); ++i) mine[i] = std::max(mine[i], static_cast<uint8_t>(all[r * mine.size() + i]));
+    }
+    for (size_t k = 0; k < count; ++k) {
+      ArrayInfo& info = arrays_[k];
+      if (mine[2 * k + 1]) info.whole.store(true, std::memory_order_relaxed);
+      if (!info.data) continue;
+      void* data = const_cast<void*>(info.data);
+      const int merge = mine[2 * k] - 1;
+      if (merge >= 0) {
+        comm_.allreduce(data, info.count, info.scalar, static_cast<dist::MergeOp>(merge));
+      } else if (info.whole.load(std::memory_order_relaxed)) {
+        comm_.allgather_slices(data, info.value_bytes);
+      }
+    }
+  }
+
+  // x combined over all ranks, in rank order (so every rank gets the same bits of a sum).
+  template <typename Op>
+  typename Op::Value across_ranks(Op, typename Op::Value x) {
+    using Value = typename Op::Value;
+    const auto bytes = comm_.allgather(&x, sizeof(Value));
+    Value total = Op::identity();
+    for (int r = 0; r < comm_.size(); ++r) {
+      Value part;
+      std::memcpy(&part, bytes.data() + static_cast<size_t>(r) * sizeof(Value), sizeof(Value));
+      total = Op::combine(total, part);
+    }
+    return total;
+  }
+  // Gives a set the job-wide counts (it holds this rank's members, and their counts).
+  void count_globally(Set& s) {
+    const auto total = across_ranks(SumOp<Pair<uint64_t>>{}, Pair<uint64_t>{s.size(), s.out_edges()});
+    s.set_counts(total.first, total.second);
+  }
+  // The set with every rank's members (a bitmap), the same counts and history.
+  Set whole(const Set& s) {
+    if (s.kind() == Set::Kind::kAll) return s;
+    s.prepare_dense();
+    Bitmap bits(num_vertices());
+    const Bitmap* mine = s.membership();
+    const uint64_t first_word = local_.first_owned() / 64, end_word = (local_.end_owned() + 63) / 64;
+    for (uint64_t w = first_word; w < end_word; ++w) bits.data()[w] = mine->word(w);
+    comm_.allgather_bits(bits.data());
+    Set g = Set::dense(num_vertices(), std::move(bits), s.size(), s.out_edges());
+    g.set_history(s.explored_edges(), s.came_from_pull(), s.previous_size());
+    return g;
+  }
+
+  template <typename Program>
+  Set pull(const Program& program, const Set& frontier, const PassOptions<Id>& options) {
+    using S = std::remove_cvref_t<decltype(program.source_value(Id{}))>;
+    const Set sources = whole(frontier);
+    // Every active master's source value, computed here and gathered on every rank.
+    const uint64_t n = num_vertices();
+    if (shipped_.size() < n * sizeof(S)) shipped_.resize(n * sizeof(S));
+    auto values = VertexArray<S>::over(reinterpret_cast<S*>(shipped_.data()), 0, n);
+    local_.for_each(frontier, [&](Id u) { values[u] = program.source_value(u); });
+    comm_.allgather_slices(values.data(), sizeof(S));
+    const ShippedSources<Program, Id, S> shipped{program, values};
+    return local_.apply_pass(program, local_.combine_pass(shipped, sources, options));
+  }
+
+  template <typename Program>
+  Set push(const Program& program, const Set& frontier, const PassOptions<Id>& options) {
+    using Op = typename Program::Op;
+    using Value = typename Op::Value;
+    struct Update {
+      Id v;
+      Value x;
+    };
+    Changed<Id> changed = local_.combine_pass(program, frontier, options);
+    const auto target = program.target();
+    // The changed mirrors, by owner.
+    const auto ranks = static_cast<size_t>(comm_.size());
+    std::vector<std::vector<std::byte>> out(ranks);
+    for (const auto& list : changed.lists) {
+      for (Id v : list) {
+        if (local_.owns(v)) continue;
+        const Update u{v, target[v]};
+        auto& buffer = out[static_cast<size_t>(comm_.owner(v))];
+        const auto* p = reinterpret_cast<const std::byte*>(&u);
+        buffer.insert(buffer.end(), p, p + sizeof(Update));
+        if constexpr (std::is_same_v<Op, SumOp<Value>>) target[v] = Op::identity();  // sent: start again from zero
+      }
+    }
+    std::vector<size_t> from;
+    const auto received = comm_.exchange(out, from);
+    std::vector<Id> arrived;
+    for (size_t at = 0; at + sizeof(Update) <= received.size(); at += sizeof(Update)) {
+      Update u;
+      std::memcpy(&u, received.data() + at, sizeof(Update));
+      if (local_.receive(program, u.v, u.x)) arrived.push_back(u.v);
+    }
+    changed.lists.push_back(std::move(arrived));
+    return local_.apply_pass(program, std::move(changed));
+  }
+
+  dist::Comm& comm_;
+  Local local_;
+  std::deque<ArrayInfo> arrays_;
+  bool in_pass_ = false;
+  std::vector<std::byte> shipped_;  // source values shipped for pull passes, reused
+  std::vector<RankPassStats> passes_;
+};
+
+}  // namespace tg

@@ -1,0 +1,157 @@
+"""Distributed execution: `mpirun -np N tiergraph run ...` runs every algorithm on N ranks, each
+mastering a vertex range, and rank 0 writes what one rank would have written (integers bitwise,
+PageRank within 1e-9 L1), directed and undirected, weighted and not, pushing and pulling. The
+report has each rank's figures; a rank that dies ends the job within 30 s; ranks that opened
+different graph files are stopped at the start."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import time
+
+import numpy as np
+import pytest
+
+from same_answer import assert_same_answer, convert_datasets
+
+MPIRUN = shutil.which("mpirun")
+pytestmark = pytest.mark.skipif(MPIRUN is None, reason="Open MPI is not installed (scripts/setup.sh installs it)")
+
+DATASETS = ["email-Eu-core.txt.xz", "road-rome99.gr.xz", "tiny-lesmis.graph.xz"]
+ALGORITHMS = ["bfs", "sssp", "wcc", "pr", "radii"]
+
+
+def mpirun_argv(tg_bin, ranks, *args):
+    return [MPIRUN, "--allow-run-as-root", "--oversubscribe", "--bind-to", "none", "-np", str(ranks), "-x",
+            "ASAN_OPTIONS", str(tg_bin), "-q", *map(str, args)]
+
+
+def mpirun(tg_bin, ranks, *args, timeout=300):
+    env = dict(os.environ)
+    env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"  # MPI's own allocations
+    return subprocess.run(mpirun_argv(tg_bin, ranks, *args), capture_output=True, text=True, timeout=timeout, env=env)
+
+
+@pytest.fixture(scope="module")
+def graphs(tg, datasets_dir, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("dist")
+    out = convert_datasets(tg, datasets_dir, folder, DATASETS)
+    # Kronecker graphs: skewed degrees, many cut edges; weighted directed and unweighted undirected.
+    for name, opts in {"kron-directed": ["--weights", "int"], "kron-undirected": ["-s"]}.items():
+        path = folder / f"{name}.tg"
+        tg.run("generate", "-g", "12", "--seed", "5", "--blocks", "2", *opts, "-o", path, check=True)
+        out[name] = path
+    return out
+
+
+def options_for(tg, graph, algorithm):
+    extra = ["-r", "1"] if algorithm in ("bfs", "sssp") else []
+    if algorithm == "sssp" and not tg.info(graph)["weighted"]:
+        extra.append("--unit-weights")
+    return extra
+
+
+@pytest.mark.parametrize("dataset", DATASETS + ["kron-directed", "kron-undirected"])
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_every_algorithm_on_ranks_gives_the_one_rank_answer(tg, tg_bin, graphs, dataset, algorithm, tmp):
+    graph = graphs[dataset]
+    extra = options_for(tg, graph, algorithm)
+    reference = tmp / "reference.npy"
+    tg.run("run", algorithm, graph, *extra, "-o", reference, check=True)
+    want = np.load(reference)
+    directions = ["auto", "push", "pull"] if dataset.startswith("kron") else ["auto"]
+    for ranks in (1, 2, 4):
+        for direction in directions:
+            out = tmp / f"ranks{ranks}-{direction}.npy"
+            res = mpirun(tg_bin, ranks, "run", algorithm, graph, *extra, "--direction", direction, "-v", "-o", out)
+            assert res.returncode == 0, res.stderr
+            assert "Verification: PASS" in res.stdout
+            assert_same_answer(np.load(out), want, algorithm, f"{ranks} ranks, {direction}")
+
+
+def test_bfs_tree_on_ranks_is_a_bfs_tree(tg_bin, graphs, tmp):
+    # Parents may differ from one rank's (any parent one level up will do); the verifier checks
+    # the tree, and the depths must be the same.
+    res = mpirun(tg_bin, 4, "run", "bfs", graphs["kron-undirected"], "-r", "1", "--parents", "-v")
+    assert res.returncode == 0 and "Verification: PASS" in res.stdout, res.stderr
+
+
+def test_the_report_has_each_ranks_figures(tg, tg_bin, graphs):
+    graph = graphs["kron-undirected"]
+    res = mpirun(tg_bin, 2, "run", "pr", graph, "-i", "5", "--json")
+    assert res.returncode == 0, res.stderr
+    report = tg_json(res.stdout)
+    assert report["ranks"] == 2 and report["exchange"] == "collective"
+    trial = report["trials"][0]
+    ranks = trial["ranks"]
+    assert [r["rank"] for r in ranks] == [0, 1]
+    info = tg.info(graph)
+    assert sum(r["masters"] for r in ranks) == info["vertices"]
+    for r in ranks:
+        # Five pull passes, each shipping this rank's source values to the other: at least its
+        # masters' 8-byte contributions per pass.
+        assert len(r["passes"]) == 5
+        assert all(p["bytes_sent"] >= 8 * r["masters"] for p in r["passes"])
+        assert r["bytes_sent"] >= sum(p["bytes_sent"] for p in r["passes"])
+        assert r["communication_seconds"] > 0 and r["wait_seconds"] >= 0
+    assert trial["imbalance"] >= 1.0
+
+
+def tg_json(text):
+    import json
+    return json.loads(text)
+
+
+def test_one_rank_under_mpirun_is_a_plain_run(tg_bin, graphs):
+    res = mpirun(tg_bin, 1, "run", "bfs", graphs["kron-directed"], "-r", "1", "--json")
+    assert res.returncode == 0, res.stderr
+    assert "ranks" not in tg_json(res.stdout)
+
+
+def test_what_ranks_cannot_do_yet_is_refused(tg_bin, graphs):
+    graph = graphs["kron-directed"]
+    for extra, words in ((["--exchange", "ring"], "--exchange ring is not built yet"),
+                         (["--store", "file"], "--store file on MPI ranks"),
+                         (["--memory-budget", "1G"], "on MPI ranks are not built yet")):
+        res = mpirun(tg_bin, 2, "run", "bfs", graph, "-r", "1", *extra)
+        assert res.returncode != 0 and words in res.stderr, (extra, res.stderr)
+
+
+def test_ranks_with_different_graph_files_are_stopped_at_the_start(tg, tg_bin, graphs):
+    a, b = graphs["kron-directed"], graphs["kron-undirected"]
+    argv = [MPIRUN, "--allow-run-as-root", "--oversubscribe", "--bind-to", "none",
+            "-np", "1", str(tg_bin), "-q", "run", "bfs", str(a), "-r", "1", ":",
+            "-np", "1", str(tg_bin), "-q", "run", "bfs", str(b), "-r", "1"]
+    res = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert res.returncode != 0
+    assert "every rank must read the same file" in res.stderr, res.stderr
+
+
+def test_a_killed_rank_ends_the_job_within_30_seconds(tg, tg_bin, tmp):
+    graph = tmp / "k16.tg"
+    tg.run("generate", "-g", "16", "-o", graph, check=True)
+    env = dict(os.environ)
+    proc = subprocess.Popen(mpirun_argv(tg_bin, 2, "run", "pr", graph, "-i", "1000000"), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        ranks = []
+        deadline = time.time() + 60
+        while len(ranks) < 2 and time.time() < deadline:  # the two ranks, children of mpirun
+            time.sleep(0.5)
+            found = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
+            ranks = [int(p) for p in found]
+        assert len(ranks) == 2, "the ranks did not start"
+        time.sleep(2)  # well into the iterations
+        assert proc.poll() is None, proc.communicate()
+        os.kill(ranks[-1], signal.SIGKILL)
+        killed = time.time()
+        _, err = proc.communicate(timeout=30)
+        assert time.time() - killed < 30
+        assert proc.returncode != 0, err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
