@@ -6,6 +6,7 @@ different graph files are stopped at the start."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -22,6 +23,9 @@ pytestmark = pytest.mark.skipif(MPIRUN is None, reason="Open MPI is not installe
 
 DATASETS = ["email-Eu-core.txt.xz", "road-rome99.gr.xz", "tiny-lesmis.graph.xz"]
 ALGORITHMS = ["bfs", "sssp", "wcc", "pr", "radii"]
+# The sanitized build (several times slower) runs the matrix on two graphs, in auto direction.
+SANITIZED = bool(os.environ.get("TG_SANITIZED"))
+MATRIX_GRAPHS = ["road-rome99.gr.xz", "kron-directed"] if SANITIZED else DATASETS + ["kron-directed", "kron-undirected"]
 
 
 def mpirun_argv(tg_bin, ranks, *args):
@@ -54,7 +58,7 @@ def options_for(tg, graph, algorithm):
     return extra
 
 
-@pytest.mark.parametrize("dataset", DATASETS + ["kron-directed", "kron-undirected"])
+@pytest.mark.parametrize("dataset", MATRIX_GRAPHS)
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
 def test_every_algorithm_on_ranks_gives_the_one_rank_answer(tg, tg_bin, graphs, dataset, algorithm, tmp):
     graph = graphs[dataset]
@@ -62,7 +66,7 @@ def test_every_algorithm_on_ranks_gives_the_one_rank_answer(tg, tg_bin, graphs, 
     reference = tmp / "reference.npy"
     tg.run("run", algorithm, graph, *extra, "-o", reference, check=True)
     want = np.load(reference)
-    directions = ["auto", "push", "pull"] if dataset.startswith("kron") else ["auto"]
+    directions = ["auto", "push", "pull"] if dataset.startswith("kron") and not SANITIZED else ["auto"]
     for ranks in (1, 2, 4):
         for direction in directions:
             out = tmp / f"ranks{ranks}-{direction}.npy"
@@ -101,7 +105,6 @@ def test_the_report_has_each_ranks_figures(tg, tg_bin, graphs):
 
 
 def tg_json(text):
-    import json
     return json.loads(text)
 
 
