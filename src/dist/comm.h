@@ -1,9 +1,11 @@
 // What a distributed engine asks of MPI, in bytes and vertex ranges, so that no template header
 // includes mpi.h: gathering each rank's slice of a vertex array, exchanging per-peer buffers
 // (MPI_Alltoallv), merging whole arrays with an operator (MPI_Allreduce), gathering slices on
-// rank 0. Every call is a collective of the job (all ranks make it, in the same order), counts
-// what it sends and splits its time into waiting (a barrier first: the ranks that arrive early
-// wait for the last, which is load imbalance) and communication (the transfer itself).
+// rank 0. Every call is a collective of the job (all ranks make it, in the same order) and counts
+// what it sends and the time it takes. An exchange splits its time into waiting (the exchange of
+// counts, a few bytes, returns when the slowest rank arrives: load imbalance) and communication
+// (the transfer itself); the other calls count all their time as communication (a barrier to
+// split it would cost a round trip each).
 #pragma once
 
 #include <cstddef>

@@ -126,7 +126,10 @@ class DistEngine {
   }
   template <typename T>
   VertexArray<T> copy(VertexArray<T> from) {
-    return vertex_array_from([=](Id v) { return from[v]; });
+    if (!info_of(from).whole.load(std::memory_order_relaxed)) return vertex_array_from([=](Id v) { return from[v]; });
+    auto a = known(local_.vertex_array(T{}));  // every rank holds all of `from`: copy it here
+    std::memcpy(a.data(), from.data(), from.size() * sizeof(T));
+    return a;
   }
   template <typename T>
   void set(VertexArray<T> a, uint64_t v, T x) const { a[v] = x; }
