@@ -68,7 +68,7 @@ int Comm::owner(uint64_t v) const {
   return static_cast<int>(std::upper_bound(bounds_.begin() + 1, bounds_.end(), v) - bounds_.begin() - 1);
 }
 
-void Comm::count(const CommCounters& c) {
+void Comm::add(const CommCounters& c) {
   since_ += c;
   total_ += c;
 }
@@ -82,7 +82,7 @@ CommCounters Comm::take_counters() {
 void Comm::wait_for_all() {
   Timer t;
   check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
-  count({.wait_seconds = t.seconds()});
+  add({.wait_seconds = t.seconds()});
 }
 
 void Comm::allgather_slices(void* values, size_t elem_bytes) {
@@ -97,7 +97,7 @@ void Comm::allgather_slices(void* values, size_t elem_bytes) {
   check(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, values, counts.data(), offsets.data(), type.get(), MPI_COMM_WORLD),
         "MPI_Allgatherv");
   const uint64_t mine = (end(rank_) - first(rank_)) * elem_bytes;
-  count({.bytes_sent = mine * static_cast<uint64_t>(size_ - 1), .messages = static_cast<uint64_t>(size_ - 1),
+  add({.bytes_sent = mine * static_cast<uint64_t>(size_ - 1), .messages = static_cast<uint64_t>(size_ - 1),
          .communication_seconds = t.seconds()});
 }
 
@@ -112,7 +112,7 @@ void Comm::allgather_bits(uint64_t* words) {
   check(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, words, counts.data(), offsets.data(), MPI_UINT64_T, MPI_COMM_WORLD),
         "MPI_Allgatherv");
   const uint64_t mine = static_cast<uint64_t>(counts[static_cast<size_t>(rank_)]) * 8;
-  count({.bytes_sent = mine * static_cast<uint64_t>(size_ - 1), .messages = static_cast<uint64_t>(size_ - 1),
+  add({.bytes_sent = mine * static_cast<uint64_t>(size_ - 1), .messages = static_cast<uint64_t>(size_ - 1),
          .communication_seconds = t.seconds()});
 }
 
@@ -157,9 +157,9 @@ void Comm::gather_slices_to_root(void* values, size_t elem_bytes) {
     check(MPI_Gatherv(bytes + first(rank_) * elem_bytes, counts[static_cast<size_t>(rank_)], type.get(), nullptr, nullptr,
                       nullptr, type.get(), 0, MPI_COMM_WORLD),
           "MPI_Gatherv");
-    count({.bytes_sent = (end(rank_) - first(rank_)) * elem_bytes, .messages = 1});
+    add({.bytes_sent = (end(rank_) - first(rank_)) * elem_bytes, .messages = 1});
   }
-  count({.communication_seconds = t.seconds()});
+  add({.communication_seconds = t.seconds()});
 }
 
 std::vector<std::byte> Comm::allgather(const void* mine, size_t bytes) {
@@ -171,7 +171,7 @@ std::vector<std::byte> Comm::allgather(const void* mine, size_t bytes) {
   Timer t;
   check(MPI_Allgather(mine, as_count(bytes, "allgather"), MPI_BYTE, all.data(), static_cast<int>(bytes), MPI_BYTE, MPI_COMM_WORLD),
         "MPI_Allgather");
-  count({.bytes_sent = bytes * static_cast<uint64_t>(size_ - 1), .messages = static_cast<uint64_t>(size_ - 1),
+  add({.bytes_sent = bytes * static_cast<uint64_t>(size_ - 1), .messages = static_cast<uint64_t>(size_ - 1),
          .communication_seconds = t.seconds()});
   return all;
 }
@@ -182,7 +182,7 @@ void Comm::allreduce(void* values, size_t count_of, Scalar type, MergeOp op) {
   check(MPI_Allreduce(MPI_IN_PLACE, values, as_count(count_of, "merging a vertex array"), mpi_type(type), mpi_op(op), MPI_COMM_WORLD),
         "MPI_Allreduce");
   const uint64_t bytes = count_of * (type == Scalar::kU32 ? 4 : 8);
-  count({.bytes_sent = bytes, .messages = static_cast<uint64_t>(size_ - 1), .communication_seconds = t.seconds()});
+  add({.bytes_sent = bytes, .messages = static_cast<uint64_t>(size_ - 1), .communication_seconds = t.seconds()});
 }
 
 std::vector<std::byte> Comm::exchange(const std::vector<std::vector<std::byte>>& out, std::vector<size_t>& from) {
@@ -206,7 +206,7 @@ std::vector<std::byte> Comm::exchange(const std::vector<std::vector<std::byte>>&
   }
   // The counts' exchange is a few bytes: its time is the wait for the slowest rank to arrive.
   check(MPI_Alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Alltoall");
-  count({.wait_seconds = wait.seconds()});
+  add({.wait_seconds = wait.seconds()});
   Timer t;
   for (size_t r = 0; r < n; ++r) from[r + 1] = from[r] + static_cast<size_t>(receive_counts[r]);
   for (size_t r = 0; r < n; ++r) receive_offsets[r] = as_count(from[r], "a pass's updates");
@@ -214,7 +214,7 @@ std::vector<std::byte> Comm::exchange(const std::vector<std::vector<std::byte>>&
   check(MPI_Alltoallv(sending.data(), send_counts.data(), send_offsets.data(), MPI_BYTE, received.data(), receive_counts.data(),
                       receive_offsets.data(), MPI_BYTE, MPI_COMM_WORLD),
         "MPI_Alltoallv");
-  count({.bytes_sent = total, .messages = messages, .communication_seconds = t.seconds()});
+  add({.bytes_sent = total, .messages = messages, .communication_seconds = t.seconds()});
   return received;
 }
 

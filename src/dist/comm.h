@@ -69,9 +69,10 @@ class Comm {
   // What this rank sent and spent since the last take_counters().
   CommCounters take_counters();
   const CommCounters& total() const { return total_; }
+  // Counts what another channel (the accumulate window) sent and spent.
+  void add(const CommCounters& c);
 
  private:
-  void count(const CommCounters& c);
   std::vector<uint64_t> bounds_;
   int rank_ = 0, size_ = 1;
   CommCounters since_{}, total_{};

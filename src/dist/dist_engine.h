@@ -35,10 +35,15 @@
 #include <vector>
 
 #include "dist/comm.h"
+#include "dist/inbox.h"
 #include "engine/engine.h"
 #include "util/timer.h"
 
 namespace tg {
+
+// How a push pass's updates reach their owners: one MPI_Alltoallv of (vertex, value) records, or
+// remote atomics into the owners' inboxes (dist/inbox.h).
+enum class Exchange { kCollective, kAccumulate };
 
 // What one rank did in one edge pass.
 struct RankPassStats {
@@ -76,8 +81,8 @@ class DistEngine {
   using VertexId = Id;
   using Weight = W;
 
-  DistEngine(const Graph& graph, EngineOptions options, dist::Comm& comm)
-      : comm_(comm), local_(graph, restricted(options, comm)) {}
+  DistEngine(const Graph& graph, EngineOptions options, dist::Comm& comm, Exchange exchange = Exchange::kCollective)
+      : comm_(comm), local_(graph, restricted(options, comm)), exchange_(exchange) {}
 
   const Graph& graph() const { return local_.graph(); }
   BlockStore& store() const { return local_.store(); }
@@ -426,6 +431,26 @@ class DistEngine {
     Changed<Id> changed = local_.combine_pass(program, frontier, options);
     const auto target = program.target();
     // The changed mirrors, by owner.
+    std::vector<Id> arrived;
+    if (exchange_ == Exchange::kAccumulate) {
+      dist::Inbox& inbox = inbox_for<Op>();
+      inbox.open();
+      for (const auto& list : changed.lists) {
+        for (Id v : list) {
+          if (local_.owns(v)) continue;
+          inbox.put(comm_.owner(v), v, &target[v]);
+          if constexpr (std::is_same_v<Op, SumOp<Value>>) target[v] = Op::identity();
+        }
+      }
+      inbox.close();
+      inbox.take([&](uint64_t v, const void* x) {
+        Value value;
+        std::memcpy(&value, x, sizeof(Value));
+        if (local_.receive(program, static_cast<Id>(v), value)) arrived.push_back(static_cast<Id>(v));
+      });
+      changed.lists.push_back(std::move(arrived));
+      return local_.apply_pass(program, std::move(changed));
+    }
     const auto ranks = static_cast<size_t>(comm_.size());
     std::vector<std::vector<std::byte>> out(ranks);
     for (const auto& list : changed.lists) {
@@ -440,7 +465,6 @@ class DistEngine {
     }
     std::vector<size_t> from;
     const auto received = comm_.exchange(out, from);
-    std::vector<Id> arrived;
     for (size_t at = 0; at + sizeof(Update) <= received.size(); at += sizeof(Update)) {
       Update u;
       std::memcpy(&u, received.data() + at, sizeof(Update));
@@ -450,8 +474,35 @@ class DistEngine {
     return local_.apply_pass(program, std::move(changed));
   }
 
+  // The inbox for updates combined with Op (made on first use, by every rank in the same pass).
+  template <typename Op>
+  dist::Inbox& inbox_for() {
+    using T = typename Op::Value;
+    dist::RemoteOp op;
+    if constexpr (std::is_same_v<Op, MinOp<T>>) op = dist::RemoteOp::kMin;
+    else if constexpr (std::is_same_v<Op, MaxOp<T>>) op = dist::RemoteOp::kMax;
+    else if constexpr (std::is_same_v<Op, SumOp<T>>) op = dist::RemoteOp::kSum;
+    else op = dist::RemoteOp::kOr;
+    dist::Scalar scalar = dist::Scalar::kU64;
+    if constexpr (std::is_same_v<T, uint32_t>) scalar = dist::Scalar::kU32;
+    else if constexpr (std::is_same_v<T, int64_t>) scalar = dist::Scalar::kI64;
+    else if constexpr (std::is_same_v<T, double>) scalar = dist::Scalar::kF64;
+    else static_assert(std::is_same_v<T, uint64_t>, "the accumulate exchange carries 4- and 8-byte integers and doubles");
+    for (auto& [key, inbox] : inboxes_)
+      if (key.op == op && key.scalar == scalar) return *inbox;
+    const T identity = Op::identity();
+    auto& made = inboxes_.emplace_back(InboxKey{op, scalar}, std::make_unique<dist::Inbox>(comm_, sizeof(T), scalar, op, &identity));
+    return *made.second;
+  }
+  struct InboxKey {
+    dist::RemoteOp op;
+    dist::Scalar scalar;
+  };
+
   dist::Comm& comm_;
   Local local_;
+  Exchange exchange_;
+  std::vector<std::pair<InboxKey, std::unique_ptr<dist::Inbox>>> inboxes_;
   std::deque<ArrayInfo> arrays_;
   bool in_pass_ = false;
   std::vector<std::byte> shipped_;  // source values shipped for pull passes, reused

@@ -1,8 +1,9 @@
 """Distributed execution: `mpirun -np N tiergraph run ...` runs every algorithm on N ranks, each
 mastering a vertex range, and rank 0 writes what one rank would have written (integers bitwise,
-PageRank within 1e-9 L1), directed and undirected, weighted and not, pushing and pulling. The
-report has each rank's figures; a rank that dies ends the job within 30 s; ranks that opened
-different graph files are stopped at the start."""
+PageRank within 1e-9 L1), directed and undirected, weighted and not, pushing and pulling, with
+updates exchanged collectively (MPI_Alltoallv) or by remote atomics (MPI_Accumulate, doubles
+checked on shared memory and on UCX over TCP). The report has each rank's figures; a rank that
+dies ends the job within 30 s; ranks that opened different graph files are stopped at the start."""
 
 from __future__ import annotations
 
@@ -23,6 +24,9 @@ pytestmark = pytest.mark.skipif(MPIRUN is None, reason="Open MPI is not installe
 
 DATASETS = ["email-Eu-core.txt.xz", "road-rome99.gr.xz", "tiny-lesmis.graph.xz"]
 ALGORITHMS = ["bfs", "sssp", "wcc", "pr", "radii"]
+SHARED_MEMORY = ("--mca", "osc", "sm")
+UCX_TCP = ("--mca", "pml", "ucx", "--mca", "osc", "ucx", "--mca", "opal_common_ucx_tls", "any",
+           "--mca", "opal_common_ucx_devices", "any", "-x", "UCX_TLS=tcp")
 # The sanitized build (several times slower) runs the matrix on two graphs, in auto direction.
 SANITIZED = bool(os.environ.get("TG_SANITIZED"))
 MATRIX_GRAPHS = ["road-rome99.gr.xz", "kron-directed"] if SANITIZED else DATASETS + ["kron-directed", "kron-undirected"]
@@ -33,10 +37,12 @@ def mpirun_argv(tg_bin, ranks, *args):
             "ASAN_OPTIONS", str(tg_bin), "-q", *map(str, args)]
 
 
-def mpirun(tg_bin, ranks, *args, timeout=300):
+def mpirun(tg_bin, ranks, *args, transport=(), timeout=300):
     env = dict(os.environ)
     env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"  # MPI's own allocations
-    return subprocess.run(mpirun_argv(tg_bin, ranks, *args), capture_output=True, text=True, timeout=timeout, env=env)
+    argv = mpirun_argv(tg_bin, ranks, *args)
+    argv[1:1] = transport
+    return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=env)
 
 
 @pytest.fixture(scope="module")
@@ -68,12 +74,30 @@ def test_every_algorithm_on_ranks_gives_the_one_rank_answer(tg, tg_bin, graphs, 
     want = np.load(reference)
     directions = ["auto", "push", "pull"] if dataset.startswith("kron") and not SANITIZED else ["auto"]
     for ranks in (1, 2, 4):
-        for direction in directions:
-            out = tmp / f"ranks{ranks}-{direction}.npy"
-            res = mpirun(tg_bin, ranks, "run", algorithm, graph, *extra, "--direction", direction, "-v", "-o", out)
-            assert res.returncode == 0, res.stderr
-            assert "Verification: PASS" in res.stdout
-            assert_same_answer(np.load(out), want, algorithm, f"{ranks} ranks, {direction}")
+        for exchange in ("collective", "accumulate"):
+            for direction in directions:
+                out = tmp / f"ranks{ranks}-{exchange}-{direction}.npy"
+                res = mpirun(tg_bin, ranks, "run", algorithm, graph, *extra, "--direction", direction,
+                             "--exchange", exchange, "-v", "-o", out)
+                assert res.returncode == 0, res.stderr
+                assert "Verification: PASS" in res.stdout
+                assert_same_answer(np.load(out), want, algorithm, f"{ranks} ranks, {exchange}, {direction}")
+
+
+@pytest.mark.parametrize("transport", [SHARED_MEMORY, UCX_TCP], ids=["shared-memory", "ucx-tcp"])
+def test_remote_atomics_on_doubles_add_up_on_every_transport(tg, tg_bin, graphs, tmp, transport):
+    # PageRank pushed across ranks with --exchange accumulate is MPI_Accumulate(MPI_SUM) on
+    # MPI_DOUBLE into the owners' windows (UCX once added doubles' bit patterns as integers).
+    graph = graphs["kron-directed"]
+    reference = tmp / "reference.npy"
+    tg.run("run", "pr", graph, "-i", "10", "-o", reference, check=True)
+    out = tmp / "accumulated.npy"
+    res = mpirun(tg_bin, 2, "run", "pr", graph, "-i", "10", "--direction", "push", "--exchange", "accumulate",
+                 "-o", out, transport=transport)
+    if transport == UCX_TCP and res.returncode != 0 and "ucx" in res.stderr.lower() and "not" in res.stderr.lower():
+        pytest.skip(f"UCX is not available here: {res.stderr.splitlines()[0]}")
+    assert res.returncode == 0, res.stderr
+    assert_same_answer(np.load(out), np.load(reference), "pr", str(transport))
 
 
 def test_bfs_tree_on_ranks_is_a_bfs_tree(tg_bin, graphs, tmp):
