@@ -195,6 +195,7 @@ Runner add_run(CLI::App& app) {
   cmd->add_option("--damping", a->request.damping, "pr: damping factor (default 0.85)");
   cmd->add_option("-k,--samples", a->request.samples, "radii: sampled sources, at most 64 (default 64)");
   cmd->add_option("--exchange", a->request.exchange, "On MPI ranks (mpirun -np N tiergraph run ...): how a push pass's updates reach their owners: collective (one MPI_Alltoallv of combined updates per pass; the default) or accumulate (MPI_Accumulate into the owners' windows)")->check(CLI::IsMember({"collective", "ring", "accumulate"}));
+  cmd->add_option("--exchange-memory", a->request.exchange_memory, "On MPI ranks, collective exchange: the most its buffers (sent and received) hold at once per rank, e.g. 64M (default); a pass with more updates exchanges them in rounds")->check(byte_size());
   cmd->add_option("--partition-alpha", a->request.partition_alpha, "On MPI ranks: balance ranks on alpha * vertices + edges (default 8 * (ranks - 1), as Gemini)")->check(CLI::NonNegativeNumber);
   cmd->add_flag("--no-checksums", a->request.no_checksums, "Skip verifying the graph file's checksums and hashes (its structure is always checked)");
   add_budget_options(*cmd, a->request.budget);

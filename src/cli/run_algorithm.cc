@@ -109,6 +109,7 @@ nlohmann::json rank_reports(Engine& engine, double seconds) {
                             {"edge_pass_compute_seconds", compute},
                             {"communication_seconds", total.communication_seconds},
                             {"wait_seconds", total.wait_seconds},
+                            {"communication_buffer_peak_bytes", comm.peak_buffer_bytes()},
                             {"passes", passes}};
   nlohmann::json all = nlohmann::json::array();
   for (const auto& text : comm.gather_text(mine.dump())) all.push_back(nlohmann::json::parse(text));
@@ -228,7 +229,8 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
   }
   const auto trials = [&](auto& engine) { run_trials_on(a, kernel, g, engine, passes, progress, out); };
   if (comm) {
-    DistEngine<Id, W> engine(g, engine_options, *comm, a.exchange == "accumulate" ? Exchange::kAccumulate : Exchange::kCollective);
+    DistEngine<Id, W> engine(g, engine_options, *comm, a.exchange == "accumulate" ? Exchange::kAccumulate : Exchange::kCollective,
+                             *parse_byte_size(a.exchange_memory));
     trials(engine);
     extras.store = store_json(engine.store());
   } else {
@@ -359,6 +361,8 @@ void check_run_request(const RunRequest& a) {
   }
   if (a.distributed) {
     if (a.exchange == "ring") fail("--exchange ring is not built yet; collective and accumulate are");
+    const auto bound = parse_byte_size(a.exchange_memory);
+    if (!bound || *bound < 4096) fail("--exchange-memory must be at least 4K, got '{}'", a.exchange_memory);
     if (a.budget.given()) fail("--memory-budget and --far-ratio on MPI ranks are not built yet; run the ranks without a budget");
     if (a.store != "mapped") fail("--store {} on MPI ranks is not built yet; each rank maps its rows of the file", a.store);
     if (a.schedule == "block") fail("--schedule block on MPI ranks is not built yet; ranks pass over their vertices (vertex-major)");

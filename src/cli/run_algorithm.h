@@ -46,6 +46,7 @@ struct RunRequest {
   // `exchange`. Rank 0 gets the results and the report.
   bool distributed = false;
   std::string exchange = "collective";
+  std::string exchange_memory = "64M";  // what the collective exchange's buffers may hold at once
   double partition_alpha = -1;
   // Called after every edge pass, on the calling thread; may throw to end the run (Python's
   // Ctrl-C), which unwinds cleanly out of the engine.

@@ -185,36 +185,42 @@ void Comm::allreduce(void* values, size_t count_of, Scalar type, MergeOp op) {
   add({.bytes_sent = bytes, .messages = static_cast<uint64_t>(size_ - 1), .communication_seconds = t.seconds()});
 }
 
-std::vector<std::byte> Comm::exchange(const std::vector<std::vector<std::byte>>& out, std::vector<size_t>& from) {
+std::vector<std::byte> Comm::exchange(const std::byte* send, size_t stride, const std::vector<size_t>& counts, bool more,
+                                      bool& any_more, std::vector<size_t>& from) {
   const auto n = static_cast<size_t>(size_);
   from.assign(n + 1, 0);
+  any_more = false;
   if (size_ == 1) return {};
   Timer wait;
-  std::vector<int> send_counts(n), receive_counts(n), send_offsets(n), receive_offsets(n);
-  std::vector<std::byte> sending;
-  size_t total = 0;
-  for (size_t r = 0; r < n; ++r) total += r == static_cast<size_t>(rank_) ? 0 : out[r].size();
-  sending.reserve(total);
-  uint64_t messages = 0;
+  // Per peer: how many bytes, and whether this rank has more after them.
+  std::vector<int> send_heads(2 * n), receive_heads(2 * n), send_counts(n), receive_counts(n), send_offsets(n),
+      receive_offsets(n);
+  uint64_t total = 0, messages = 0;
   for (size_t r = 0; r < n; ++r) {
-    send_offsets[r] = as_count(sending.size(), "a pass's updates");
-    if (r != static_cast<size_t>(rank_)) {
-      sending.insert(sending.end(), out[r].begin(), out[r].end());
-      messages += out[r].empty() ? 0 : 1;
-    }
-    send_counts[r] = as_count(sending.size(), "a pass's updates") - send_offsets[r];
+    const size_t bytes = r == static_cast<size_t>(rank_) ? 0 : counts[r];
+    send_counts[r] = as_count(bytes, "a pass's updates");
+    send_offsets[r] = as_count(r * stride, "a pass's updates");
+    send_heads[2 * r] = send_counts[r];
+    send_heads[2 * r + 1] = more ? 1 : 0;
+    total += bytes;
+    messages += bytes ? 1 : 0;
   }
-  // The counts' exchange is a few bytes: its time is the wait for the slowest rank to arrive.
-  check(MPI_Alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Alltoall");
+  // The heads are a few bytes: their exchange returns when the slowest rank arrives.
+  check(MPI_Alltoall(send_heads.data(), 2, MPI_INT, receive_heads.data(), 2, MPI_INT, MPI_COMM_WORLD), "MPI_Alltoall");
   add({.wait_seconds = wait.seconds()});
   Timer t;
-  for (size_t r = 0; r < n; ++r) from[r + 1] = from[r] + static_cast<size_t>(receive_counts[r]);
-  for (size_t r = 0; r < n; ++r) receive_offsets[r] = as_count(from[r], "a pass's updates");
+  for (size_t r = 0; r < n; ++r) {
+    receive_counts[r] = receive_heads[2 * r];
+    any_more = any_more || receive_heads[2 * r + 1] != 0 || more;
+    from[r + 1] = from[r] + static_cast<size_t>(receive_counts[r]);
+    receive_offsets[r] = as_count(from[r], "a pass's updates");
+  }
   std::vector<std::byte> received(from[n]);
-  check(MPI_Alltoallv(sending.data(), send_counts.data(), send_offsets.data(), MPI_BYTE, received.data(), receive_counts.data(),
+  check(MPI_Alltoallv(send, send_counts.data(), send_offsets.data(), MPI_BYTE, received.data(), receive_counts.data(),
                       receive_offsets.data(), MPI_BYTE, MPI_COMM_WORLD),
         "MPI_Alltoallv");
   add({.bytes_sent = total, .messages = messages, .communication_seconds = t.seconds()});
+  note_buffer(n * stride + received.size());
   return received;
 }
 

@@ -8,6 +8,7 @@
 // split it would cost a round trip each).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -60,9 +61,15 @@ class Comm {
   std::vector<std::string> gather_text(const std::string& mine);
   // Merges `count` values in place with op across all ranks.
   void allreduce(void* values, size_t count, Scalar type, MergeOp op);
-  // Sends out[r] to rank r (out[rank()] is not sent) and returns what each rank sent here,
-  // concatenated in rank order; `from` gets size + 1 offsets into it.
-  std::vector<std::byte> exchange(const std::vector<std::vector<std::byte>>& out, std::vector<size_t>& from);
+  // Sends to each rank r the counts[r] bytes at send + r * stride (nothing to itself) and returns
+  // what each rank sent here, concatenated in rank order (`from`: size + 1 offsets into it).
+  // `more`: this rank has more to send after these; any_more: some rank has (all ranks then
+  // make another round, so that an exchange fits a bounded buffer).
+  std::vector<std::byte> exchange(const std::byte* send, size_t stride, const std::vector<size_t>& counts, bool more,
+                                  bool& any_more, std::vector<size_t>& from);
+  // The largest communication buffers this rank has held (bytes), as callers note them.
+  void note_buffer(uint64_t bytes) { peak_buffer_bytes_ = std::max(peak_buffer_bytes_, bytes); }
+  uint64_t peak_buffer_bytes() const { return peak_buffer_bytes_; }
   // A barrier, its time counted as waiting.
   void wait_for_all();
 
@@ -76,6 +83,7 @@ class Comm {
   std::vector<uint64_t> bounds_;
   int rank_ = 0, size_ = 1;
   CommCounters since_{}, total_{};
+  uint64_t peak_buffer_bytes_ = 0;
 };
 
 // Each rank's (file bytes, header checksum) compared on every rank: a rank that opened a

@@ -30,6 +30,7 @@
 #include <atomic>
 #include <cstring>
 #include <deque>
+#include <memory>
 #include <stdexcept>
 #include <type_traits>
 #include <vector>
@@ -81,8 +82,10 @@ class DistEngine {
   using VertexId = Id;
   using Weight = W;
 
-  DistEngine(const Graph& graph, EngineOptions options, dist::Comm& comm, Exchange exchange = Exchange::kCollective)
-      : comm_(comm), local_(graph, restricted(options, comm)), exchange_(exchange) {}
+  // exchange_bytes: what the collective exchange's buffers (sent and received) may hold at once.
+  DistEngine(const Graph& graph, EngineOptions options, dist::Comm& comm, Exchange exchange = Exchange::kCollective,
+             uint64_t exchange_bytes = uint64_t{64} << 20)
+      : comm_(comm), local_(graph, restricted(options, comm)), exchange_(exchange), exchange_bytes_(exchange_bytes) {}
 
   const Graph& graph() const { return local_.graph(); }
   BlockStore& store() const { return local_.store(); }
@@ -451,24 +454,45 @@ class DistEngine {
       changed.lists.push_back(std::move(arrived));
       return local_.apply_pass(program, std::move(changed));
     }
+    // Rounds of at most `stride` bytes of records per peer, until no rank has more: the
+    // exchange's memory stays within its bound however many updates a pass makes.
     const auto ranks = static_cast<size_t>(comm_.size());
-    std::vector<std::vector<std::byte>> out(ranks);
-    for (const auto& list : changed.lists) {
-      for (Id v : list) {
-        if (local_.owns(v)) continue;
-        const Update u{v, target[v]};
-        auto& buffer = out[static_cast<size_t>(comm_.owner(v))];
-        const auto* p = reinterpret_cast<const std::byte*>(&u);
-        buffer.insert(buffer.end(), p, p + sizeof(Update));
-        if constexpr (std::is_same_v<Op, SumOp<Value>>) target[v] = Op::identity();  // sent: start again from zero
-      }
+    const size_t per_peer = std::max<size_t>(1, exchange_bytes_ / 2 / ranks / sizeof(Update));
+    const size_t stride = per_peer * sizeof(Update);
+    if (send_capacity_ < stride * ranks) {
+      send_buffer_.reset(new std::byte[stride * ranks]);  // not zeroed: only what is packed is touched
+      send_capacity_ = stride * ranks;
     }
-    std::vector<size_t> from;
-    const auto received = comm_.exchange(out, from);
-    for (size_t at = 0; at + sizeof(Update) <= received.size(); at += sizeof(Update)) {
-      Update u;
-      std::memcpy(&u, received.data() + at, sizeof(Update));
-      if (local_.receive(program, u.v, u.x)) arrived.push_back(u.v);
+    std::vector<size_t> counts(ranks), from;
+    size_t list = 0, at = 0;  // where packing goes on in the next round
+    for (bool any_more = true; any_more;) {
+      std::fill(counts.begin(), counts.end(), 0);
+      bool more = false;
+      while (list < changed.lists.size()) {
+        const auto& changes = changed.lists[list];
+        for (; at < changes.size(); ++at) {
+          const Id v = changes[at];
+          if (local_.owns(v)) continue;
+          const auto r = static_cast<size_t>(comm_.owner(v));
+          if (counts[r] + sizeof(Update) > stride) {
+            more = true;  // that peer's share of this round is full
+            break;
+          }
+          const Update u{v, target[v]};
+          std::memcpy(send_buffer_.get() + r * stride + counts[r], &u, sizeof(Update));
+          counts[r] += sizeof(Update);
+          if constexpr (std::is_same_v<Op, SumOp<Value>>) target[v] = Op::identity();  // sent: start again from zero
+        }
+        if (more) break;  // the next round goes on from `at`
+        ++list;
+        at = 0;
+      }
+      const auto received = comm_.exchange(send_buffer_.get(), stride, counts, more, any_more, from);
+      for (size_t k = 0; k + sizeof(Update) <= received.size(); k += sizeof(Update)) {
+        Update u;
+        std::memcpy(&u, received.data() + k, sizeof(Update));
+        if (local_.receive(program, u.v, u.x)) arrived.push_back(u.v);
+      }
     }
     changed.lists.push_back(std::move(arrived));
     return local_.apply_pass(program, std::move(changed));
@@ -502,6 +526,9 @@ class DistEngine {
   dist::Comm& comm_;
   Local local_;
   Exchange exchange_;
+  uint64_t exchange_bytes_;
+  std::unique_ptr<std::byte[]> send_buffer_;  // per peer a stride of packed records
+  size_t send_capacity_ = 0;
   std::vector<std::pair<InboxKey, std::unique_ptr<dist::Inbox>>> inboxes_;
   std::deque<ArrayInfo> arrays_;
   bool in_pass_ = false;

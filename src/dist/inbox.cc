@@ -103,6 +103,7 @@ void Inbox::close() {
   Timer t;
   check(MPI_Win_fence(MPI_MODE_NOSUCCEED, window_->win), "MPI_Win_fence");
   comm_.add({.communication_seconds = t.seconds()});
+  comm_.note_buffer(bytes() + staged_bits_.size() * (sizeof(uint64_t) + 8));
   staged_bits_.clear();
   staged_values_.clear();
 }

@@ -100,6 +100,24 @@ def test_remote_atomics_on_doubles_add_up_on_every_transport(tg, tg_bin, graphs,
     assert_same_answer(np.load(out), np.load(reference), "pr", str(transport))
 
 
+@pytest.mark.parametrize("algorithm", ["pr", "sssp", "radii"])
+def test_a_small_exchange_memory_makes_rounds_not_another_answer(tg, tg_bin, graphs, tmp, algorithm):
+    # 4 KiB holds 64 records a peer per round: every push pass here needs many rounds.
+    graph = graphs["kron-directed"]
+    extra = ["-i", "5"] if algorithm == "pr" else options_for(tg, graph, algorithm)
+    reference = tmp / "reference.npy"
+    tg.run("run", algorithm, graph, *extra, "-o", reference, check=True)
+    out = tmp / "rounds.npy"
+    res = mpirun(tg_bin, 2, "run", algorithm, graph, *extra, "--direction", "push", "--exchange-memory", "4K",
+                 "--json", "-o", out)
+    assert res.returncode == 0, res.stderr
+    assert_same_answer(np.load(out), np.load(reference), algorithm)
+    ranks = tg_json(res.stdout)["trials"][0]["ranks"]
+    assert all(0 < r["communication_buffer_peak_bytes"] <= 4096 for r in ranks), ranks
+    messages = sum(p["messages"] for r in ranks for p in r["passes"])
+    assert messages > 2 * len(ranks[0]["passes"])  # more than one round somewhere
+
+
 def test_bfs_tree_on_ranks_is_a_bfs_tree(tg_bin, graphs, tmp):
     # Parents may differ from one rank's (any parent one level up will do); the verifier checks
     # the tree, and the depths must be the same.
@@ -142,7 +160,8 @@ def test_what_ranks_cannot_do_yet_is_refused(tg_bin, graphs):
     graph = graphs["kron-directed"]
     for extra, words in ((["--exchange", "ring"], "--exchange ring is not built yet"),
                          (["--store", "file"], "--store file on MPI ranks"),
-                         (["--memory-budget", "1G"], "on MPI ranks are not built yet")):
+                         (["--memory-budget", "1G"], "on MPI ranks are not built yet"),
+                         (["--exchange-memory", "1K"], "--exchange-memory must be at least 4K")):
         res = mpirun(tg_bin, 2, "run", "bfs", graph, "-r", "1", *extra)
         assert res.returncode != 0 and words in res.stderr, (extra, res.stderr)
 
