@@ -301,12 +301,20 @@ class DistEngine {
     info.data = a.data();
     info.value_bytes = sizeof(T);
     info.count = a.size();
-    if constexpr (std::is_same_v<T, uint32_t>) info.scalar = dist::Scalar::kU32;
-    else if constexpr (std::is_same_v<T, uint64_t>) info.scalar = dist::Scalar::kU64;
-    else if constexpr (std::is_same_v<T, int64_t>) info.scalar = dist::Scalar::kI64;
-    else if constexpr (std::is_same_v<T, double>) info.scalar = dist::Scalar::kF64;
-    info.mergeable = std::is_same_v<T, uint32_t> || std::is_same_v<T, uint64_t> || std::is_same_v<T, int64_t> || std::is_same_v<T, double>;
+    if constexpr (kScalar<T>) info.scalar = scalar_of<T>();
+    info.mergeable = kScalar<T>;
     return a;
+  }
+  // The values MPI reduces and accumulates (as MPI_UINT32_T, MPI_UINT64_T, MPI_INT64_T, MPI_DOUBLE).
+  template <typename T>
+  static constexpr bool kScalar = std::is_same_v<T, uint32_t> || std::is_same_v<T, uint64_t> || std::is_same_v<T, int64_t> ||
+                                  std::is_same_v<T, double>;
+  template <typename T>
+  static constexpr dist::Scalar scalar_of() {
+    if constexpr (std::is_same_v<T, uint32_t>) return dist::Scalar::kU32;
+    else if constexpr (std::is_same_v<T, int64_t>) return dist::Scalar::kI64;
+    else if constexpr (std::is_same_v<T, double>) return dist::Scalar::kF64;
+    else return dist::Scalar::kU64;
   }
   template <typename T>
   ArrayInfo& info_of(VertexArray<T> a) {
@@ -423,37 +431,58 @@ class DistEngine {
     return local_.apply_pass(program, local_.combine_pass(shipped, sources, options));
   }
 
+  // Push: combine here (remote targets into their mirrors), send the changed mirrors to their
+  // owners, take in what was sent here, and apply.
   template <typename Program>
   Set push(const Program& program, const Set& frontier, const PassOptions<Id>& options) {
+    Changed<Id> changed = local_.combine_pass(program, frontier, options);
+    changed.lists.push_back(exchange_ == Exchange::kAccumulate ? accumulate(program, changed.lists)
+                                                               : send_collectively(program, changed.lists));
+    return local_.apply_pass(program, std::move(changed));
+  }
+
+  // A mirror sent: sum mirrors start again from zero (min and or ones keep what was sent).
+  template <typename Program>
+  static void sent(const Program& program, Id v) {
+    using Op = typename Program::Op;
+    if constexpr (std::is_same_v<Op, SumOp<typename Op::Value>>) program.target()[v] = Op::identity();
+  }
+
+  // The changed mirrors combined into their owners' inboxes; returns the masters newly changed here.
+  template <typename Program>
+  std::vector<Id> accumulate(const Program& program, const std::vector<std::vector<Id>>& changed) {
     using Op = typename Program::Op;
     using Value = typename Op::Value;
+    const auto target = program.target();
+    dist::Inbox& inbox = inbox_for<Op>();
+    inbox.open();
+    for (const auto& list : changed) {
+      for (Id v : list) {
+        if (local_.owns(v)) continue;
+        inbox.put(comm_.owner(v), v, &target[v]);
+        sent(program, v);
+      }
+    }
+    inbox.close();
+    std::vector<Id> arrived;
+    inbox.take([&](uint64_t v, const void* x) {
+      Value value;
+      std::memcpy(&value, x, sizeof(Value));
+      if (local_.receive(program, static_cast<Id>(v), value)) arrived.push_back(static_cast<Id>(v));
+    });
+    return arrived;
+  }
+
+  // The changed mirrors as (vertex, value) records through MPI_Alltoallv; returns the masters
+  // newly changed here.
+  template <typename Program>
+  std::vector<Id> send_collectively(const Program& program, const std::vector<std::vector<Id>>& changed) {
     struct Update {
       Id v;
-      Value x;
+      typename Program::Op::Value x;
     };
-    Changed<Id> changed = local_.combine_pass(program, frontier, options);
     const auto target = program.target();
-    // The changed mirrors, by owner.
     std::vector<Id> arrived;
-    if (exchange_ == Exchange::kAccumulate) {
-      dist::Inbox& inbox = inbox_for<Op>();
-      inbox.open();
-      for (const auto& list : changed.lists) {
-        for (Id v : list) {
-          if (local_.owns(v)) continue;
-          inbox.put(comm_.owner(v), v, &target[v]);
-          if constexpr (std::is_same_v<Op, SumOp<Value>>) target[v] = Op::identity();
-        }
-      }
-      inbox.close();
-      inbox.take([&](uint64_t v, const void* x) {
-        Value value;
-        std::memcpy(&value, x, sizeof(Value));
-        if (local_.receive(program, static_cast<Id>(v), value)) arrived.push_back(static_cast<Id>(v));
-      });
-      changed.lists.push_back(std::move(arrived));
-      return local_.apply_pass(program, std::move(changed));
-    }
     // Rounds of at most `stride` bytes of records per peer, until no rank has more: the
     // exchange's memory stays within its bound however many updates a pass makes.
     const auto ranks = static_cast<size_t>(comm_.size());
@@ -468,8 +497,8 @@ class DistEngine {
     for (bool any_more = true; any_more;) {
       std::fill(counts.begin(), counts.end(), 0);
       bool more = false;
-      while (list < changed.lists.size()) {
-        const auto& changes = changed.lists[list];
+      while (list < changed.size()) {
+        const auto& changes = changed[list];
         for (; at < changes.size(); ++at) {
           const Id v = changes[at];
           if (local_.owns(v)) continue;
@@ -481,7 +510,7 @@ class DistEngine {
           const Update u{v, target[v]};
           std::memcpy(send_buffer_.get() + r * stride + counts[r], &u, sizeof(Update));
           counts[r] += sizeof(Update);
-          if constexpr (std::is_same_v<Op, SumOp<Value>>) target[v] = Op::identity();  // sent: start again from zero
+          sent(program, v);
         }
         if (more) break;  // the next round goes on from `at`
         ++list;
@@ -494,8 +523,7 @@ class DistEngine {
         if (local_.receive(program, u.v, u.x)) arrived.push_back(u.v);
       }
     }
-    changed.lists.push_back(std::move(arrived));
-    return local_.apply_pass(program, std::move(changed));
+    return arrived;
   }
 
   // The inbox for updates combined with Op (made on first use, by every rank in the same pass).
@@ -507,11 +535,8 @@ class DistEngine {
     else if constexpr (std::is_same_v<Op, MaxOp<T>>) op = dist::RemoteOp::kMax;
     else if constexpr (std::is_same_v<Op, SumOp<T>>) op = dist::RemoteOp::kSum;
     else op = dist::RemoteOp::kOr;
-    dist::Scalar scalar = dist::Scalar::kU64;
-    if constexpr (std::is_same_v<T, uint32_t>) scalar = dist::Scalar::kU32;
-    else if constexpr (std::is_same_v<T, int64_t>) scalar = dist::Scalar::kI64;
-    else if constexpr (std::is_same_v<T, double>) scalar = dist::Scalar::kF64;
-    else static_assert(std::is_same_v<T, uint64_t>, "the accumulate exchange carries 4- and 8-byte integers and doubles");
+    static_assert(kScalar<T>, "the accumulate exchange carries 4- and 8-byte integers and doubles");
+    const dist::Scalar scalar = scalar_of<T>();
     for (auto& [key, inbox] : inboxes_)
       if (key.op == op && key.scalar == scalar) return *inbox;
     const T identity = Op::identity();
