@@ -111,8 +111,18 @@ nlohmann::json rank_reports(Engine& engine, double seconds) {
                             {"wait_seconds", total.wait_seconds},
                             {"communication_buffer_peak_bytes", comm.peak_buffer_bytes()},
                             {"passes", passes}};
+  nlohmann::json report = mine;
+  if (const auto ring = engine.ring_report()) {
+    report["ring"] = {{"slots", ring->slots},
+                      {"batch_records", ring->batch_records},
+                      {"bytes", ring->bytes},
+                      {"batches", ring->counters.batches},
+                      {"hurried_batches", ring->counters.hurried},
+                      {"full_waits", ring->counters.full_waits},
+                      {"clears_published", ring->counters.clears}};
+  }
   nlohmann::json all = nlohmann::json::array();
-  for (const auto& text : comm.gather_text(mine.dump())) all.push_back(nlohmann::json::parse(text));
+  for (const auto& text : comm.gather_text(report.dump())) all.push_back(nlohmann::json::parse(text));
   return all;
 }
 
@@ -229,8 +239,14 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
   }
   const auto trials = [&](auto& engine) { run_trials_on(a, kernel, g, engine, passes, progress, out); };
   if (comm) {
-    DistEngine<Id, W> engine(g, engine_options, *comm, a.exchange == "accumulate" ? Exchange::kAccumulate : Exchange::kCollective,
-                             *parse_byte_size(a.exchange_memory));
+    const Exchange exchange = a.exchange == "accumulate" ? Exchange::kAccumulate
+                              : a.exchange == "ring"     ? Exchange::kRing
+                                                         : Exchange::kCollective;
+    DistEngine<Id, W> engine(g, engine_options, *comm,
+                             DistOptions{.exchange = exchange,
+                                         .exchange_bytes = *parse_byte_size(a.exchange_memory),
+                                         .ring_batch = a.ring_batch,
+                                         .ring_hurried = a.ring_hurried});
     trials(engine);
     extras.store = store_json(engine.store());
   } else {
@@ -359,8 +375,9 @@ void check_run_request(const RunRequest& a) {
   if (a.exchange != "collective" && a.exchange != "ring" && a.exchange != "accumulate") {
     fail("--exchange must be collective, ring or accumulate, got '{}'", a.exchange);
   }
+  if (a.ring_batch < 1 || a.ring_batch > (1u << 20)) fail("--ring-batch must be 1 to 1048576 records, got {}", a.ring_batch);
+  if (!(a.ring_hurried > 0 && a.ring_hurried <= 1)) fail("--ring-hurried must be a share of the ring in (0, 1], got {}", a.ring_hurried);
   if (a.distributed) {
-    if (a.exchange == "ring") fail("--exchange ring is not built yet; collective and accumulate are");
     const auto bound = parse_byte_size(a.exchange_memory);
     if (!bound || *bound < 4096) fail("--exchange-memory must be at least 4K, got '{}'", a.exchange_memory);
     if (a.budget.given()) fail("--memory-budget and --far-ratio on MPI ranks are not built yet; run the ranks without a budget");

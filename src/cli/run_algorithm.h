@@ -46,7 +46,9 @@ struct RunRequest {
   // `exchange`. Rank 0 gets the results and the report.
   bool distributed = false;
   std::string exchange = "collective";
-  std::string exchange_memory = "64M";  // what the collective exchange's buffers may hold at once
+  std::string exchange_memory = "64M";  // what the exchange's buffers may hold at once, per rank
+  uint32_t ring_batch = 128;            // --exchange ring: records per batch
+  double ring_hurried = 0.8;            // --exchange ring: how full a ring is before batches are hurried
   double partition_alpha = -1;
   // Called after every edge pass, on the calling thread; may throw to end the run (Python's
   // Ctrl-C), which unwinds cleanly out of the engine.

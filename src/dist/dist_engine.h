@@ -19,7 +19,8 @@
 //     pass, combined (Gemini's mirrors). Min/or mirrors keep what was sent (a message that does
 //     not improve on it need not travel); sum mirrors are reset to zero once sent.
 // Edge passes: push sends the changed mirrors to their owners (collective: one MPI_Alltoallv of
-// (vertex, value) records per pass), which combine them as a local push would and apply them.
+// (vertex, value) records per pass; ring: batches into per-peer rings; accumulate: remote
+// atomics), which combine them as a local push would and apply them.
 // Pull first ships every active master's source value (the program's source_value, computed by
 // its owner: "what a rank sends once per vertex") and the frontier's bitmap to all ranks, then
 // each rank reduces its masters' in-edges locally. Direction, empty(), bins and reductions are
@@ -31,20 +32,32 @@
 #include <cstring>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <type_traits>
 #include <vector>
 
 #include "dist/comm.h"
 #include "dist/inbox.h"
+#include "dist/ring.h"
 #include "engine/engine.h"
 #include "util/timer.h"
 
 namespace tg {
 
-// How a push pass's updates reach their owners: one MPI_Alltoallv of (vertex, value) records, or
-// remote atomics into the owners' inboxes (dist/inbox.h).
-enum class Exchange { kCollective, kAccumulate };
+// How a push pass's updates reach their owners: one MPI_Alltoallv of (vertex, value) records,
+// batches of them written one-sidedly into per-peer rings (dist/ring.h), or remote atomics into
+// the owners' inboxes (dist/inbox.h).
+enum class Exchange { kCollective, kRing, kAccumulate };
+
+struct DistOptions {
+  Exchange exchange = Exchange::kCollective;
+  // What the exchange's buffers may hold at once per rank (collective: sent and received
+  // records; ring: the window and the staging batches).
+  uint64_t exchange_bytes = uint64_t{64} << 20;
+  uint32_t ring_batch = 128;   // records per ring batch
+  double ring_hurried = 0.8;   // how full a ring is before its batches are hurried
+};
 
 // What one rank did in one edge pass.
 struct RankPassStats {
@@ -82,10 +95,8 @@ class DistEngine {
   using VertexId = Id;
   using Weight = W;
 
-  // exchange_bytes: what the collective exchange's buffers (sent and received) may hold at once.
-  DistEngine(const Graph& graph, EngineOptions options, dist::Comm& comm, Exchange exchange = Exchange::kCollective,
-             uint64_t exchange_bytes = uint64_t{64} << 20)
-      : comm_(comm), local_(graph, restricted(options, comm)), exchange_(exchange), exchange_bytes_(exchange_bytes) {}
+  DistEngine(const Graph& graph, EngineOptions options, dist::Comm& comm, DistOptions dist = {})
+      : comm_(comm), local_(graph, restricted(options, comm)), dist_(dist) {}
 
   const Graph& graph() const { return local_.graph(); }
   BlockStore& store() const { return local_.store(); }
@@ -97,6 +108,20 @@ class DistEngine {
     local_.reset_stats();
     passes_.clear();
     comm_.take_counters();
+    if (rings_) rings_at_reset_ = rings_->counters();
+  }
+  // The ring exchange's figures since reset_stats(), and its shape; null without rings.
+  struct RingReport {
+    dist::RingCounters counters;
+    uint32_t slots, batch_records;
+    uint64_t bytes;
+  };
+  std::optional<RingReport> ring_report() const {
+    if (!rings_) return std::nullopt;
+    const auto& now = rings_->counters();
+    const auto& then = rings_at_reset_;
+    return RingReport{{now.batches - then.batches, now.hurried - then.hurried, now.full_waits - then.full_waits, now.clears - then.clears},
+                      rings_->slots(), rings_->batch_records(), rings_->bytes()};
   }
   uint64_t vertex_bytes() const { return local_.vertex_bytes(); }
   uint64_t peak_vertex_bytes() const { return local_.peak_vertex_bytes(); }
@@ -436,8 +461,11 @@ class DistEngine {
   template <typename Program>
   Set push(const Program& program, const Set& frontier, const PassOptions<Id>& options) {
     Changed<Id> changed = local_.combine_pass(program, frontier, options);
-    changed.lists.push_back(exchange_ == Exchange::kAccumulate ? accumulate(program, changed.lists)
-                                                               : send_collectively(program, changed.lists));
+    switch (dist_.exchange) {
+      case Exchange::kCollective: changed.lists.push_back(send_collectively(program, changed.lists)); break;
+      case Exchange::kRing: changed.lists.push_back(send_by_ring(program, changed.lists)); break;
+      case Exchange::kAccumulate: changed.lists.push_back(accumulate(program, changed.lists)); break;
+    }
     return local_.apply_pass(program, std::move(changed));
   }
 
@@ -486,7 +514,7 @@ class DistEngine {
     // Rounds of at most `stride` bytes of records per peer, until no rank has more: the
     // exchange's memory stays within its bound however many updates a pass makes.
     const auto ranks = static_cast<size_t>(comm_.size());
-    const size_t per_peer = std::max<size_t>(1, exchange_bytes_ / 2 / ranks / sizeof(Update));
+    const size_t per_peer = std::max<size_t>(1, dist_.exchange_bytes / 2 / ranks / sizeof(Update));
     const size_t stride = per_peer * sizeof(Update);
     if (send_capacity_ < stride * ranks) {
       send_buffer_.reset(new std::byte[stride * ranks]);  // not zeroed: only what is packed is touched
@@ -526,6 +554,42 @@ class DistEngine {
     return arrived;
   }
 
+  // The changed mirrors as (vertex, value) records in batches through the rings; what arrives is
+  // taken in as it comes, while this rank still sends. Returns the masters newly changed here.
+  template <typename Program>
+  std::vector<Id> send_by_ring(const Program& program, const std::vector<std::vector<Id>>& changed) {
+    struct Update {
+      Id v;
+      typename Program::Op::Value x;
+    };
+    static_assert(sizeof(Update) <= kRingRecordBytes);
+    if (!rings_) {  // made on the first push pass, which every rank makes
+      rings_ = std::make_unique<dist::Rings>(comm_, kRingRecordBytes,
+                                             dist::RingOptions{.batch_records = dist_.ring_batch, .hurried = dist_.ring_hurried,
+                                                               .memory_bytes = dist_.exchange_bytes});
+    }
+    const auto target = program.target();
+    std::vector<Id> arrived;
+    rings_->begin(sizeof(Update), [&](const std::byte* records, size_t count) {
+      for (size_t k = 0; k < count; ++k) {
+        Update u;
+        std::memcpy(&u, records + k * sizeof(Update), sizeof(Update));
+        if (local_.receive(program, u.v, u.x)) arrived.push_back(u.v);
+      }
+    });
+    for (const auto& list : changed) {
+      for (Id v : list) {
+        if (local_.owns(v)) continue;
+        const Update u{v, target[v]};
+        rings_->add(comm_.owner(v), &u);
+        sent(program, v);
+      }
+    }
+    rings_->finish();
+    return arrived;
+  }
+  static constexpr size_t kRingRecordBytes = 16;  // a vertex id and a value, padded
+
   // The inbox for updates combined with Op (made on first use, by every rank in the same pass).
   template <typename Op>
   dist::Inbox& inbox_for() {
@@ -550,8 +614,9 @@ class DistEngine {
 
   dist::Comm& comm_;
   Local local_;
-  Exchange exchange_;
-  uint64_t exchange_bytes_;
+  DistOptions dist_;
+  std::unique_ptr<dist::Rings> rings_;
+  dist::RingCounters rings_at_reset_;
   std::unique_ptr<std::byte[]> send_buffer_;  // per peer a stride of packed records
   size_t send_capacity_ = 0;
   std::vector<std::pair<InboxKey, std::unique_ptr<dist::Inbox>>> inboxes_;

@@ -1,8 +1,9 @@
 """Distributed execution: `mpirun -np N tiergraph run ...` runs every algorithm on N ranks, each
 mastering a vertex range, and rank 0 writes what one rank would have written (integers bitwise,
 PageRank within 1e-9 L1), directed and undirected, weighted and not, pushing and pulling, with
-updates exchanged collectively (MPI_Alltoallv) or by remote atomics (MPI_Accumulate, doubles
-checked on shared memory and on UCX over TCP). The report has each rank's figures; a rank that
+updates exchanged collectively (MPI_Alltoallv), through one-sided rings (MPI_Put batches) or by
+remote atomics (MPI_Accumulate), the last two also checked on UCX over TCP (doubles summed
+remotely, batches framed with their header written last). The report has each rank's figures; a rank that
 dies ends the job within 30 s; ranks that opened different graph files are stopped at the start."""
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ pytestmark = pytest.mark.skipif(MPIRUN is None, reason="Open MPI is not installe
 
 DATASETS = ["email-Eu-core.txt.xz", "road-rome99.gr.xz", "tiny-lesmis.graph.xz"]
 ALGORITHMS = ["bfs", "sssp", "wcc", "pr", "radii"]
+EXCHANGES = ["collective", "ring", "accumulate"]
 SHARED_MEMORY = ("--mca", "osc", "sm")
 UCX_TCP = ("--mca", "pml", "ucx", "--mca", "osc", "ucx", "--mca", "opal_common_ucx_tls", "any",
            "--mca", "opal_common_ucx_devices", "any", "-x", "UCX_TLS=tcp")
@@ -74,7 +76,7 @@ def test_every_algorithm_on_ranks_gives_the_one_rank_answer(tg, tg_bin, graphs, 
     want = np.load(reference)
     directions = ["auto", "push", "pull"] if dataset.startswith("kron") and not SANITIZED else ["auto"]
     for ranks in (1, 2, 4):
-        for exchange in ("collective", "accumulate"):
+        for exchange in EXCHANGES:
             for direction in directions:
                 out = tmp / f"ranks{ranks}-{exchange}-{direction}.npy"
                 res = mpirun(tg_bin, ranks, "run", algorithm, graph, *extra, "--direction", direction,
@@ -84,38 +86,64 @@ def test_every_algorithm_on_ranks_gives_the_one_rank_answer(tg, tg_bin, graphs, 
                 assert_same_answer(np.load(out), want, algorithm, f"{ranks} ranks, {exchange}, {direction}")
 
 
+@pytest.mark.parametrize("exchange", ["accumulate", "ring"])
 @pytest.mark.parametrize("transport", [SHARED_MEMORY, UCX_TCP], ids=["shared-memory", "ucx-tcp"])
-def test_remote_atomics_on_doubles_add_up_on_every_transport(tg, tg_bin, graphs, tmp, transport):
+def test_one_sided_exchanges_add_up_on_every_transport(tg, tg_bin, graphs, tmp, transport, exchange):
     # PageRank pushed across ranks with --exchange accumulate is MPI_Accumulate(MPI_SUM) on
-    # MPI_DOUBLE into the owners' windows (UCX once added doubles' bit patterns as integers).
+    # MPI_DOUBLE into the owners' windows (UCX once added doubles' bit patterns as integers); with
+    # --exchange ring it is batches put into rings, small ones here so that rings fill and wrap.
     graph = graphs["kron-directed"]
     reference = tmp / "reference.npy"
     tg.run("run", "pr", graph, "-i", "10", "-o", reference, check=True)
     out = tmp / "accumulated.npy"
-    res = mpirun(tg_bin, 2, "run", "pr", graph, "-i", "10", "--direction", "push", "--exchange", "accumulate",
-                 "-o", out, transport=transport)
+    res = mpirun(tg_bin, 2, "run", "pr", graph, "-i", "10", "--direction", "push", "--exchange", exchange,
+                 "--ring-batch", "8", "-o", out, transport=transport)
     if transport == UCX_TCP and res.returncode != 0 and "ucx" in res.stderr.lower() and "not" in res.stderr.lower():
         pytest.skip(f"UCX is not available here: {res.stderr.splitlines()[0]}")
     assert res.returncode == 0, res.stderr
     assert_same_answer(np.load(out), np.load(reference), "pr", str(transport))
 
 
+@pytest.mark.parametrize("exchange", ["collective", "ring"])
 @pytest.mark.parametrize("algorithm", ["pr", "sssp", "radii"])
-def test_a_small_exchange_memory_makes_rounds_not_another_answer(tg, tg_bin, graphs, tmp, algorithm):
-    # 4 KiB holds 64 records a peer per round: every push pass here needs many rounds.
+def test_a_small_exchange_memory_makes_rounds_not_another_answer(tg, tg_bin, graphs, tmp, algorithm, exchange):
+    # 4 KiB holds 64 records a peer per collective round, or two ring slots of 27 records a peer
+    # (with 4 ranks): every push pass here needs many rounds, or waits for full rings to clear.
     graph = graphs["kron-directed"]
     extra = ["-i", "5"] if algorithm == "pr" else options_for(tg, graph, algorithm)
     reference = tmp / "reference.npy"
     tg.run("run", algorithm, graph, *extra, "-o", reference, check=True)
     out = tmp / "rounds.npy"
-    res = mpirun(tg_bin, 2, "run", algorithm, graph, *extra, "--direction", "push", "--exchange-memory", "4K",
-                 "--json", "-o", out)
+    ranks = 2 if exchange == "collective" else 4
+    res = mpirun(tg_bin, ranks, "run", algorithm, graph, *extra, "--direction", "push", "--exchange", exchange,
+                 "--exchange-memory", "4K", "--json", "-o", out)
     assert res.returncode == 0, res.stderr
     assert_same_answer(np.load(out), np.load(reference), algorithm)
-    ranks = tg_json(res.stdout)["trials"][0]["ranks"]
-    assert all(0 < r["communication_buffer_peak_bytes"] <= 4096 for r in ranks), ranks
-    messages = sum(p["messages"] for r in ranks for p in r["passes"])
-    assert messages > 2 * len(ranks[0]["passes"])  # more than one round somewhere
+    reports = tg_json(res.stdout)["trials"][0]["ranks"]
+    assert all(0 < r["communication_buffer_peak_bytes"] <= 4096 for r in reports), reports
+    messages = sum(p["messages"] for r in reports for p in r["passes"])
+    assert messages > 2 * len(reports[0]["passes"])  # more than one round, or batch, somewhere
+    if exchange == "ring":
+        assert all(r["ring"]["slots"] == 2 and r["ring"]["bytes"] <= 4096 for r in reports), reports
+        # Some rank sent more batches than its rings have slots: a ring wrapped, its slots cleared.
+        assert max(r["ring"]["batches"] for r in reports) > 2 * (len(reports) - 1), reports
+
+
+def test_a_congested_ring_hurries_its_receiver_and_the_answer_stands(tg, tg_bin, graphs, tmp):
+    # One record a batch and a hurried threshold of 1% of 64 slots: a sender's second unread batch
+    # is hurried (receivers publish their clear count only every 40% of a ring otherwise).
+    graph = graphs["kron-directed"]
+    reference = tmp / "reference.npy"
+    tg.run("run", "sssp", graph, "-r", "1", "-o", reference, check=True)
+    out = tmp / "hurried.npy"
+    res = mpirun(tg_bin, 4, "run", "sssp", graph, "-r", "1", "--direction", "push", "--exchange", "ring",
+                 "--ring-batch", "1", "--ring-hurried", "0.01", "--json", "-o", out)
+    assert res.returncode == 0, res.stderr
+    assert_same_answer(np.load(out), np.load(reference), "sssp")
+    reports = tg_json(res.stdout)["trials"][0]["ranks"]
+    assert all(r["ring"]["batch_records"] == 1 for r in reports)
+    assert sum(r["ring"]["hurried_batches"] for r in reports) > 0, reports
+    assert sum(r["ring"]["clears_published"] for r in reports) > 0
 
 
 def test_bfs_tree_on_ranks_is_a_bfs_tree(tg_bin, graphs, tmp):
@@ -158,7 +186,8 @@ def test_one_rank_under_mpirun_is_a_plain_run(tg_bin, graphs):
 
 def test_what_ranks_cannot_do_yet_is_refused(tg_bin, graphs):
     graph = graphs["kron-directed"]
-    for extra, words in ((["--exchange", "ring"], "--exchange ring is not built yet"),
+    for extra, words in ((["--exchange", "ring", "--ring-hurried", "0"], "--ring-hurried"),
+                         (["--exchange", "ring", "--ring-batch", "0"], "--ring-batch"),
                          (["--store", "file"], "--store file on MPI ranks"),
                          (["--memory-budget", "1G"], "on MPI ranks are not built yet"),
                          (["--exchange-memory", "1K"], "--exchange-memory must be at least 4K")):
