@@ -309,6 +309,24 @@ def exchange_choices():
     return m[1].split(",") if m else []
 
 
+def exchange_flags(mode):
+    """(base mode, extra flags) of an --exchange entry: `ring:batch=16:hurried=0.5:memory=64K` is
+    --exchange ring --ring-batch 16 --ring-hurried 0.5 --exchange-memory 64K (E5's sweeps), and
+    `accumulate:direction=push` adds --direction push (E6); memory= and direction= go with any mode,
+    batch= and hurried= with ring only; a plain mode has no extra flags."""
+    base, *settings = mode.split(":")
+    flags = []
+    option = {"memory": "--exchange-memory", "direction": "--direction", "batch": "--ring-batch",
+              "hurried": "--ring-hurried"}
+    for setting in settings:
+        key, _, value = setting.partition("=")
+        if not value or key not in option or (key in ("batch", "hurried") and base != "ring"):
+            sys.exit(f"--exchange {mode}: the settings are memory=SIZE, direction=push|pull, and for ring "
+                     "batch=N and hurried=F")
+        flags += [option[key], value]
+    return base, flags
+
+
 def answers_from_npy(algorithm, path):
     """What a 1-rank run's `-o` file says that Gemini also prints."""
     answer = np.load(path)
@@ -335,7 +353,8 @@ def run_tiergraph(graph, algorithm, ranks, mode, source, trial, args):
     if args.threads:
         flags += ["-t", str(args.threads)]
     if mode:
-        flags += ["--exchange", mode]
+        base, extra = exchange_flags(mode)
+        flags += ["--exchange", base, *extra]
     with tempfile.TemporaryDirectory(dir=args.workdir) as tmp:
         npy = Path(tmp) / "answer.npy"
         if ranks == 1 and algorithm in ("bfs", "sssp", "pr"):
@@ -464,7 +483,7 @@ def contenders_for(algorithm, ranks, args):
         for mode in args.exchange:
             if mode in args.refused:
                 continue
-            if mode in args.exchange_choices:
+            if exchange_flags(mode)[0] in args.exchange_choices:
                 out.append(("tiergraph", mode))
             else:
                 note = f"--exchange {mode}: not in this tiergraph's choices ({', '.join(args.exchange_choices)}): skipped"
@@ -492,7 +511,7 @@ def measure(graph, args):
                         else run_gemini(graph, algorithm, ranks, source, args)
                     result.update(trial=trial, source=source if algorithm in ("bfs", "sssp") else None)
                     runs[(system, mode)].append(result)
-                    if system == "tiergraph" and mode and f"--exchange {mode}" in result.get("failed", ""):
+                    if system == "tiergraph" and mode and f"--exchange {exchange_flags(mode)[0]}" in result.get("failed", ""):
                         # Listed by --help but refused when run (not built yet): skipped from here on.
                         args.refused.add(mode)
                         args.notes.append(f"--exchange {mode}: skipped, tiergraph refuses it: {result['failed']}")
@@ -584,6 +603,46 @@ def table(graph, rows):
     return lines
 
 
+EXCHANGE_NOTE = (
+    "Per N-rank tiergraph row: the time, the communication memory each rank held at its peak (the "
+    "report's `communication_buffer_peak_bytes`, the busiest rank), and what its rings did (summed over "
+    "ranks, median over the timed runs). `full mesh` is what per-thread rings between every sending and "
+    "every receiving thread would hold with the same slots and batch: threads² times ours, since we keep "
+    "one ring per peer, filled from what the rank's threads combined. It is computed, not run.")
+
+
+def exchange_table(rows):
+    """E5 in Nezha's shape (its Tables 6, 10 and 11): one line per N-rank tiergraph row (EXCHANGE_NOTE)."""
+    lines = ["| exchange | algorithm | ranks | s | t(N)/t(1) | buffer peak / rank | ring slots x batch | "
+             "ring batches | hurried | full waits | full mesh / rank | ours / full mesh |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    one = {r["algorithm"]: r["median_s"] for r in rows if r["ranks"] == 1 and r["system"] == "tiergraph"}
+    for r in rows:
+        if r["system"] != "tiergraph" or r["ranks"] == 1 or r["failed"]:
+            continue
+        ok = [run for run in r["runs"] if "per_rank" in run]
+        timed = [ranks for run in ok for ranks in run["per_rank"][1:]]
+        if not timed:
+            continue
+        peak = max(x.get("communication_buffer_peak_bytes") or 0 for ranks in timed for x in ranks)
+        ring = [[x["ring"] for x in ranks if "ring" in x] for ranks in timed]
+        cells = [r["exchange"], r["algorithm"], str(r["ranks"]), fmt(r["median_s"]),
+                 fmt(r["median_s"] / one[r["algorithm"]] if one.get(r["algorithm"]) else None, 2),
+                 f"{peak / 1024:.0f} KiB"]
+        if all(ring):
+            first = ring[0][0]
+            threads = ok[0].get("threads") or 1
+            mesh = threads * threads * first["bytes"]
+            cells += [f"{first['slots']} x {first['batch_records']}",
+                      *(f"{median([sum(x[key] for x in ranks) for ranks in ring]):.0f}"
+                        for key in ("batches", "hurried_batches", "full_waits")),
+                      f"{mesh / 1024:.0f} KiB ({threads} threads)", f"1/{mesh / first['bytes']:.0f}"]
+        else:
+            cells += ["-"] * 6
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
 def plot(out, rows, graphs):
     try:
         import matplotlib
@@ -653,6 +712,9 @@ def markdown(args, out):
                   + (f" (original ids {graph['source_labels'][:args.trials]})" if graph["source_labels"] else "")
                   + ".", ""]
         lines += table(graph, [r for r in out["rows"] if r["graph"] == graph["name"]]) + [""]
+        if any(r["exchange"] for r in out["rows"] if r["graph"] == graph["name"]):
+            lines += [f"### {graph['name']}: the exchanges (E5)", "", EXCHANGE_NOTE, "",
+                      *exchange_table([r for r in out["rows"] if r["graph"] == graph["name"]]), ""]
     lines += ["## Checks", ""] + [f"- {c}" for c in out["checks"]] + [""]
     if out["notes"]:
         lines += ["## Notes", ""] + [f"- {n}" for n in out["notes"]] + [""]
@@ -668,7 +730,9 @@ def main():
     ap.add_argument("--ranks", default="1,2,4")
     ap.add_argument("--trials", type=int, default=3, help="processes per system per row")
     ap.add_argument("--algorithms", default="bfs,sssp,wcc,pr", help="bfs, sssp, wcc, pr; radii (tiergraph only)")
-    ap.add_argument("--exchange", default="collective", help="tiergraph --exchange modes for N > 1 ranks")
+    ap.add_argument("--exchange", default="collective",
+                    help="tiergraph --exchange modes for N > 1 ranks, each with optional settings (see exchange_flags): "
+                         "collective,ring:batch=16,accumulate:direction=push")
     ap.add_argument("--pr-iterations", type=int, default=20)
     ap.add_argument("--threads", type=int, default=0, help="tiergraph's threads per rank (default: all cores)")
     ap.add_argument("--timeout", type=float, default=1800, help="seconds per process")
