@@ -513,14 +513,20 @@ class DistEngine {
     std::vector<Id> arrived;
     // Rounds of at most `stride` bytes of records per peer, until no rank has more: the
     // exchange's memory stays within its bound however many updates a pass makes.
+    // The buffer holds what this pass sends its busiest peer, or the bound's share if less, so
+    // a pass of few updates holds few bytes (the report's peak is what was needed).
     const auto ranks = static_cast<size_t>(comm_.size());
-    const size_t per_peer = std::max<size_t>(1, dist_.exchange_bytes / 2 / ranks / sizeof(Update));
+    std::vector<size_t> counts(ranks), from;
+    for (const auto& changes : changed)
+      for (Id v : changes)
+        if (!local_.owns(v)) ++counts[static_cast<size_t>(comm_.owner(v))];
+    const size_t busiest = std::max<size_t>(1, *std::max_element(counts.begin(), counts.end()));
+    const size_t per_peer = std::clamp<size_t>(dist_.exchange_bytes / 2 / ranks / sizeof(Update), 1, busiest);
     const size_t stride = per_peer * sizeof(Update);
     if (send_capacity_ < stride * ranks) {
       send_buffer_.reset(new std::byte[stride * ranks]);  // not zeroed: only what is packed is touched
       send_capacity_ = stride * ranks;
     }
-    std::vector<size_t> counts(ranks), from;
     size_t list = 0, at = 0;  // where packing goes on in the next round
     for (bool any_more = true; any_more;) {
       std::fill(counts.begin(), counts.end(), 0);
