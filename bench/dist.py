@@ -67,6 +67,7 @@ about 4.5 GB, kron-20 1.1 GB) and are reused; --remake makes them again (after a
 tiergraph's file format).
 """
 import argparse
+import contextlib
 import glob
 import gzip
 import io
@@ -87,6 +88,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+import netns
 from common import ROOT, datasets_dir, median, tiergraph_bin
 
 SEED = 27491095  # tiergraph's default seed; also the weights' and the sources' here
@@ -125,7 +127,8 @@ def launcher(ranks, args):
     env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
     if passive:
         env["OMP_WAIT_POLICY"] = "passive"
-    return MPIRUN + (["-x", "OMP_WAIT_POLICY"] if passive else []) + ["-np", str(ranks)], env
+    return (args.mpi_prefix + MPIRUN + args.mpi_flags + (["-x", "OMP_WAIT_POLICY"] if passive else [])
+            + ["-np", str(ranks)], env)
 
 
 def omp_wait(ranks, args):
@@ -690,7 +693,7 @@ def markdown(args, out):
              f"Machine: {out['machine']}; load average before {out['load_before']}, after {out['load_after']}. "
              f"tiergraph {out['commit']} (binary built {out['built']}); Gemini "
              f"{out['gemini_commit'] or 'not run (no GEMINI_DIR)'}. "
-             f"`{' '.join(MPIRUN)} -np N`; {args.trials} trial{'s' if args.trials > 1 else ''} per row, each one process per "
+             f"`{' '.join(out['mpirun'])} -np N`; {args.trials} trial{'s' if args.trials > 1 else ''} per row, each one process per "
              f"system from the same source (who goes first rotates), {RUNS} computes per process, the first a "
              f"warm-up: medians of the other {RUNS - 1} of every trial.", "",
              "Ratio Gemini / tiergraph > 1: tiergraph faster. t(N)/t(1): a system's median with N ranks over its "
@@ -723,6 +726,18 @@ def markdown(args, out):
     return "\n".join(lines)
 
 
+def run_graphs(args, out):
+    for spec in args.graphs.split(","):
+        graph = prepare(spec, args)
+        if len(graph["sources"]) < args.trials:
+            sys.exit(f"{graph['name']}: only {len(graph['sources'])} vertices with out-edges for {args.trials} trials")
+        rows = measure(graph, args)
+        out["graphs"].append(graph)
+        out["rows"] += rows
+        out["checks"] += check_answers(graph, rows)
+        print("\n".join(table(graph, rows)), flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--graphs", default="kron:22,soc-Slashdot0902",
@@ -743,7 +758,16 @@ def main():
     ap.add_argument("--workdir", default=str(ROOT / "bench" / "work" / "dist"))
     ap.add_argument("--remake", action="store_true", help="prepare the graphs again, ignoring the work folder")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "dist"))
+    ap.add_argument("--network", default="local",
+                    help="local: every rank on this machine as it is (shared memory); tcp or tcp:RATE (e.g. "
+                         "tcp:1gbit): ranks alternate between two network namespaces joined by a veth pair capped "
+                         "at RATE, talking TCP (bench/netns.py; needs root)")
     args = ap.parse_args()
+    # A TERM (timeout, kill) unwinds like an error, so the network namespaces are taken down.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    if args.network != "local" and not re.fullmatch(r"tcp(:\w+)?", args.network):
+        sys.exit(f"--network {args.network}: local, tcp or tcp:RATE")
+    args.mpi_prefix, args.mpi_flags = [], []
     args.ranks = [int(x) for x in args.ranks.split(",")]
     args.algorithms = args.algorithms.split(",")
     args.exchange = args.exchange.split(",")
@@ -774,15 +798,18 @@ def main():
            "mpirun": MPIRUN, "omp_wait": args.omp_wait, "runs_per_process": RUNS, "load_before": load_average(),
            "graphs": [], "rows": [], "checks": []}
     start = time.perf_counter()
-    for spec in args.graphs.split(","):
-        graph = prepare(spec, args)
-        if len(graph["sources"]) < args.trials:
-            sys.exit(f"{graph['name']}: only {len(graph['sources'])} vertices with out-edges for {args.trials} trials")
-        rows = measure(graph, args)
-        out["graphs"].append(graph)
-        out["rows"] += rows
-        out["checks"] += check_answers(graph, rows)
-        print("\n".join(table(graph, rows)), flush=True)
+    with contextlib.ExitStack() as stack:
+        if args.network != "local":
+            rate = args.network.partition(":")[2] or None
+            args.mpi_prefix, args.mpi_flags = stack.enter_context(netns.two_hosts(rate, args.workdir))
+            link_before = netns.bytes_sent()
+        run_graphs(args, out)
+        if args.network != "local":
+            crossed = netns.bytes_sent() - link_before
+            args.notes.append(f"network {args.network}: ranks alternate between two network namespaces joined by a "
+                              f"veth pair{' capped at ' + rate if rate else ''} (bench/netns.py), UCX over TCP; "
+                              f"{crossed / 1e6:.0f} MB crossed the link from the first namespace in this run")
+    out["mpirun"] = args.mpi_prefix + MPIRUN + args.mpi_flags
     out["load_after"] = load_average()
     if time.ctime(os.path.getmtime(tiergraph_bin())) != out["built"]:
         args.notes.append(f"the tiergraph binary was rebuilt during this run (built {out['built']} at the start, "
