@@ -89,7 +89,11 @@ def two_hosts(rate, workdir):
         flags = ["--hostfile", str(hostfile), "--map-by", "node", "--mca", "plm_rsh_agent", str(agent),
                  "--mca", "oob_tcp_if_include", DEVICE, "--mca", "pml", "ucx", "--mca", "osc", "ucx",
                  "--mca", "opal_common_ucx_tls", "any", "--mca", "opal_common_ucx_devices", "any",
-                 "-x", "UCX_TLS=tcp", "-x", f"UCX_NET_DEVICES={DEVICE}"]
+                 "-x", "UCX_TLS=tcp", "-x", f"UCX_NET_DEVICES={DEVICE}",
+                 # UCX logs to stdout, where rank 0's report goes: its "Endpoint timeout" at
+                 # MPI_Finalize (a peer that exited first; the run's exit and results are unaffected)
+                 # would break the report. Its logs go to files here instead.
+                 "-x", f"UCX_LOG_FILE={work / 'ucx-%h-%p.log'}"]
         yield prefix, flags
     finally:
         _teardown()

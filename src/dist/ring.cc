@@ -4,6 +4,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <exception>
@@ -40,7 +41,19 @@ uint64_t round8(uint64_t b) { return (b + 7) / 8 * 8; }
 struct Rings::Window {
   MPI_Win win = MPI_WIN_NULL;
   bool locked = false;
+  bool unified = false;  // MPI_WIN_UNIFIED: this rank may read its own window with plain loads
 };
+
+namespace {
+// Lets MPI make progress: on transports without a progress thread (TCP, UCX's emulated
+// one-sided operations) batches put into this rank's window arrive only while it calls into
+// MPI's progress engine, and a read of its own window need not (the self transport answers it
+// at once: a ring polled only so never saw its batches arrive).
+void progress() {
+  int flag = 0;
+  check(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE), "MPI_Iprobe");
+}
+}  // namespace
 
 // The window of every rank: one clear word per rank (what that rank consumed of this rank's ring
 // there), then one ring per other rank, in rank order.
@@ -75,6 +88,10 @@ Rings::Rings(Comm& comm, size_t max_record_bytes, RingOptions options)
         "MPI_Win_allocate");
   base_ = static_cast<std::byte*>(base);
   std::memset(base_, 0, window_bytes);  // no slot's header matches before it is written
+  int* model = nullptr;
+  int found = 0;
+  check(MPI_Win_get_attr(window_->win, MPI_WIN_MODEL, &model, &found), "MPI_Win_get_attr");
+  window_->unified = found && *model == MPI_WIN_UNIFIED;
   check(MPI_Win_lock_all(MPI_MODE_NOCHECK, window_->win), "MPI_Win_lock_all");
   window_->locked = true;
   check(MPI_Win_sync(window_->win), "MPI_Win_sync");
@@ -139,12 +156,21 @@ void Rings::finish() {
     if (all) break;
     Timer t;
     if (drain()) delivering += t.seconds();
-    else sched_yield();  // ranks may share cores: let a sender run
+    else {
+      progress();
+      sched_yield();  // ranks may share cores: let a sender run
+    }
   }
   comm_.add({.wait_seconds = std::max(0.0, waiting.seconds() - delivering)});
 }
 
 uint64_t Rings::read_local(uint64_t displacement) {
+  if (window_->unified) {
+    // The unified model: what others put here is in this memory once it is complete, and a
+    // window sync orders the read after it; the header or clear word is read atomically.
+    check(MPI_Win_sync(window_->win), "MPI_Win_sync");
+    return std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(base_ + displacement)).load(std::memory_order_acquire);
+  }
   uint64_t value = 0;
   const int me = comm_.rank();
   check(MPI_Fetch_and_op(nullptr, &value, MPI_UINT64_T, me, static_cast<MPI_Aint>(displacement), MPI_NO_OP, window_->win),
@@ -167,7 +193,10 @@ void Rings::wait_for_slot(int peer) {
     // The receiver may itself be waiting on this rank's ring: take in what it sent meanwhile.
     Timer t;
     if (drain()) delivering += t.seconds();
-    else sched_yield();
+    else {
+      progress();
+      sched_yield();
+    }
   }
   comm_.add({.wait_seconds = std::max(0.0, waiting.seconds() - delivering)});
 }
@@ -202,6 +231,7 @@ void Rings::send_batch(int peer, bool end) {
 bool Rings::drain() {
   const int me = comm_.rank(), p = comm_.size();
   const auto publish_every = static_cast<uint64_t>(std::max(1.0, std::ceil(kPublishShare * slots_)));
+  progress();
   bool any = false;
   for (int r = 0; r < p; ++r) {
     if (r == me) continue;

@@ -16,9 +16,10 @@
 // batch it sends itself (otherwise after every few).
 //
 // Passive target (MPI_Win_lock_all for the window's life): no rank waits on another's fence,
-// batches travel while their receivers compute. Headers and clear counts are read with
-// MPI_Fetch_and_op(MPI_NO_OP), which also drives progress on transports without a progress
-// thread (TCP, UCX).
+// batches travel while their receivers compute. A rank reads its own headers and clear words
+// with atomic loads after MPI_Win_sync where the window is unified (else MPI_Fetch_and_op with
+// MPI_NO_OP), and calls MPI's progress engine while it polls: on transports without a progress
+// thread (TCP, UCX's emulated one-sided operations) batches land only then.
 #pragma once
 
 #include <cstddef>
