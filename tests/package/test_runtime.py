@@ -17,7 +17,8 @@ import pytest
 import tiergraph as tg
 
 LONG_RUN = textwrap.dedent("""
-    import sys, time, tiergraph as tg
+    import faulthandler, sys, time, tiergraph as tg
+    faulthandler.dump_traceback_later(50, exit=True)  # a hang shows where, before the test gives up
     g = tg.generate("kronecker", 16)
     print("ready", flush=True)
     start = time.monotonic()
@@ -34,12 +35,12 @@ LONG_RUN = textwrap.dedent("""
 
 
 def test_ctrl_c_interrupts_a_run_cleanly():
-    proc = subprocess.Popen([sys.executable, "-c", LONG_RUN], stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([sys.executable, "-c", LONG_RUN], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stdout.readline().strip() == "ready"
     time.sleep(1.0)
     proc.send_signal(signal.SIGINT)
-    out, _ = proc.communicate(timeout=60)
-    assert proc.returncode == 0, out
+    out, err = proc.communicate(timeout=90)
+    assert proc.returncode == 0, f"exit {proc.returncode}; stdout: {out!r}; stderr: {err[-4000:]}"
     lines = out.splitlines()
     assert lines[0].startswith("interrupted after") and float(lines[0].split()[-1]) < 30
     assert lines[1].startswith("after ") and int(lines[1].split()[1]) > 1
