@@ -17,7 +17,11 @@ import pytest
 import tiergraph as tg
 
 LONG_RUN = textwrap.dedent("""
-    import faulthandler, sys, time, tiergraph as tg
+    import faulthandler, signal, sys, time, tiergraph as tg
+    # Python maps SIGINT to KeyboardInterrupt only when it starts with SIGINT not ignored, and a
+    # shell without job control starts background commands (a CI job, `cmd &` in a script) with
+    # it ignored: such a child never sees Ctrl-C. The test is of the engine's answer to it.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     faulthandler.dump_traceback_later(50, exit=True)  # a hang shows where, before the test gives up
     g = tg.generate("kronecker", 16)
     print("ready", flush=True)
