@@ -51,9 +51,9 @@ alone) is recorded as `failed: <why>` and the run goes on. Each rank's output is
 mpirun --output-filename.
 
 Answers are compared across systems and rank counts for each source: BFS vertices reached, SSSP
-largest finite distance, component count, PageRank's top vertex (1-rank tiergraph runs write their
-answer with `-o`; Gemini prints these), and tiergraph's own summaries (BFS levels, SSSP delta, WCC
-components, PageRank iterations) between rank counts.
+largest finite distance, component count, PageRank's top vertex (tiergraph's rank 0 writes its
+answer with `-o` at every rank count; Gemini prints these), and tiergraph's own summaries (BFS
+levels, SSSP delta, WCC components, PageRank iterations) between rank counts.
 
     GEMINI_DIR=/path/to/GeminiGraph bench/dist.py [--graphs kron:22,soc-Slashdot0902]
         [--ranks 1,2,4] [--trials 3] [--algorithms bfs,sssp,wcc,pr] [--exchange collective]
@@ -331,7 +331,7 @@ def exchange_flags(mode):
 
 
 def answers_from_npy(algorithm, path):
-    """What a 1-rank run's `-o` file says that Gemini also prints."""
+    """What a run's `-o` file (written by rank 0) says that Gemini also prints."""
     answer = np.load(path)
     values, ids = answer["value"], answer["id"]
     if algorithm == "pr":
@@ -360,8 +360,8 @@ def run_tiergraph(graph, algorithm, ranks, mode, source, trial, args):
         flags += ["--exchange", base, *extra]
     with tempfile.TemporaryDirectory(dir=args.workdir) as tmp:
         npy = Path(tmp) / "answer.npy"
-        if ranks == 1 and algorithm in ("bfs", "sssp", "pr"):
-            flags += ["-o", str(npy)]  # with one rank only: what N ranks write is not settled yet
+        if algorithm in ("bfs", "sssp", "pr"):
+            flags += ["-o", str(npy)]  # rank 0 writes every rank count's answer, as one rank does
         mpirun, env = launcher(ranks, args)
         cmd = mpirun + ["--output-filename", str(Path(tmp) / "out"), tiergraph_bin(), "run", algorithm, path] + flags
         rc, out, err, wall = run_process(cmd, args.timeout, env)
