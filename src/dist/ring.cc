@@ -155,11 +155,8 @@ void Rings::finish() {
     for (int r = 0; r < p; ++r) all = all && (r == me || peers_[static_cast<size_t>(r)].ended);
     if (all) break;
     Timer t;
-    if (drain()) delivering += t.seconds();
-    else {
-      progress();
-      sched_yield();  // ranks may share cores: let a sender run
-    }
+    if (drain()) delivering += t.seconds();  // drain() also lets MPI make progress
+    else sched_yield();  // ranks may share cores: let a sender run
   }
   comm_.add({.wait_seconds = std::max(0.0, waiting.seconds() - delivering)});
 }
@@ -192,11 +189,8 @@ void Rings::wait_for_slot(int peer) {
     if (to.sent - to.known_clear < slots_) break;
     // The receiver may itself be waiting on this rank's ring: take in what it sent meanwhile.
     Timer t;
-    if (drain()) delivering += t.seconds();
-    else {
-      progress();
-      sched_yield();
-    }
+    if (drain()) delivering += t.seconds();  // drain() also lets MPI make progress
+    else sched_yield();
   }
   comm_.add({.wait_seconds = std::max(0.0, waiting.seconds() - delivering)});
 }
