@@ -95,6 +95,8 @@ nlohmann::json rank_reports(Engine& engine, double seconds) {
     compute += p.compute_seconds();
     passes.push_back({{"bytes_sent", p.comm.bytes_sent},
                       {"messages", p.comm.messages},
+                      {"updates_sent", p.updates_sent},
+                      {"updates_sent_early", p.updates_sent_early},
                       {"compute_seconds", p.compute_seconds()},
                       {"communication_seconds", p.comm.communication_seconds},
                       {"wait_seconds", p.comm.wait_seconds}});
@@ -246,7 +248,8 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
                              DistOptions{.exchange = exchange,
                                          .exchange_bytes = *parse_byte_size(a.exchange_memory),
                                          .ring_batch = a.ring_batch,
-                                         .ring_hurried = a.ring_hurried});
+                                         .ring_hurried = a.ring_hurried,
+                                         .slices = a.slices});
     trials(engine);
     extras.store = store_json(engine.store());
   } else {
@@ -322,6 +325,7 @@ nlohmann::json report_json(const RunRequest& a, const GraphFile& file, const Run
   if (out.ranks > 1) {
     j["ranks"] = out.ranks;
     j["exchange"] = a.exchange;
+    j["slices"] = a.slices;
   }
   if (a.verify) j["verification"] = out.all_verified ? "PASS" : "FAIL";
   j["peak_rss_bytes"] = out.peak_rss;
@@ -377,6 +381,10 @@ void check_run_request(const RunRequest& a) {
   }
   if (a.ring_batch < 1 || a.ring_batch > (1u << 20)) fail("--ring-batch must be 1 to 1048576 records, got {}", a.ring_batch);
   if (!(a.ring_hurried > 0 && a.ring_hurried <= 1)) fail("--ring-hurried must be a share of the ring in (0, 1], got {}", a.ring_hurried);
+  if (a.slices < 1 || a.slices > 4096) fail("--slices must be 1 to 4096, got {}", a.slices);
+  if (a.slices > 1 && a.exchange == "collective") {
+    fail("--slices {} needs --exchange ring or accumulate: the collective exchange sends once, after the pass", a.slices);
+  }
   if (a.distributed) {
     const auto bound = parse_byte_size(a.exchange_memory);
     if (!bound || *bound < 4096) fail("--exchange-memory must be at least 4K, got '{}'", a.exchange_memory);

@@ -49,6 +49,7 @@ struct RunRequest {
   std::string exchange_memory = "64M";  // what the exchange's buffers may hold at once, per rank
   uint32_t ring_batch = 128;            // --exchange ring: records per batch
   double ring_hurried = 0.8;            // --exchange ring: how full a ring is before batches are hurried
+  uint32_t slices = 1;                  // ring, accumulate: a push pass's frontier slices, each sent before the next
   double partition_alpha = -1;
   // Called after every edge pass, on the calling thread; may throw to end the run (Python's
   // Ctrl-C), which unwinds cleanly out of the engine.

@@ -20,7 +20,10 @@
 //     not improve on it need not travel); sum mirrors are reset to zero once sent.
 // Edge passes: push sends the changed mirrors to their owners (collective: one MPI_Alltoallv of
 // (vertex, value) records per pass; ring: batches into per-peer rings; accumulate: remote
-// atomics), which combine them as a local push would and apply them.
+// atomics), which combine them as a local push would and apply them. With the ring or
+// accumulate and DistOptions::slices > 1, a push pass runs in slices of its frontier and each
+// slice's changed mirrors go out before the next slice is computed, so they travel while the
+// ranks compute (Engine::combine_pass_in_slices).
 // Pull first ships every active master's source value (the program's source_value, computed by
 // its owner: "what a rank sends once per vertex") and the frontier's bitmap to all ranks, then
 // each rank reduces its masters' in-edges locally. Direction, empty(), bins and reductions are
@@ -57,12 +60,17 @@ struct DistOptions {
   uint64_t exchange_bytes = uint64_t{64} << 20;
   uint32_t ring_batch = 128;   // records per ring batch
   double ring_hurried = 0.8;   // how full a ring is before its batches are hurried
+  // ring and accumulate: a push pass runs in this many slices of its frontier, each slice's
+  // updates sent before the next is computed (1: all sent after the pass).
+  uint32_t slices = 1;
 };
 
 // What one rank did in one edge pass.
 struct RankPassStats {
   dist::CommCounters comm;
   double seconds = 0;  // the whole pass
+  uint64_t updates_sent = 0;        // changed mirrors sent to their owners (push)
+  uint64_t updates_sent_early = 0;  // of them, sent before the pass's last slice was computed
   double compute_seconds() const { return std::max(0.0, seconds - comm.communication_seconds - comm.wait_seconds); }
 };
 
@@ -278,7 +286,8 @@ class DistEngine {
       next = push(program, frontier, options);
     }
     count_globally(next);
-    passes_.push_back({comm_.take_counters(), timer.seconds()});
+    passes_.push_back({comm_.take_counters(), timer.seconds(), updates_sent_, updates_sent_early_});
+    updates_sent_ = updates_sent_early_ = 0;
     return next;
   }
 
@@ -460,12 +469,49 @@ class DistEngine {
   // owners, take in what was sent here, and apply.
   template <typename Program>
   Set push(const Program& program, const Set& frontier, const PassOptions<Id>& options) {
-    Changed<Id> changed = local_.combine_pass(program, frontier, options);
-    switch (dist_.exchange) {
-      case Exchange::kCollective: changed.lists.push_back(send_collectively(program, changed.lists)); break;
-      case Exchange::kRing: changed.lists.push_back(send_by_ring(program, changed.lists)); break;
-      case Exchange::kAccumulate: changed.lists.push_back(accumulate(program, changed.lists)); break;
+    if (dist_.exchange == Exchange::kCollective) {
+      Changed<Id> changed = local_.combine_pass(program, frontier, options);
+      changed.lists.push_back(send_collectively(program, changed.lists));
+      return local_.apply_pass(program, std::move(changed));
     }
+    if (dist_.slices > 1) return push_in_slices(program, frontier, options);
+    Changed<Id> changed = local_.combine_pass(program, frontier, options);
+    changed.lists.push_back(one_sided(program, [&](auto send, auto) {
+      for (const auto& list : changed.lists)
+        for (Id v : list)
+          if (!local_.owns(v)) send(v);
+    }));
+    return local_.apply_pass(program, std::move(changed));
+  }
+
+  // Push in slices of the frontier, each slice's changed mirrors sent before the next slice is
+  // computed: they travel (into the peers' rings, or accumulated into their windows) while this
+  // rank and its peers compute, instead of after the whole pass. Between slices this rank takes
+  // in the batches that arrived meanwhile, so its peers' rings drain while it works.
+  template <typename Program>
+  Set push_in_slices(const Program& program, const Set& frontier, const PassOptions<Id>& options) {
+    using Value = typename Program::Op::Value;
+    const auto target = program.target();
+    Changed<Id> changed;
+    // A program that activates once lists a vertex once per pass: a mirror a later slice
+    // improves after it was sent is found by what was sent, and sent again when the pass ends.
+    std::vector<std::pair<Id, Value>> sent_once;
+    uint64_t last_slice = 0;  // what the latest slice handed on (early unless it was the last)
+    auto arrived = one_sided(program, [&](auto send, auto take_arrived) {
+      changed = local_.combine_pass_in_slices(program, frontier, options, dist_.slices, [&](const std::vector<Id>& others) {
+        updates_sent_early_ += last_slice;
+        last_slice = others.size();
+        for (Id v : others) {
+          if constexpr (ActivatesOnce<Program>) sent_once.emplace_back(v, target[v]);
+          send(v);
+        }
+        take_arrived();
+      });
+      for (const auto& [v, x] : sent_once)
+        if (target[v] != x) send(v);
+    });
+    comm_.note_buffer(sent_once.capacity() * sizeof(sent_once[0]));
+    changed.lists.push_back(std::move(arrived));
     return local_.apply_pass(program, std::move(changed));
   }
 
@@ -476,28 +522,65 @@ class DistEngine {
     if constexpr (std::is_same_v<Op, SumOp<typename Op::Value>>) program.target()[v] = Op::identity();
   }
 
-  // The changed mirrors combined into their owners' inboxes; returns the masters newly changed here.
-  template <typename Program>
-  std::vector<Id> accumulate(const Program& program, const std::vector<std::vector<Id>>& changed) {
+  // One push pass's exchange through the rings or the accumulate windows: body(send,
+  // take_arrived) calls send(v) for each changed mirror v (its value goes to v's owner) and may
+  // call take_arrived() when it pauses; what was sent here is combined into the masters here.
+  // Returns the masters that it newly changed.
+  template <typename Program, typename Body>
+  std::vector<Id> one_sided(const Program& program, Body body) {
     using Op = typename Program::Op;
     using Value = typename Op::Value;
     const auto target = program.target();
-    dist::Inbox& inbox = inbox_for<Op>();
-    inbox.open();
-    for (const auto& list : changed) {
-      for (Id v : list) {
-        if (local_.owns(v)) continue;
-        inbox.put(comm_.owner(v), v, &target[v]);
-        sent(program, v);
-      }
-    }
-    inbox.close();
     std::vector<Id> arrived;
-    inbox.take([&](uint64_t v, const void* x) {
-      Value value;
-      std::memcpy(&value, x, sizeof(Value));
-      if (local_.receive(program, static_cast<Id>(v), value)) arrived.push_back(static_cast<Id>(v));
-    });
+    auto take = [&](Id v, Value x) {
+      if (local_.receive(program, v, x)) arrived.push_back(v);
+    };
+    if (dist_.exchange == Exchange::kRing) {
+      // Records travel in batches and are taken in as they come, while this rank still sends.
+      struct Update {
+        Id v;
+        Value x;
+      };
+      static_assert(sizeof(Update) <= kRingRecordBytes);
+      if (!rings_) {  // made on the first push pass, which every rank makes
+        rings_ = std::make_unique<dist::Rings>(comm_, kRingRecordBytes,
+                                               dist::RingOptions{.batch_records = dist_.ring_batch, .hurried = dist_.ring_hurried,
+                                                                 .memory_bytes = dist_.exchange_bytes});
+      }
+      rings_->begin(sizeof(Update), [&](const std::byte* records, size_t count) {
+        for (size_t k = 0; k < count; ++k) {
+          Update u;
+          std::memcpy(&u, records + k * sizeof(Update), sizeof(Update));
+          take(u.v, u.x);
+        }
+      });
+      body(
+          [&](Id v) {
+            ++updates_sent_;
+            const Update u{v, target[v]};
+            rings_->add(comm_.owner(v), &u);
+            sent(program, v);
+          },
+          [&] { rings_->take_arrived(); });
+      rings_->finish();
+    } else {
+      // Combined by MPI into the owners' inboxes, taken in once every rank's epoch has closed.
+      dist::Inbox& inbox = inbox_for<Op>();
+      inbox.open();
+      body(
+          [&](Id v) {
+            ++updates_sent_;
+            inbox.put(comm_.owner(v), v, &target[v]);
+            sent(program, v);
+          },
+          [] {});
+      inbox.close();
+      inbox.take([&](uint64_t v, const void* x) {
+        Value value;
+        std::memcpy(&value, x, sizeof(Value));
+        take(static_cast<Id>(v), value);
+      });
+    }
     return arrived;
   }
 
@@ -543,6 +626,7 @@ class DistEngine {
           }
           const Update u{v, target[v]};
           std::memcpy(send_buffer_.get() + r * stride + counts[r], &u, sizeof(Update));
+          ++updates_sent_;
           counts[r] += sizeof(Update);
           sent(program, v);
         }
@@ -560,40 +644,6 @@ class DistEngine {
     return arrived;
   }
 
-  // The changed mirrors as (vertex, value) records in batches through the rings; what arrives is
-  // taken in as it comes, while this rank still sends. Returns the masters newly changed here.
-  template <typename Program>
-  std::vector<Id> send_by_ring(const Program& program, const std::vector<std::vector<Id>>& changed) {
-    struct Update {
-      Id v;
-      typename Program::Op::Value x;
-    };
-    static_assert(sizeof(Update) <= kRingRecordBytes);
-    if (!rings_) {  // made on the first push pass, which every rank makes
-      rings_ = std::make_unique<dist::Rings>(comm_, kRingRecordBytes,
-                                             dist::RingOptions{.batch_records = dist_.ring_batch, .hurried = dist_.ring_hurried,
-                                                               .memory_bytes = dist_.exchange_bytes});
-    }
-    const auto target = program.target();
-    std::vector<Id> arrived;
-    rings_->begin(sizeof(Update), [&](const std::byte* records, size_t count) {
-      for (size_t k = 0; k < count; ++k) {
-        Update u;
-        std::memcpy(&u, records + k * sizeof(Update), sizeof(Update));
-        if (local_.receive(program, u.v, u.x)) arrived.push_back(u.v);
-      }
-    });
-    for (const auto& list : changed) {
-      for (Id v : list) {
-        if (local_.owns(v)) continue;
-        const Update u{v, target[v]};
-        rings_->add(comm_.owner(v), &u);
-        sent(program, v);
-      }
-    }
-    rings_->finish();
-    return arrived;
-  }
   static constexpr size_t kRingRecordBytes = 16;  // a vertex id and a value, padded
 
   // The inbox for updates combined with Op (made on first use, by every rank in the same pass).
@@ -630,6 +680,7 @@ class DistEngine {
   bool in_pass_ = false;
   std::vector<std::byte> shipped_;  // source values shipped for pull passes, reused
   std::vector<RankPassStats> passes_;
+  uint64_t updates_sent_ = 0, updates_sent_early_ = 0;  // in the edge pass under way
 };
 
 }  // namespace tg

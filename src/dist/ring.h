@@ -64,6 +64,9 @@ class Rings {
   // Sends every staged batch, the last to each peer marked as the end, and delivers until each
   // peer's end has arrived. Returns when this rank has everything sent to it in this pass.
   void finish();
+  // Delivers every batch that has arrived so far (between add()s: a sender that pauses to
+  // compute takes in what came meanwhile, and frees its peers' slots).
+  void take_arrived() { drain(); }
 
   uint32_t slots() const { return slots_; }
   uint32_t batch_records() const { return batch_records_; }

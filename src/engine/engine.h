@@ -388,6 +388,57 @@ class Engine {
     c.combine_seconds = timer.seconds();
     return c;
   }
+  // A push pass's combine phase over `slices` consecutive slices of the frontier (about equal in
+  // out-edges), each combined by the whole team. After each slice, the vertices it changed that
+  // this engine does not master go to hand_on(const std::vector<Id>&) and leave the lists, so a
+  // rank sends a slice's updates while it and its peers still compute the next ones (Nezha's
+  // threshold-triggered scatter). A handed-on vertex loses its claim: a later slice that changes
+  // it again hands it on again. (Programs that activate once claim nothing: a later message only
+  // combines into it, so their caller re-sends what changed after it was handed on.) What stays
+  // in the lists is applied by apply_pass as after combine_pass.
+  template <typename Program, typename HandOn>
+  Changed<Id> combine_pass_in_slices(const Program& program, const Set& frontier, PassOptions<Id> pass, size_t slices, HandOn hand_on) {
+    const TeamSize team(options_.threads);
+    check_program<Program, Id, W>();
+    Timer timer;
+    Changed<Id> c = begin_pass<Program>(frontier, pass);
+    if (c.stats.direction != Direction::kPush) throw std::logic_error("combine_pass_in_slices: only push passes are sliced");
+    c.stats.schedule = Schedule::kVertex;  // a slice is a list of sources, walked vertex-major
+    c.stats.schedule_reason = "a sliced pass";
+    const auto& list = frontier.list();
+    const auto cuts = slice_by_edges(list, std::max<size_t>(slices, 1));
+    std::vector<std::vector<Id>> kept;
+    std::vector<Id> others;
+    uint64_t examined = 0;
+    for (size_t s = 0; s + 1 < cuts.size(); ++s) {
+      uint64_t edges = 0;
+      for (size_t k = cuts[s]; k < cuts[s + 1]; ++k) edges += g_.out_degree(list[k]);
+      const Set slice = Set::sparse(g_.num_vertices(), std::vector<Id>(list.begin() + cuts[s], list.begin() + cuts[s + 1]), edges);
+      Changed<Id> part = c;  // the pass's direction and schedule
+      run_edges<false>(program, slice, pass, part);
+      examined += part.stats.edges_examined;
+      others.clear();
+      for (auto& changes : part.lists) {
+        size_t at = 0;
+        for (Id v : changes) {
+          if (owns(v)) changes[at++] = v;
+          else others.push_back(v);
+        }
+        changes.resize(at);
+        if (at) kept.push_back(std::move(changes));
+      }
+      hand_on(static_cast<const std::vector<Id>&>(others));
+      if constexpr (!ActivatesOnce<Program>) {
+        for (Id v : others) claimed_.clear(v);
+      }
+    }
+    c.lists = std::move(kept);
+    c.claimed = !ActivatesOnce<Program>;
+    c.stats.edges_examined = examined;
+    c.combine_seconds = timer.seconds();
+    return c;
+  }
+
   template <typename Program>
   Set apply_pass(const Program& program, Changed<Id> c) {
     const TeamSize team(options_.threads);
@@ -755,6 +806,21 @@ class Engine {
   }
 
 #include "engine/block_passes.inc"
+
+  // Cuts a frontier list into at most `slices` runs of roughly equal out-edges (+1 per vertex):
+  // the offsets, from 0 to list.size(). Empty runs are dropped.
+  std::vector<size_t> slice_by_edges(const std::vector<Id>& list, size_t slices) const {
+    uint64_t total = 0;
+    for (Id u : list) total += g_.out_degree(u) + 1;
+    std::vector<size_t> cuts{0};
+    uint64_t sum = 0;
+    for (size_t k = 0; k < list.size(); ++k) {
+      sum += g_.out_degree(list[k]) + 1;
+      if (cuts.size() < slices && sum * slices >= total * cuts.size()) cuts.push_back(k + 1);
+    }
+    if (cuts.back() != list.size()) cuts.push_back(list.size());
+    return cuts;
+  }
 
   // Splits a frontier list into tasks of roughly equal out-edge counts.
   std::vector<size_t> edge_balanced_tasks(const std::vector<Id>& list) const {

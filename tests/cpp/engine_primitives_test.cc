@@ -237,6 +237,68 @@ TEST_P(EnginePrimitives, TwoPhasePassEqualsFusedPass) {
   });
 }
 
+// A min-label program whose later sources carry smaller labels: a vertex that an early slice
+// reaches is improved by a later one.
+template <typename Id>
+struct FallingLabel {
+  using Op = MinOp<uint64_t>;
+  VertexArray<uint64_t> label;
+  uint64_t n = 0;
+  Id source_value(Id u) const { return u; }
+  template <typename W>
+  uint64_t message(Id u, W) const { return n - u; }
+  VertexArray<uint64_t> target() const { return label; }
+  bool apply(Id) const { return true; }
+};
+
+// A sliced push pass on an engine that masters half the vertices (a rank's share) combines what
+// the whole pass combines; the masters it changed stay listed for apply_pass; every other vertex
+// it changed is handed on, again after any later slice improves it, and the last value handed
+// on is the vertex's final value (what its owner must receive).
+TEST_P(EnginePrimitives, SlicedPushHandsOnOtherVerticesUntilTheirLastChange) {
+  with_unweighted_view(file_, [&](const auto& g) {
+    using Id = typename std::decay_t<decltype(g)>::IdType;
+    const uint64_t n = g.num_vertices(), half = n / 2 / 64 * 64;
+    EngineOptions o = options_;
+    o.direction = Direction::kPush;
+    o.owned = {0, half};
+    auto run = [&](size_t slices, std::map<Id, std::vector<uint64_t>>& handed, std::set<Id>& kept) {
+      Engine engine(g, o);
+      auto scope = engine.scope();
+      FallingLabel<Id> program{engine.vertex_array(MinOp<uint64_t>::identity()), n};
+      Changed<Id> c;
+      if (slices == 0) {
+        c = engine.combine_pass(program, engine.all());
+      } else {
+        c = engine.combine_pass_in_slices(program, engine.all(), {}, slices, [&](const std::vector<Id>& others) {
+          for (Id v : others) handed[v].push_back(program.label[v]);
+        });
+      }
+      for (const auto& list : c.lists) kept.insert(list.begin(), list.end());
+      engine.apply_pass(program, std::move(c));
+      return engine.collect(program.label);
+    };
+    std::map<Id, std::vector<uint64_t>> unused, handed;
+    std::set<Id> whole_pass, kept;
+    const auto want = run(0, unused, whole_pass);
+    const auto got = run(8, handed, kept);
+    EXPECT_EQ(got, want) << "the same values everywhere";
+    std::set<Id> masters_changed, others_changed;
+    for (Id v : whole_pass) (v < half ? masters_changed : others_changed).insert(v);
+    EXPECT_EQ(kept, masters_changed) << "only masters stay for apply_pass";
+    ASSERT_FALSE(others_changed.empty());
+    std::set<Id> handed_set;
+    size_t twice = 0;
+    for (const auto& [v, values] : handed) {
+      handed_set.insert(v);
+      EXPECT_EQ(values.back(), want[v]) << "vertex " << v << ": its last value handed on is its final value";
+      twice += values.size() > 1;
+    }
+    EXPECT_EQ(handed_set, others_changed) << "every other vertex changed is handed on";
+    EXPECT_GT(twice, 0u) << "a vertex improved by a later slice is handed on again";
+  });
+}
+
 INSTANTIATE_TEST_SUITE_P(Threads, EnginePrimitives, ::testing::Values(1, 2, 4));
 
 }  // namespace
