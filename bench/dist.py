@@ -316,20 +316,24 @@ def exchange_flags(mode):
     """(base mode, extra flags) of an --exchange entry: `ring:batch=16:hurried=0.5:memory=64K` is
     --exchange ring --ring-batch 16 --ring-hurried 0.5 --exchange-memory 64K (E5's sweeps),
     `accumulate:direction=push` adds --direction push (E6), `ring:slices=8` adds --slices 8 (each
-    push pass sent in 8 slices, overlapping communication with computation); memory= and
-    direction= go with any mode, slices= with ring and accumulate, batch= and hurried= with ring
-    only; a plain mode has no extra flags."""
+    push pass sent in 8 slices, overlapping communication with computation) and
+    `ring:slices=8:steal=1` adds --steal too; memory= and direction= go with any mode, slices= and
+    steal= with ring and accumulate, batch= and hurried= with ring only; a plain mode has no extra
+    flags."""
     base, *settings = mode.split(":")
     flags = []
     option = {"memory": "--exchange-memory", "direction": "--direction", "batch": "--ring-batch",
-              "hurried": "--ring-hurried", "slices": "--slices"}
+              "hurried": "--ring-hurried", "slices": "--slices", "steal": "--steal"}
     for setting in settings:
         key, _, value = setting.partition("=")
         if not value or key not in option or (key in ("batch", "hurried") and base != "ring") \
-                or (key == "slices" and base == "collective"):
+                or (key in ("slices", "steal") and base == "collective") or (key == "steal" and value not in "01"):
             sys.exit(f"--exchange {mode}: the settings are memory=SIZE, direction=push|pull, for ring and "
-                     "accumulate slices=N, and for ring batch=N and hurried=F")
-        flags += [option[key], value]
+                     "accumulate slices=N and steal=0|1, and for ring batch=N and hurried=F")
+        if key == "steal":
+            flags += [option[key]] if value == "1" else []
+        else:
+            flags += [option[key], value]
     return base, flags
 
 
@@ -412,7 +416,8 @@ def rank_details(trials):
     out = {}
     if all(isinstance(t.get("ranks"), list) for t in trials):
         out["per_rank"] = [[{**{k: v for k, v in r.items() if k != "passes"},
-                             **{k: sum(p.get(k) or 0 for p in r.get("passes") or []) for k in ("updates_sent", "updates_sent_early")}}
+                             **{k: sum(p.get(k) or 0 for p in r.get("passes") or [])
+                                for k in ("updates_sent", "updates_sent_early", "slices_stolen")}}
                             for r in t["ranks"] if isinstance(r, dict)]
                            for t in trials]
         comm = [max((r.get("communication_seconds") or 0 for r in t["ranks"] if isinstance(r, dict)), default=None)
@@ -618,14 +623,15 @@ EXCHANGE_NOTE = (
     "every receiving thread would hold with the same slots and batch: threads² times ours, since we keep "
     "one ring per peer, filled from what the rank's threads combined. It is computed, not run. `sent early`: "
     "the share of the updates sent (all ranks) that left before their pass's last slice was computed "
-    "(`slices=N`: overlapped with computation); `wait`: the busiest waiter's seconds waiting at exchanges.")
+    "(`slices=N`: overlapped with computation); `stolen`: slices ranks took from their peers (`steal=1`, "
+    "summed over ranks, median over runs); `wait`: the busiest waiter's seconds waiting at exchanges.")
 
 
 def exchange_table(rows):
     """E5 in Nezha's shape (its Tables 6, 10 and 11): one line per N-rank tiergraph row (EXCHANGE_NOTE)."""
     lines = ["| exchange | algorithm | ranks | s | t(N)/t(1) | buffer peak / rank | ring slots x batch | "
-             "ring batches | hurried | full waits | full mesh / rank | ours / full mesh | sent early | wait |",
-             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "ring batches | hurried | full waits | full mesh / rank | ours / full mesh | stolen | sent early | wait |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     one = {r["algorithm"]: r["median_s"] for r in rows if r["ranks"] == 1 and r["system"] == "tiergraph"}
     for r in rows:
         if r["system"] != "tiergraph" or r["ranks"] == 1 or r["failed"]:
@@ -649,6 +655,7 @@ def exchange_table(rows):
                       f"{mesh / 1024:.0f} KiB ({threads} threads)", f"1/{mesh / first['bytes']:.0f}"]
         else:
             cells += ["-"] * 6
+        cells.append(f"{median([sum(x.get('slices_stolen') or 0 for x in ranks) for ranks in timed]):.0f}")
         sent = sum(x.get("updates_sent") or 0 for ranks in timed for x in ranks)
         early = sum(x.get("updates_sent_early") or 0 for ranks in timed for x in ranks)
         cells.append(f"{100 * early / sent:.0f}%" if sent else "-")

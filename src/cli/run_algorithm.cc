@@ -97,6 +97,7 @@ nlohmann::json rank_reports(Engine& engine, double seconds) {
                       {"messages", p.comm.messages},
                       {"updates_sent", p.updates_sent},
                       {"updates_sent_early", p.updates_sent_early},
+                      {"slices_stolen", p.slices_stolen},
                       {"compute_seconds", p.compute_seconds()},
                       {"communication_seconds", p.comm.communication_seconds},
                       {"wait_seconds", p.comm.wait_seconds}});
@@ -249,7 +250,8 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
                                          .exchange_bytes = *parse_byte_size(a.exchange_memory),
                                          .ring_batch = a.ring_batch,
                                          .ring_hurried = a.ring_hurried,
-                                         .slices = a.slices});
+                                         .slices = a.slices,
+                                         .steal = a.steal});
     trials(engine);
     extras.store = store_json(engine.store());
   } else {
@@ -326,6 +328,7 @@ nlohmann::json report_json(const RunRequest& a, const GraphFile& file, const Run
     j["ranks"] = out.ranks;
     j["exchange"] = a.exchange;
     j["slices"] = a.slices;
+    j["steal"] = a.steal;
   }
   if (a.verify) j["verification"] = out.all_verified ? "PASS" : "FAIL";
   j["peak_rss_bytes"] = out.peak_rss;
@@ -385,6 +388,7 @@ void check_run_request(const RunRequest& a) {
   if (a.slices > 1 && a.exchange == "collective") {
     fail("--slices {} needs --exchange ring or accumulate: the collective exchange sends once, after the pass", a.slices);
   }
+  if (a.steal && a.slices < 2) fail("--steal takes slices from other ranks: it needs --slices 2 or more (and --exchange ring or accumulate)");
   if (a.distributed) {
     const auto bound = parse_byte_size(a.exchange_memory);
     if (!bound || *bound < 4096) fail("--exchange-memory must be at least 4K, got '{}'", a.exchange_memory);

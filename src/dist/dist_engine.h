@@ -43,6 +43,7 @@
 #include "dist/comm.h"
 #include "dist/inbox.h"
 #include "dist/ring.h"
+#include "dist/steal.h"
 #include "engine/engine.h"
 #include "util/timer.h"
 
@@ -63,6 +64,8 @@ struct DistOptions {
   // ring and accumulate: a push pass runs in this many slices of its frontier, each slice's
   // updates sent before the next is computed (1: all sent after the pass).
   uint32_t slices = 1;
+  // With slices: a rank whose own slices are taken steals its peers' (dist/steal.h).
+  bool steal = false;
 };
 
 // What one rank did in one edge pass.
@@ -71,6 +74,7 @@ struct RankPassStats {
   double seconds = 0;  // the whole pass
   uint64_t updates_sent = 0;        // changed mirrors sent to their owners (push)
   uint64_t updates_sent_early = 0;  // of them, sent before the pass's last slice was computed
+  uint64_t slices_stolen = 0;       // slices this rank took from its peers and pushed
   double compute_seconds() const { return std::max(0.0, seconds - comm.communication_seconds - comm.wait_seconds); }
 };
 
@@ -286,8 +290,8 @@ class DistEngine {
       next = push(program, frontier, options);
     }
     count_globally(next);
-    passes_.push_back({comm_.take_counters(), timer.seconds(), updates_sent_, updates_sent_early_});
-    updates_sent_ = updates_sent_early_ = 0;
+    passes_.push_back({comm_.take_counters(), timer.seconds(), updates_sent_, updates_sent_early_, slices_stolen_});
+    updates_sent_ = updates_sent_early_ = slices_stolen_ = 0;
     return next;
   }
 
@@ -487,18 +491,31 @@ class DistEngine {
   // Push in slices of the frontier, each slice's changed mirrors sent before the next slice is
   // computed: they travel (into the peers' rings, or accumulated into their windows) while this
   // rank and its peers compute, instead of after the whole pass. Between slices this rank takes
-  // in the batches that arrived meanwhile, so its peers' rings drain while it works.
+  // in the batches that arrived meanwhile, so its peers' rings drain while it works. With
+  // stealing, the slices go on this rank's task board: it takes its own from there, then takes
+  // its peers' that are left (with their source values) and pushes those too.
   template <typename Program>
   Set push_in_slices(const Program& program, const Set& frontier, const PassOptions<Id>& options) {
     using Value = typename Program::Op::Value;
+    using S = std::remove_cvref_t<decltype(program.source_value(Id{}))>;
+    struct Task {
+      Id u;
+      S s;
+    };
+    static_assert(sizeof(Task) <= kTaskRecordBytes);
+    Timer timer;
     const auto target = program.target();
-    Changed<Id> changed;
+    ++push_passes_;
+    if (dist_.steal && !board_) {  // made on the first such pass, which every rank makes
+      board_ = std::make_unique<dist::TaskBoard>(comm_, kTaskRecordBytes, local_.end_owned() - local_.first_owned(), dist_.slices);
+    }
+    Changed<Id> changed = local_.template begin_slices<Program>(frontier, options);
     // A program that activates once lists a vertex once per pass: a mirror a later slice
     // improves after it was sent is found by what was sent, and sent again when the pass ends.
     std::vector<std::pair<Id, Value>> sent_once;
     uint64_t last_slice = 0;  // what the latest slice handed on (early unless it was the last)
     auto arrived = one_sided(program, [&](auto send, auto take_arrived) {
-      changed = local_.combine_pass_in_slices(program, frontier, options, dist_.slices, [&](const std::vector<Id>& others) {
+      auto hand_on = [&](const std::vector<Id>& others) {
         updates_sent_early_ += last_slice;
         last_slice = others.size();
         for (Id v : others) {
@@ -506,13 +523,52 @@ class DistEngine {
           send(v);
         }
         take_arrived();
-      });
+      };
+      const auto& list = frontier.list();
+      const auto cuts = local_.slice_by_edges(list, dist_.slices);
+      auto own_slice = [&](size_t k) {
+        local_.combine_slice(program, std::vector<Id>(list.begin() + cuts[k], list.begin() + cuts[k + 1]), options, changed, hand_on);
+      };
+      if (!board_) {
+        for (size_t k = 0; k + 1 < cuts.size(); ++k) own_slice(k);
+      } else {
+        publish_tasks<Task>(program, list, cuts);
+        for (int64_t k; (k = board_->take_own()) >= 0;) own_slice(static_cast<size_t>(k));
+        for (size_t got; (got = board_->steal(push_passes_, stolen_)) > 0;) {
+          // The slice's sources with the values their owner computed, pushed as if they were ours.
+          const uint64_t n = num_vertices();
+          if (shipped_.size() < n * sizeof(S)) shipped_.resize(n * sizeof(S));
+          auto values = VertexArray<S>::over(reinterpret_cast<S*>(shipped_.data()), 0, n);
+          std::vector<Id> sources(got);
+          for (size_t k = 0; k < got; ++k) {
+            Task t;
+            std::memcpy(&t, stolen_.data() + k * kTaskRecordBytes, sizeof(Task));
+            sources[k] = t.u;
+            values[t.u] = t.s;
+          }
+          local_.combine_slice(ShippedSources<Program, Id, S>{program, values}, std::move(sources), options, changed, hand_on);
+          ++slices_stolen_;
+        }
+      }
       for (const auto& [v, x] : sent_once)
         if (target[v] != x) send(v);
     });
-    comm_.note_buffer(sent_once.capacity() * sizeof(sent_once[0]));
+    comm_.note_buffer(sent_once.capacity() * sizeof(sent_once[0]) + (board_ ? board_->bytes() + stolen_.capacity() : 0));
     changed.lists.push_back(std::move(arrived));
+    changed.combine_seconds = timer.seconds();
     return local_.apply_pass(program, std::move(changed));
+  }
+
+  // This rank's slices on its task board: each frontier vertex with its source value.
+  template <typename Task, typename Program>
+  void publish_tasks(const Program& program, const std::vector<Id>& list, const std::vector<size_t>& cuts) {
+    tasks_.resize(list.size() * kTaskRecordBytes);  // the board's record size, whatever a Task's
+#pragma omp parallel for schedule(static) if (list.size() > 4096)
+    for (size_t k = 0; k < list.size(); ++k) {
+      const Task t{list[k], program.source_value(list[k])};
+      std::memcpy(tasks_.data() + k * kTaskRecordBytes, &t, sizeof(Task));
+    }
+    board_->publish(push_passes_, tasks_.data(), cuts);
   }
 
   // A mirror sent: sum mirrors start again from zero (min and or ones keep what was sent).
@@ -645,6 +701,7 @@ class DistEngine {
   }
 
   static constexpr size_t kRingRecordBytes = 16;  // a vertex id and a value, padded
+  static constexpr size_t kTaskRecordBytes = 16;  // a vertex id and its source value, padded
 
   // The inbox for updates combined with Op (made on first use, by every rank in the same pass).
   template <typename Op>
@@ -680,7 +737,10 @@ class DistEngine {
   bool in_pass_ = false;
   std::vector<std::byte> shipped_;  // source values shipped for pull passes, reused
   std::vector<RankPassStats> passes_;
-  uint64_t updates_sent_ = 0, updates_sent_early_ = 0;  // in the edge pass under way
+  uint64_t updates_sent_ = 0, updates_sent_early_ = 0, slices_stolen_ = 0;  // in the edge pass under way
+  std::unique_ptr<dist::TaskBoard> board_;
+  uint64_t push_passes_ = 0;           // sliced push passes so far: the task board's pass numbers
+  std::vector<std::byte> tasks_, stolen_;  // this rank's published records, a stolen slice's
 };
 
 }  // namespace tg

@@ -398,45 +398,55 @@ class Engine {
   // in the lists is applied by apply_pass as after combine_pass.
   template <typename Program, typename HandOn>
   Changed<Id> combine_pass_in_slices(const Program& program, const Set& frontier, PassOptions<Id> pass, size_t slices, HandOn hand_on) {
-    const TeamSize team(options_.threads);
-    check_program<Program, Id, W>();
     Timer timer;
-    Changed<Id> c = begin_pass<Program>(frontier, pass);
-    if (c.stats.direction != Direction::kPush) throw std::logic_error("combine_pass_in_slices: only push passes are sliced");
-    c.stats.schedule = Schedule::kVertex;  // a slice is a list of sources, walked vertex-major
-    c.stats.schedule_reason = "a sliced pass";
+    Changed<Id> c = begin_slices<Program>(frontier, pass);
     const auto& list = frontier.list();
     const auto cuts = slice_by_edges(list, std::max<size_t>(slices, 1));
-    std::vector<std::vector<Id>> kept;
-    std::vector<Id> others;
-    uint64_t examined = 0;
     for (size_t s = 0; s + 1 < cuts.size(); ++s) {
-      uint64_t edges = 0;
-      for (size_t k = cuts[s]; k < cuts[s + 1]; ++k) edges += g_.out_degree(list[k]);
-      const Set slice = Set::sparse(g_.num_vertices(), std::vector<Id>(list.begin() + cuts[s], list.begin() + cuts[s + 1]), edges);
-      Changed<Id> part = c;  // the pass's direction and schedule
-      run_edges<false>(program, slice, pass, part);
-      examined += part.stats.edges_examined;
-      others.clear();
-      for (auto& changes : part.lists) {
-        size_t at = 0;
-        for (Id v : changes) {
-          if (owns(v)) changes[at++] = v;
-          else others.push_back(v);
-        }
-        changes.resize(at);
-        if (at) kept.push_back(std::move(changes));
-      }
-      hand_on(static_cast<const std::vector<Id>&>(others));
-      if constexpr (!ActivatesOnce<Program>) {
-        for (Id v : others) claimed_.clear(v);
-      }
+      combine_slice(program, std::vector<Id>(list.begin() + cuts[s], list.begin() + cuts[s + 1]), pass, c, hand_on);
     }
-    c.lists = std::move(kept);
-    c.claimed = !ActivatesOnce<Program>;
-    c.stats.edges_examined = examined;
     c.combine_seconds = timer.seconds();
     return c;
+  }
+  // The same, slice by slice, for a caller that hands slices out itself (stealing between ranks):
+  // begin_slices opens the pass, combine_slice combines the messages of one slice of sources
+  // (with any program of the same operator: a stolen slice comes with its source values), and
+  // the caller sets combine_seconds before apply_pass.
+  template <typename Program>
+  Changed<Id> begin_slices(const Set& frontier, PassOptions<Id> pass) {
+    check_program<Program, Id, W>();
+    Changed<Id> c = begin_pass<Program>(frontier, pass);
+    if (c.stats.direction != Direction::kPush) throw std::logic_error("a sliced pass must push");
+    c.stats.schedule = Schedule::kVertex;  // a slice is a list of sources, walked vertex-major
+    c.stats.schedule_reason = "a sliced pass";
+    c.stats.edges_examined = 0;
+    c.claimed = !ActivatesOnce<Program>;
+    return c;
+  }
+  template <typename Program, typename HandOn>
+  void combine_slice(const Program& program, std::vector<Id> sources, const PassOptions<Id>& pass, Changed<Id>& c, HandOn hand_on) {
+    const TeamSize team(options_.threads);
+    uint64_t edges = 0;
+    for (Id u : sources) edges += g_.out_degree(u);
+    const Set slice = Set::sparse(g_.num_vertices(), std::move(sources), edges);
+    Changed<Id> part;
+    part.stats = c.stats;  // the pass's direction and schedule
+    run_edges<false>(program, slice, pass, part);
+    c.stats.edges_examined += part.stats.edges_examined;
+    handed_.clear();
+    for (auto& changes : part.lists) {
+      size_t at = 0;
+      for (Id v : changes) {
+        if (owns(v)) changes[at++] = v;
+        else handed_.push_back(v);
+      }
+      changes.resize(at);
+      if (at) c.lists.push_back(std::move(changes));
+    }
+    hand_on(static_cast<const std::vector<Id>&>(handed_));
+    if constexpr (!ActivatesOnce<Program>) {
+      for (Id v : handed_) claimed_.clear(v);
+    }
   }
 
   template <typename Program>
@@ -809,6 +819,7 @@ class Engine {
 
   // Cuts a frontier list into at most `slices` runs of roughly equal out-edges (+1 per vertex):
   // the offsets, from 0 to list.size(). Empty runs are dropped.
+ public:
   std::vector<size_t> slice_by_edges(const std::vector<Id>& list, size_t slices) const {
     uint64_t total = 0;
     for (Id u : list) total += g_.out_degree(u) + 1;
@@ -821,6 +832,8 @@ class Engine {
     if (cuts.back() != list.size()) cuts.push_back(list.size());
     return cuts;
   }
+
+ private:
 
   // Splits a frontier list into tasks of roughly equal out-edge counts.
   std::vector<size_t> edge_balanced_tasks(const std::vector<Id>& list) const {
@@ -858,6 +871,7 @@ class Engine {
   std::optional<Slices> push_slices_, pull_slices_;
   Bitmap claimed_;
   std::vector<std::vector<Id>> found_;
+  std::vector<Id> handed_;  // a slice's changed vertices that others master
   std::vector<uint64_t> pull_chunks_;
   std::vector<IterationStats> stats_;
   std::vector<VertexStorage> storage_;

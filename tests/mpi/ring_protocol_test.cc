@@ -14,6 +14,7 @@
 #include "dist/comm.h"
 #include "dist/mpi_runtime.h"
 #include "dist/ring.h"
+#include "job.h"
 #include "util/error.h"
 
 namespace tg::dist {
@@ -30,12 +31,6 @@ uint64_t records_between(int from, int to, int pass) {
   x ^= x >> 13;
   x *= 0x9e3779b97f4a7c15ULL;
   return (x >> 40) % 5 == 0 ? 0 : (x >> 20) % 700;
-}
-
-Comm whole_job() {
-  std::vector<uint64_t> bounds;
-  for (int r = 0; r <= mpi::size(); ++r) bounds.push_back(static_cast<uint64_t>(r) * 64);
-  return Comm(bounds);
 }
 
 struct Shape {
@@ -112,13 +107,3 @@ TEST(RingMemory, TooLittleMemoryIsRefusedOnEveryRank) {
 
 }  // namespace
 }  // namespace tg::dist
-
-// Every rank runs the tests; the job fails if any rank's did.
-int main(int argc, char** argv) {
-  tg::mpi::start();
-  if (tg::mpi::rank() != 0) GTEST_FLAG_SET(brief, true);  // the other ranks print only their failures
-  ::testing::InitGoogleTest(&argc, argv);
-  int failed = RUN_ALL_TESTS() != 0 ? 1 : 0, any = 0;
-  MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  return any;
-}

@@ -4,7 +4,7 @@ PageRank within 1e-9 L1), directed and undirected, weighted and not, pushing and
 updates exchanged collectively (MPI_Alltoallv), through one-sided rings (MPI_Put batches) or by
 remote atomics (MPI_Accumulate), the last two also checked on UCX over TCP (doubles summed
 remotely, batches framed with their header written last) and with each push pass sent in slices
-while the ranks compute. The report has each rank's figures; a rank that
+while the ranks compute, ranks that run dry stealing their peers' slices. The report has each rank's figures; a rank that
 dies ends the job within 30 s; ranks that opened different graph files are stopped at the start."""
 
 from __future__ import annotations
@@ -133,12 +133,15 @@ def test_a_small_exchange_memory_makes_rounds_not_another_answer(tg, tg_bin, gra
         assert max(r["ring"]["batches"] for r in reports) > 2 * (len(reports) - 1), reports
 
 
+@pytest.mark.parametrize("steal", [False, True], ids=["own-slices", "stealing"])
 @pytest.mark.parametrize("exchange", ["ring", "accumulate"])
 @pytest.mark.parametrize("dataset", ["kron-directed", "kron-undirected"])
-def test_passes_sent_in_slices_give_the_one_rank_answer(tg, tg_bin, graphs, tmp, dataset, exchange):
+def test_passes_sent_in_slices_give_the_one_rank_answer(tg, tg_bin, graphs, tmp, dataset, exchange, steal):
     # --slices 7: each push pass's updates leave in 7 slices, while the ranks still compute; a
     # mirror that a later slice improves is sent again, so the owners end with what one rank has.
+    # --steal: a rank that ran out of slices pushes a peer's, from the values the peer published.
     graph = graphs[dataset]
+    stolen = 0
     for algorithm in ALGORITHMS:
         extra = options_for(tg, graph, algorithm) + (["-i", "10"] if algorithm == "pr" else [])
         reference = tmp / f"{algorithm}-reference.npy"
@@ -146,17 +149,21 @@ def test_passes_sent_in_slices_give_the_one_rank_answer(tg, tg_bin, graphs, tmp,
         for ranks in (2, 4):
             out = tmp / f"{algorithm}-{ranks}.npy"
             res = mpirun(tg_bin, ranks, "run", algorithm, graph, *extra, "--direction", "push", "--exchange", exchange,
-                         "--slices", "7", "--json", "-o", out)
+                         "--slices", "7", *(["--steal"] if steal else []), "--json", "-o", out)
             assert res.returncode == 0, res.stderr
             assert_same_answer(np.load(out), np.load(reference), algorithm, f"{ranks} ranks, {exchange}, 7 slices")
             report = tg_json(res.stdout)
-            assert report["slices"] == 7
+            assert report["slices"] == 7 and report["steal"] == steal
             passes = [p for r in report["trials"][0]["ranks"] for p in r["passes"]]
             sent = sum(p["updates_sent"] for p in passes)
             early = sum(p["updates_sent_early"] for p in passes)
             assert sent > 0, algorithm
             # Updates left while later slices were still to be computed: the overlap happened.
             assert 0 < early < sent, (algorithm, early, sent)
+            stolen += sum(p["slices_stolen"] for p in passes)
+    # Ranks finish their own slices at different times (4 ranks share 2 cores here): somewhere
+    # in 10 runs a rank ran dry while a peer had slices left, and took some.
+    assert (stolen > 0) == steal, stolen
 
 
 def test_a_congested_ring_hurries_its_receiver_and_the_answer_stands(tg, tg_bin, graphs, tmp):
@@ -222,7 +229,8 @@ def test_what_ranks_cannot_do_yet_is_refused(tg_bin, graphs):
                          (["--memory-budget", "1G"], "on MPI ranks are not built yet"),
                          (["--exchange-memory", "1K"], "--exchange-memory must be at least 4K"),
                          (["--slices", "4"], "--slices 4 needs --exchange ring or accumulate"),
-                         (["--exchange", "ring", "--slices", "0"], "--slices")):
+                         (["--exchange", "ring", "--slices", "0"], "--slices"),
+                         (["--exchange", "ring", "--steal"], "--steal takes slices from other ranks")):
         res = mpirun(tg_bin, 2, "run", "bfs", graph, "-r", "1", *extra)
         assert res.returncode != 0 and words in res.stderr, (extra, res.stderr)
 
