@@ -11,6 +11,7 @@
 #include "dist/dist_engine.h"
 #include "dist/mpi_runtime.h"
 #include "dist/partition.h"
+#include "dist/steal.h"
 #include "store/copying_store.h"
 #include "store/numa_store.h"
 #include "store/uring_transfer.h"
@@ -392,6 +393,10 @@ void check_run_request(const RunRequest& a) {
   if (a.distributed) {
     const auto bound = parse_byte_size(a.exchange_memory);
     if (!bound || *bound < 4096) fail("--exchange-memory must be at least 4K, got '{}'", a.exchange_memory);
+    if (a.steal && dist::TaskBoard::records_fitting(*bound / 8, 16, a.slices) == 0) {
+      fail("--steal with --slices {} needs a larger --exchange-memory than {}: the task board's eighth of it holds no task", a.slices,
+           a.exchange_memory);
+    }
     if (a.budget.given()) fail("--memory-budget and --far-ratio on MPI ranks are not built yet; run the ranks without a budget");
     if (a.store != "mapped") fail("--store {} on MPI ranks is not built yet; each rank maps its rows of the file", a.store);
     if (a.schedule == "block") fail("--schedule block on MPI ranks is not built yet; ranks pass over their vertices (vertex-major)");

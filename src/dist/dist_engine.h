@@ -36,6 +36,7 @@
 #include <deque>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <type_traits>
 #include <vector>
@@ -45,6 +46,7 @@
 #include "dist/ring.h"
 #include "dist/steal.h"
 #include "engine/engine.h"
+#include "util/error.h"
 #include "util/timer.h"
 
 namespace tg {
@@ -507,7 +509,14 @@ class DistEngine {
     const auto target = program.target();
     ++push_passes_;
     if (dist_.steal && !board_) {  // made on the first such pass, which every rank makes
-      board_ = std::make_unique<dist::TaskBoard>(comm_, kTaskRecordBytes, local_.end_owned() - local_.first_owned(), dist_.slices);
+      // The board takes its share of the exchange's memory bound (board_bytes()); a frontier
+      // with more sources than it holds publishes only its last slices that fit.
+      const uint64_t fits = dist::TaskBoard::records_fitting(board_bytes(), kTaskRecordBytes, dist_.slices);
+      if (fits == 0) {
+        fail("--steal with --slices {} needs a larger --exchange-memory: its share, {} bytes, holds no task", dist_.slices, board_bytes());
+      }
+      board_ = std::make_unique<dist::TaskBoard>(comm_, kTaskRecordBytes, std::min(fits, local_.end_owned() - local_.first_owned()),
+                                                 dist_.slices);
     }
     Changed<Id> changed = local_.template begin_slices<Program>(frontier, options);
     // A program that activates once lists a vertex once per pass: a mirror a later slice
@@ -532,8 +541,13 @@ class DistEngine {
       if (!board_) {
         for (size_t k = 0; k + 1 < cuts.size(); ++k) own_slice(k);
       } else {
-        publish_tasks<Task>(program, list, cuts);
-        for (int64_t k; (k = board_->take_own()) >= 0;) own_slice(static_cast<size_t>(k));
+        // Slices [0, first) do not fit on the board: this rank does them first, while its
+        // peers may take from the rest.
+        size_t first = 0;
+        while (first + 1 < cuts.size() && list.size() - cuts[first] > board_->max_records()) ++first;
+        publish_tasks<Task>(program, list, std::span<const size_t>(cuts).subspan(first));
+        for (size_t k = 0; k < first; ++k) own_slice(k);
+        for (int64_t k; (k = board_->take_own()) >= 0;) own_slice(first + static_cast<size_t>(k));
         for (size_t got; (got = board_->steal(push_passes_, stolen_)) > 0;) {
           // The slice's sources with the values their owner computed, pushed as if they were ours.
           const uint64_t n = num_vertices();
@@ -553,23 +567,33 @@ class DistEngine {
       for (const auto& [v, x] : sent_once)
         if (target[v] != x) send(v);
     });
-    comm_.note_buffer(sent_once.capacity() * sizeof(sent_once[0]) + (board_ ? board_->bytes() + stolen_.capacity() : 0));
+    // Everything the sliced exchange held at once: rings (or nothing: an inbox is not bounded),
+    // board, a stolen slice, and what was sent once.
+    comm_.note_buffer((rings_ ? rings_->bytes() : 0) + (board_ ? board_->bytes() + stolen_.capacity() : 0) +
+                      sent_once.capacity() * sizeof(sent_once[0]));
     changed.lists.push_back(std::move(arrived));
     changed.combine_seconds = timer.seconds();
     return local_.apply_pass(program, std::move(changed));
   }
 
-  // This rank's slices on its task board: each frontier vertex with its source value.
+  // Slices of this rank on its task board (cuts: their bounds in the frontier list), each
+  // source with its value.
   template <typename Task, typename Program>
-  void publish_tasks(const Program& program, const std::vector<Id>& list, const std::vector<size_t>& cuts) {
-    tasks_.resize(list.size() * kTaskRecordBytes);  // the board's record size, whatever a Task's
-#pragma omp parallel for schedule(static) if (list.size() > 4096)
-    for (size_t k = 0; k < list.size(); ++k) {
-      const Task t{list[k], program.source_value(list[k])};
+  void publish_tasks(const Program& program, const std::vector<Id>& list, std::span<const size_t> cuts) {
+    const size_t from = cuts.empty() ? 0 : cuts.front(), count = cuts.empty() ? 0 : cuts.back() - from;
+    tasks_.resize(count * kTaskRecordBytes);  // the board's record size, whatever a Task's
+#pragma omp parallel for schedule(static) if (count > 4096)
+    for (size_t k = 0; k < count; ++k) {
+      const Task t{list[from + k], program.source_value(list[from + k])};
       std::memcpy(tasks_.data() + k * kTaskRecordBytes, &t, sizeof(Task));
     }
-    board_->publish(push_passes_, tasks_.data(), cuts);
+    std::vector<size_t> bounds(cuts.begin(), cuts.end());
+    for (auto& b : bounds) b -= from;
+    board_->publish(push_passes_, tasks_.data(), bounds);
   }
+  // With stealing, the task board gets an eighth of the exchange's memory bound, as much again
+  // is left for a stolen slice (never larger than a peer's board), and the rings get the rest.
+  uint64_t board_bytes() const { return dist_.steal ? dist_.exchange_bytes / 8 : 0; }
 
   // A mirror sent: sum mirrors start again from zero (min and or ones keep what was sent).
   template <typename Program>
@@ -601,7 +625,7 @@ class DistEngine {
       if (!rings_) {  // made on the first push pass, which every rank makes
         rings_ = std::make_unique<dist::Rings>(comm_, kRingRecordBytes,
                                                dist::RingOptions{.batch_records = dist_.ring_batch, .hurried = dist_.ring_hurried,
-                                                                 .memory_bytes = dist_.exchange_bytes});
+                                                                 .memory_bytes = dist_.exchange_bytes - 2 * board_bytes()});
       }
       rings_->begin(sizeof(Update), [&](const std::byte* records, size_t count) {
         for (size_t k = 0; k < count; ++k) {

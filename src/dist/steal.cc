@@ -54,6 +54,10 @@ TaskBoard::~TaskBoard() {
 }
 
 uint64_t TaskBoard::records_at() const { return 8 * (kHeaderWords + max_slices_ + 1); }
+uint64_t TaskBoard::records_fitting(uint64_t bytes, size_t record_bytes, uint32_t max_slices) {
+  const uint64_t header = 8 * (kHeaderWords + uint64_t{max_slices} + 1);
+  return bytes > header ? (bytes - header) / record_bytes : 0;
+}
 size_t TaskBoard::bytes() const { return records_at() + max_records_ * record_bytes_; }
 
 void TaskBoard::publish(uint64_t pass, const std::byte* records, std::span<const size_t> bounds) {

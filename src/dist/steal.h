@@ -45,6 +45,9 @@ class TaskBoard {
 
   uint64_t slices_stolen() const { return stolen_; }  // by this rank, from its peers (all passes)
   size_t bytes() const;                               // the window on this rank
+  uint64_t max_records() const { return max_records_; }
+  // The records a board of at most `bytes` holds with `max_slices` slices (0: not even one).
+  static uint64_t records_fitting(uint64_t bytes, size_t record_bytes, uint32_t max_slices);
 
  private:
   struct Window;

@@ -166,6 +166,26 @@ def test_passes_sent_in_slices_give_the_one_rank_answer(tg, tg_bin, graphs, tmp,
     assert (stolen > 0) == steal, stolen
 
 
+@pytest.mark.parametrize("algorithm", ["pr", "sssp"])
+def test_stealing_keeps_to_the_exchange_memory(tg, tg_bin, graphs, tmp, algorithm):
+    # 64K per rank: the task board gets 8K (about 500 sources; a larger frontier publishes only
+    # its last slices), a stolen slice as much, the rings the rest.
+    graph = graphs["kron-directed"]
+    extra = ["-i", "5"] if algorithm == "pr" else options_for(tg, graph, algorithm)
+    reference = tmp / "reference.npy"
+    tg.run("run", algorithm, graph, *extra, "-o", reference, check=True)
+    out = tmp / "bounded.npy"
+    res = mpirun(tg_bin, 4, "run", algorithm, graph, *extra, "--direction", "push", "--exchange", "ring", "--slices", "16",
+                 "--steal", "--exchange-memory", "64K", "--json", "-o", out)
+    assert res.returncode == 0, res.stderr
+    assert_same_answer(np.load(out), np.load(reference), algorithm)
+    reports = tg_json(res.stdout)["trials"][0]["ranks"]
+    assert all(0 < r["communication_buffer_peak_bytes"] <= 65536 for r in reports), reports
+    tiny = mpirun(tg_bin, 2, "run", algorithm, graph, *extra, "--exchange", "ring", "--slices", "4096", "--steal",
+                  "--exchange-memory", "64K")
+    assert tiny.returncode != 0 and "needs a larger --exchange-memory" in tiny.stderr, tiny.stderr
+
+
 def test_a_congested_ring_hurries_its_receiver_and_the_answer_stands(tg, tg_bin, graphs, tmp):
     # One record a batch and a hurried threshold of 1% of 64 slots: a sender's second unread batch
     # is hurried (receivers publish their clear count only every 40% of a ring otherwise).
