@@ -1,11 +1,14 @@
 // SSSP: shortest-path distances from a source over non-negative weights.
 // Technique: delta-stepping (Meyer & Sanders 2003), as GAPBS runs it: vertices wait in the
 // engine's bins of width delta by tentative distance; the lowest bin is relaxed (min-combine into
-// dist) until it stays empty, then the next. Distances are int64 for integer weights, double for
-// real ones. Verifier: verify/sssp.h.
+// dist) until it stays empty, then the next. Distances are double for real weights; for integer
+// weights int64, or uint32 where no path can reach 2^32 - 1 (the caller decides from the largest
+// weight: half the bytes per random relaxation, the pass's main cost). The result is int64 either
+// way. Verifier: verify/sssp.h.
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "algorithms/result.h"
 #include "algorithms/weights.h"
@@ -13,9 +16,8 @@
 
 namespace tg {
 
-template <typename Id, typename W>
+template <typename Id, typename W, typename Dist = DistanceOf<W>>
 struct SsspProgram {
-  using Dist = DistanceOf<W>;
   using Op = MinOp<Dist>;
   static constexpr bool kSourceReadsTarget = true;  // relaxes from dist, the target
   VertexArray<Dist> dist;
@@ -26,12 +28,12 @@ struct SsspProgram {
   TG_HOST_DEVICE bool apply(Id) const { return true; }
 };
 
-template <typename Engine>
-AlgorithmResult run_sssp(Engine& engine, uint64_t source, DistanceOf<typename Engine::Weight> delta) {
+// Dist: the distance type (delta's), DistanceOf<W> or, for integer weights, uint32_t.
+template <typename Engine, typename Dist>
+AlgorithmResult run_sssp(Engine& engine, uint64_t source, Dist delta) {
   using Id = typename Engine::VertexId;
-  using Dist = DistanceOf<typename Engine::Weight>;
   auto scope = engine.scope();
-  SsspProgram<Id, typename Engine::Weight> sssp{engine.vertex_array(MinOp<Dist>::identity())};
+  SsspProgram<Id, typename Engine::Weight, Dist> sssp{engine.vertex_array(MinOp<Dist>::identity())};
   engine.set(sssp.dist, source, Dist{0});
   auto bins = engine.bins();
   auto bin_of = [&](Id v) { return static_cast<uint64_t>(sssp.dist[v] / delta); };
@@ -41,7 +43,14 @@ AlgorithmResult run_sssp(Engine& engine, uint64_t source, DistanceOf<typename En
     engine.to_bins(bins, engine.edge_pass(sssp, frontier), bin_of);
   }
   // Unreached vertices keep the identity: +inf for real distances, kUnreached for integers.
-  AlgorithmResult r(engine.collect(sssp.dist), {{"delta", delta}, {"rounds", rounds}});
+  auto distances = [&] {
+    if constexpr (std::is_same_v<Dist, uint32_t>) {
+      return engine.collect(sssp.dist, [](uint32_t d) { return d == MinOp<uint32_t>::identity() ? kUnreached : int64_t{d}; });
+    } else {
+      return engine.collect(sssp.dist);
+    }
+  };
+  AlgorithmResult r(distances(), {{"delta", delta}, {"rounds", rounds}, {"distance_bits", 8 * sizeof(Dist)}});
   r.edges_traversed = traversed;
   return r;
 }

@@ -57,7 +57,7 @@ void plan_command(const PlanArgs& a) {
       using Id = typename std::decay_t<decltype(view)>::IdType;
       plan = make_plan(a.budget, *file,
                        {.algorithm = kernel.name,
-                        .state_bytes = kernel.state_bytes(file->num_vertices(), sizeof(Id)),
+                        .state_bytes = kernel.state_bytes(*file, sizeof(Id), weights),
                         .index_bytes = view.index_bytes(),
                         .weights = weights,
                         .parents = a.parents,

@@ -197,7 +197,7 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
   if (a.budget.given()) {
     out.plan = make_plan(a.budget, *file,
                          {.algorithm = kernel.name,
-                          .state_bytes = kernel.state_bytes(g.num_vertices(), sizeof(Id)),
+                          .state_bytes = kernel.state_bytes(*file, sizeof(Id), kWeights),
                           .index_bytes = g.index_bytes(),
                           .weights = kWeights,
                           .parents = a.parents,

@@ -106,7 +106,7 @@ struct Changed {
 // The memory a run holds besides the mapped file, by class: what a tier's budget counts.
 struct MemoryUse {
   uint64_t vertex_state = 0;       // the program's vertex arrays, now
-  uint64_t vertex_state_peak = 0;  // and at most so far (a kernel's state_bytes(n) promises this)
+  uint64_t vertex_state_peak = 0;  // and at most so far (a kernel's state_bytes promises this)
   uint64_t engine_sets = 0;        // the engine's own: claim bitmap, per-thread push buffers, slices
   uint64_t block_index = 0;        // block decoders and the DCSR presence index
   uint64_t store_pool = 0;         // the block store's buffers

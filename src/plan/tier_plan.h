@@ -46,7 +46,7 @@ GridUse grid_use(std::string_view algorithm);
 
 struct PlanRequest {
   std::string algorithm;
-  uint64_t vertex_state_bytes = 0;  // the kernel's state_bytes(n, id_bytes)
+  uint64_t vertex_state_bytes = 0;  // the kernel's state_bytes(file, id_bytes, weights)
   uint64_t result_bytes = 0;        // the per-vertex result the run hands back
   uint64_t index_bytes = 0;         // the in-memory block index (decoders, DCSR presence)
   bool weights = false;             // passes read the weights part

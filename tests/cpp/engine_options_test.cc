@@ -99,7 +99,7 @@ TEST(EngineOptions, SeveralIoThreadsCompleteOutOfOrderAndGiveTheSameAnswer) {
 namespace tg {
 namespace {
 
-// A kernel's state_bytes(n) is what a budget refuses a run by before reading any edge: it must
+// A kernel's state_bytes is what a budget refuses a run by before reading any edge: it must
 // be exactly the vertex state the kernel holds at its peak. (Files take 64-bit ids only past
 // 2^32 vertices, too large for a unit test; the id width enters each formula as sizeof(Id).)
 TEST(EngineOptions, KernelStateBytesAreExactlyThePeakVertexState) {
@@ -113,7 +113,7 @@ TEST(EngineOptions, KernelStateBytesAreExactlyThePeakVertexState) {
     args.sources = radii_sources(g, 64, 7);
     args.parents = true;
     kernel.run(engine, args);
-    EXPECT_EQ(kernel.state_bytes(g.num_vertices(), sizeof(Id)), engine.peak_vertex_bytes())
+    EXPECT_EQ(kernel.state_bytes(*file, sizeof(Id), true), engine.peak_vertex_bytes())
         << kernel.name;
     const MemoryUse m = engine.memory();
     EXPECT_EQ(m.vertex_state, 0u) << kernel.name << ": the kernel's arrays are freed when it returns";

@@ -56,6 +56,23 @@ def test_impossible_values_are_refused(tg, graph, args, message):
     assert message in res.stderr
 
 
+@pytest.mark.parametrize("weight, bits", [(1_000_000, 32), (2_000_000_000, 64)])
+def test_sssp_distances_are_exact_on_either_side_of_32_bits(tg, tmp_path, weight, bits):
+    # Integer distances are kept in 32 bits when the largest weight times the vertex count stays
+    # below 2^32 - 1, else in 64: a path of three heavy edges reaches 6e9 and must not wrap.
+    edges = tmp_path / "path.txt"
+    edges.write_text(f"0 1 {weight}\n1 2 {weight}\n2 3 {weight}\n5 4 7\n")
+    graph, out = tmp_path / "path.tg", tmp_path / "dist.npy"
+    tg.run("convert", edges, "-o", graph, check=True)
+    report = tg.run("run", "sssp", graph, "-r", "0", "--json", "--verify", "-o", out, check=True).json()
+    assert report["verification"] == "PASS"
+    assert report["trials"][0]["summary"]["distance_bits"] == bits
+    values = dict(zip(np.load(out)["id"].tolist(), np.load(out)["value"].tolist()))
+    assert [values[v] for v in range(4)] == [0, weight, 2 * weight, 3 * weight]
+    unreached = np.iinfo(np.int64).max  # what .npy holds for an unreached vertex, not a wrapped number
+    assert values[4] == unreached and values[5] == unreached
+
+
 @pytest.mark.parametrize("name, kind", [("r.tsv", "tsv"), ("r.TXT", "tsv"), ("r.csv", "csv"), ("r.NPY", "npy")])
 def test_output_format_follows_the_extension(tg, graph, tmp_path, name, kind):
     out = tmp_path / name
