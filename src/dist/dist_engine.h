@@ -518,7 +518,7 @@ class DistEngine {
       board_ = std::make_unique<dist::TaskBoard>(comm_, kTaskRecordBytes, std::min(fits, local_.end_owned() - local_.first_owned()),
                                                  dist_.slices);
     }
-    Changed<Id> changed = local_.template begin_slices<Program>(frontier, options);
+    Changed<Id> changed;
     // A program that activates once lists a vertex once per pass: a mirror a later slice
     // improves after it was sent is found by what was sent, and sent again when the pass ends.
     std::vector<std::pair<Id, Value>> sent_once;
@@ -533,14 +533,15 @@ class DistEngine {
         }
         take_arrived();
       };
-      const auto& list = frontier.list();
-      const auto cuts = local_.slice_by_edges(list, dist_.slices);
-      auto own_slice = [&](size_t k) {
-        local_.combine_slice(program, std::vector<Id>(list.begin() + cuts[k], list.begin() + cuts[k + 1]), options, changed, hand_on);
-      };
       if (!board_) {
-        for (size_t k = 0; k + 1 < cuts.size(); ++k) own_slice(k);
+        changed = local_.combine_pass_in_slices(program, frontier, options, dist_.slices, hand_on);
       } else {
+        changed = local_.template begin_slices<Program>(frontier, options);
+        const auto& list = frontier.list();
+        const auto cuts = local_.slice_by_edges(list, dist_.slices);
+        auto own_slice = [&](size_t k) {
+          local_.combine_slice(program, std::vector<Id>(list.begin() + cuts[k], list.begin() + cuts[k + 1]), options, changed, hand_on);
+        };
         // Slices [0, first) do not fit on the board: this rank does them first, while its
         // peers may take from the rest.
         size_t first = 0;
@@ -577,19 +578,19 @@ class DistEngine {
   }
 
   // Slices of this rank on its task board (cuts: their bounds in the frontier list), each
-  // source with its value.
+  // source with its value, written straight into the board's window.
   template <typename Task, typename Program>
   void publish_tasks(const Program& program, const std::vector<Id>& list, std::span<const size_t> cuts) {
     const size_t from = cuts.empty() ? 0 : cuts.front(), count = cuts.empty() ? 0 : cuts.back() - from;
-    tasks_.resize(count * kTaskRecordBytes);  // the board's record size, whatever a Task's
+    std::byte* records = board_->records();  // the board's record size, whatever a Task's
 #pragma omp parallel for schedule(static) if (count > 4096)
     for (size_t k = 0; k < count; ++k) {
       const Task t{list[from + k], program.source_value(list[from + k])};
-      std::memcpy(tasks_.data() + k * kTaskRecordBytes, &t, sizeof(Task));
+      std::memcpy(records + k * kTaskRecordBytes, &t, sizeof(Task));
     }
     std::vector<size_t> bounds(cuts.begin(), cuts.end());
     for (auto& b : bounds) b -= from;
-    board_->publish(push_passes_, tasks_.data(), bounds);
+    board_->publish(push_passes_, bounds);
   }
   // With stealing, the task board gets an eighth of the exchange's memory bound, as much again
   // is left for a stolen slice (never larger than a peer's board), and the rings get the rest.
@@ -764,7 +765,7 @@ class DistEngine {
   uint64_t updates_sent_ = 0, updates_sent_early_ = 0, slices_stolen_ = 0;  // in the edge pass under way
   std::unique_ptr<dist::TaskBoard> board_;
   uint64_t push_passes_ = 0;           // sliced push passes so far: the task board's pass numbers
-  std::vector<std::byte> tasks_, stolen_;  // this rank's published records, a stolen slice's
+  std::vector<std::byte> stolen_;      // a stolen slice's records
 };
 
 }  // namespace tg

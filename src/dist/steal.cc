@@ -60,14 +60,15 @@ uint64_t TaskBoard::records_fitting(uint64_t bytes, size_t record_bytes, uint32_
 }
 size_t TaskBoard::bytes() const { return records_at() + max_records_ * record_bytes_; }
 
-void TaskBoard::publish(uint64_t pass, const std::byte* records, std::span<const size_t> bounds) {
+std::byte* TaskBoard::records() const { return reinterpret_cast<std::byte*>(base_) + records_at(); }
+
+void TaskBoard::publish(uint64_t pass, std::span<const size_t> bounds) {
   const uint64_t count = bounds.empty() ? 0 : bounds.size() - 1;
   if (count > max_slices_ || (count > 0 && bounds.back() > max_records_)) {
     fail("a task board of {} slices and {} records was given {} slices of {} records", max_slices_, max_records_, count,
          bounds.empty() ? 0 : bounds.back());
   }
   // Nobody reads these until the pass number below says they are this pass's (see steal.h).
-  if (count > 0) std::memcpy(reinterpret_cast<std::byte*>(base_) + records_at(), records, bounds.back() * record_bytes_);
   for (size_t k = 0; k < bounds.size(); ++k) base_[kHeaderWords + k] = bounds[k];
   base_[kCount] = count;
   base_[kNext] = 0;

@@ -34,9 +34,12 @@ class TaskBoard {
   TaskBoard(const TaskBoard&) = delete;
   TaskBoard& operator=(const TaskBoard&) = delete;
 
-  // Publishes this rank's slices for push pass `pass`: slice k is records bounds[k] to
-  // bounds[k + 1] (bounds start at 0; its last entry is the record count).
-  void publish(uint64_t pass, const std::byte* records, std::span<const size_t> bounds);
+  // Where this rank writes its records for the next publish(): max_records() of record_bytes,
+  // in its own window (no copy; peers read them only once publish() names the pass).
+  std::byte* records() const;
+  // Publishes this rank's slices for push pass `pass`, written into records(): slice k is
+  // records bounds[k] to bounds[k + 1] (bounds start at 0; its last entry is the record count).
+  void publish(uint64_t pass, std::span<const size_t> bounds);
   // The index of the next of this rank's own slices, or -1 when all are taken (some by thieves).
   int64_t take_own();
   // Takes a slice of pass `pass` from the peer with the most left and copies its records into
