@@ -1,0 +1,77 @@
+// The non-template parts of a run's trials (run_trials_impl.h): its block store, the store's
+// report, and a figure taken over every rank.
+#include <algorithm>
+#include <cstring>
+
+#include "cli/run_trials_impl.h"
+#include "store/copying_store.h"
+#include "store/numa_store.h"
+#include "store/uring_transfer.h"
+#include "util/error.h"
+
+namespace tg::cli {
+
+std::unique_ptr<BlockStore> make_store(const RunRequest& a, std::shared_ptr<const GraphFile> file,
+                                       bool weights) {
+  if (a.store == "mapped") return nullptr;
+  CopyingStoreOptions o;
+  o.buffers = a.store_buffers;
+  if (!a.store_buffer_bytes.empty()) o.buffer_bytes = *parse_byte_size(a.store_buffer_bytes);
+  o.depth = a.store_depth;
+  o.io_threads = a.store_io_threads;
+  o.delay_seconds = a.store_delay;
+  o.completion = a.store_order == "reverse"    ? CopyingStoreOptions::Completion::kReverse
+                 : a.store_order == "shuffled" ? CopyingStoreOptions::Completion::kShuffled
+                                               : CopyingStoreOptions::Completion::kInOrder;
+  o.with_weights = weights;
+  o.check_hashes = !a.no_checksums;
+  std::unique_ptr<Transfer> transfer;
+  if (a.store == "file") {
+    if (a.store_delay > 0 || a.store_order != "in-order") {
+      fail(
+          "--store-delay and --store-order shape the copying store's reads; the file store reads "
+          "the disk as it is");
+    }
+    // Up to four ranges a request (a piece's parts), `depth` requests in flight.
+    transfer = std::make_unique<UringTransfer>(file->path(), 4 * a.store_depth);
+  }
+  return std::make_unique<CopyingStore>(std::move(file), o, std::move(transfer));
+}
+
+nlohmann::json store_json(const BlockStore& store) {
+  const StoreCounters c = store.counters();
+  nlohmann::json j = {
+      {"name", store.name()},
+      {"pool_bytes", store.pool_bytes()},
+      {"blocks_read", c.blocks},
+      {"bytes_fetched", c.bytes},
+      {"requests", c.requests},
+      {"wait_seconds", c.wait_seconds},
+      {"request_seconds", c.request_seconds},
+      {"max_in_flight", c.max_in_flight},
+      {"overlap", c.request_seconds > 0 ? 1.0 - c.wait_seconds / c.request_seconds : 1.0}};
+  if (const auto* numa = dynamic_cast<const NumaStore*>(&store)) {
+    j["node"] = numa->node();
+    j["node_bytes"] = numa->node_bytes();
+    j["blocks_held"] = numa->blocks_held();
+  }
+  if (const auto* copying = dynamic_cast<const CopyingStore*>(&store)) {
+    j["buffer_bytes"] = copying->piece_bytes();
+    j["blocks_in_pieces"] = copying->blocks_in_pieces();
+    j["pieces_read"] = c.pieces;
+  }
+  return j;
+}
+
+uint64_t max_over_ranks(dist::Comm& comm, uint64_t x) {
+  const auto bytes = comm.allgather(&x, sizeof(x));
+  uint64_t most = 0;
+  for (int r = 0; r < comm.size(); ++r) {
+    uint64_t y = 0;
+    std::memcpy(&y, bytes.data() + static_cast<size_t>(r) * sizeof(y), sizeof(y));
+    most = std::max(most, y);
+  }
+  return most;
+}
+
+}  // namespace tg::cli
