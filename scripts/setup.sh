@@ -24,14 +24,16 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# Tests and the Python package's build (nanobind, scikit-build-core: `pip install .` then needs
-# no network) and its optional outputs (pandas, matplotlib).
-python_modules=(pytest numpy scipy networkx zstandard xxhash nanobind scikit_build_core pandas matplotlib)
+# Tests (pytest, and pytest-xdist to run them side by side), the Python package's build
+# (nanobind, scikit-build-core: `pip install .` then needs no network) and its optional outputs
+# (pandas, matplotlib). Each entry is "module to import:package on PyPI".
+python_modules=(pytest:pytest xdist:pytest-xdist numpy:numpy scipy:scipy networkx:networkx zstandard:zstandard
+  xxhash:xxhash nanobind:nanobind scikit_build_core:scikit-build-core pandas:pandas matplotlib:matplotlib)
 missing_py=()
-for m in "${python_modules[@]}"; do
-  python3 -c "import $m" >/dev/null 2>&1 || missing_py+=("$m")
+for entry in "${python_modules[@]}"; do
+  python3 -c "import ${entry%%:*}" >/dev/null 2>&1 || missing_py+=("${entry#*:}")
 done
 if ((${#missing_py[@]})); then
   echo "setup: installing Python modules ${missing_py[*]}" >&2
-  python3 -m pip install -q "${missing_py[@]//_/-}" 2>&1 | grep -v -i "warning: running pip as" >&2 || true
+  python3 -m pip install -q "${missing_py[@]}" 2>&1 | grep -v -i "warning: running pip as" >&2 || true
 fi

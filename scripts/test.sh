@@ -7,24 +7,32 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 export TG_DATASETS_DIR=${TG_DATASETS_DIR:-$(scripts/datasets.sh || true)}
-threads=$(nproc)
+# Runs side by side: ctest jobs and pytest workers (pytest-xdist), more than the cores because
+# many tests wait (mpirun starting ranks, a rank killed on purpose, a far rank's timeout).
+jobs=$(( $(nproc) * 2 ))
+# Idle OpenMP threads sleep instead of spinning: with tests, ranks and threads sharing a few
+# cores, spinning threads took the cores from the ones with work (the release pytest run: 4:03
+# serially, 2:40 with 4 workers, 1:42 with 4 workers and passive waits, on 2 cores).
+export OMP_WAIT_POLICY=passive
+# Each section's heading says when it starts, in minutes since the suite began.
+section() { echo "== [$(( SECONDS / 60 )):$(printf %02d $(( SECONDS % 60 )))] $*" >&2; }
 
-echo "== release build" >&2
+section "release build"
 scripts/build.sh release
-(cd build/release && ctest --output-on-failure -j "$threads")
-TG_BIN=build/release/tiergraph python3 -m pytest -q -x tests/python
+(cd build/release && ctest --output-on-failure -j "$jobs")
+TG_BIN=build/release/tiergraph python3 -m pytest -q -x -n "$jobs" tests/python
 
-echo "== Python package: pip install . (the same engine, built by scikit-build-core and nanobind)" >&2
+section "Python package: pip install . (the same engine, built by scikit-build-core and nanobind)"
 scripts/install_python.sh
 # From outside the checkout, so `import tiergraph` is the installed package, not the source.
 (cd tests/package && python3 -m pytest -q -x -p no:cacheprovider .)
-echo "== networkx's own tests of the functions the backend implements, run on the backend" >&2
+section "networkx's own tests of the functions the backend implements, run on the backend"
 # As networkx documents for testing a backend: every call of those functions goes to tiergraph,
 # and what it declines (can_run) falls back to networkx.
-(cd /tmp && NETWORKX_TEST_BACKEND=tiergraph NETWORKX_FALLBACK_TO_NX=True python3 -m pytest -q -x -p no:cacheprovider \
+(cd /tmp && NETWORKX_TEST_BACKEND=tiergraph NETWORKX_FALLBACK_TO_NX=True python3 -m pytest -q -x -n "$jobs" -p no:cacheprovider \
   -W ignore::UserWarning --pyargs $(python3 -c 'import tiergraph.nx_backend as b; print(" ".join(b.NETWORKX_TEST_MODULES))'))
 
-echo "== ThreadSanitizer build (clang 14, LLVM's libomp with its Archer tool)" >&2
+section "ThreadSanitizer build (clang 14, LLVM's libomp with its Archer tool)"
 # Archer tells TSan about OpenMP's barriers and reductions (without it every barrier-ordered
 # access is a false report); libomp's own uninstrumented internals are ignored. Some races show
 # only in some interleavings, so the suite runs three times.
@@ -33,9 +41,9 @@ TSAN_OPTIONS="ignore_noninstrumented_modules=1 halt_on_error=1 exitcode=66 exter
   OMP_TOOL_LIBRARIES=/usr/lib/llvm-14/lib/libarcher.so \
   build/tsan/tiergraph_tests --gtest_repeat=3 --gtest_brief=1
 
-echo "== sanitizer build (AddressSanitizer + UndefinedBehaviorSanitizer)" >&2
+section "sanitizer build (AddressSanitizer + UndefinedBehaviorSanitizer)"
 scripts/build.sh sanitize
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-(cd build/sanitize && ctest --output-on-failure -j "$threads")
-TG_BIN=build/sanitize/tiergraph TG_SANITIZED=1 python3 -m pytest -q -x tests/python
-echo "== all tests passed" >&2
+(cd build/sanitize && ctest --output-on-failure -j "$jobs")
+TG_BIN=build/sanitize/tiergraph TG_SANITIZED=1 python3 -m pytest -q -x -n "$jobs" tests/python
+section "all tests passed"
