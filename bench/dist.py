@@ -417,7 +417,7 @@ def rank_details(trials):
     if all(isinstance(t.get("ranks"), list) for t in trials):
         out["per_rank"] = [[{**{k: v for k, v in r.items() if k != "passes"},
                              **{k: sum(p.get(k) or 0 for p in r.get("passes") or [])
-                                for k in ("updates_sent", "updates_sent_early", "slices_stolen")}}
+                                for k in ("updates_sent", "updates_sent_early", "slices_stolen", "updates_held")}}
                             for r in t["ranks"] if isinstance(r, dict)]
                            for t in trials]
         comm = [max((r.get("communication_seconds") or 0 for r in t["ranks"] if isinstance(r, dict)), default=None)

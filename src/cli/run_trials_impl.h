@@ -53,6 +53,7 @@ nlohmann::json rank_reports(Engine& engine, double seconds) {
                       {"updates_sent", p.updates_sent},
                       {"updates_sent_early", p.updates_sent_early},
                       {"slices_stolen", p.slices_stolen},
+                      {"updates_held", p.updates_held},
                       {"compute_seconds", p.compute_seconds()},
                       {"communication_seconds", p.comm.communication_seconds},
                       {"wait_seconds", p.comm.wait_seconds}});

@@ -77,6 +77,7 @@ struct RankPassStats {
   uint64_t updates_sent = 0;        // changed mirrors sent to their owners (push)
   uint64_t updates_sent_early = 0;  // of them, sent before the pass's last slice was computed
   uint64_t slices_stolen = 0;       // slices this rank took from its peers and pushed
+  uint64_t updates_held = 0;        // of those sent, held to the pass's end: the sent-once list was full
   double compute_seconds() const { return std::max(0.0, seconds - comm.communication_seconds - comm.wait_seconds); }
 };
 
@@ -292,8 +293,8 @@ class DistEngine {
       next = push(program, frontier, options);
     }
     count_globally(next);
-    passes_.push_back({comm_.take_counters(), timer.seconds(), updates_sent_, updates_sent_early_, slices_stolen_});
-    updates_sent_ = updates_sent_early_ = slices_stolen_ = 0;
+    passes_.push_back({comm_.take_counters(), timer.seconds(), updates_sent_, updates_sent_early_, slices_stolen_, updates_held_});
+    updates_sent_ = updates_sent_early_ = slices_stolen_ = updates_held_ = 0;
     return next;
   }
 
@@ -521,15 +522,28 @@ class DistEngine {
     Changed<Id> changed;
     // A program that activates once lists a vertex once per pass: a mirror a later slice
     // improves after it was sent is found by what was sent, and sent again when the pass ends.
-    std::vector<std::pair<Id, Value>> sent_once;
+    // What was sent is held within its share of the exchange's memory (sent_once_bytes()); once
+    // that is full, the pass's other mirrors wait in `held` (a vertex set like the engine's own
+    // lists of changed vertices) and leave when the pass ends, as in a pass without slices.
+    using SentOnce = std::pair<Id, Value>;
+    std::vector<SentOnce> sent_once;
+    std::vector<Id> held;
+    if constexpr (ActivatesOnce<Program>) sent_once.reserve(sent_once_bytes() / sizeof(SentOnce));
     uint64_t last_slice = 0;  // what the latest slice handed on (early unless it was the last)
     auto arrived = one_sided(program, [&](auto send, auto take_arrived) {
       auto hand_on = [&](const std::vector<Id>& others) {
         updates_sent_early_ += last_slice;
-        last_slice = others.size();
+        last_slice = 0;
         for (Id v : others) {
-          if constexpr (ActivatesOnce<Program>) sent_once.emplace_back(v, target[v]);
+          if constexpr (ActivatesOnce<Program>) {
+            if (sent_once.size() == sent_once.capacity()) {
+              held.push_back(v);
+              continue;
+            }
+            sent_once.emplace_back(v, target[v]);
+          }
           send(v);
+          ++last_slice;
         }
         take_arrived();
       };
@@ -567,11 +581,13 @@ class DistEngine {
       }
       for (const auto& [v, x] : sent_once)
         if (target[v] != x) send(v);
+      for (Id v : held) send(v);
+      updates_held_ += held.size();
     });
     // Everything the sliced exchange held at once: rings (or nothing: an inbox is not bounded),
     // board, a stolen slice, and what was sent once.
     comm_.note_buffer((rings_ ? rings_->bytes() : 0) + (board_ ? board_->bytes() + stolen_.capacity() : 0) +
-                      sent_once.capacity() * sizeof(sent_once[0]));
+                      sent_once.capacity() * sizeof(SentOnce));
     changed.lists.push_back(std::move(arrived));
     changed.combine_seconds = timer.seconds();
     return local_.apply_pass(program, std::move(changed));
@@ -593,8 +609,12 @@ class DistEngine {
     board_->publish(push_passes_, bounds);
   }
   // With stealing, the task board gets an eighth of the exchange's memory bound, as much again
-  // is left for a stolen slice (never larger than a peer's board), and the rings get the rest.
+  // is left for a stolen slice (never larger than a peer's board), and the rings get what the
+  // sent-once list below leaves.
   uint64_t board_bytes() const { return dist_.steal ? dist_.exchange_bytes / 8 : 0; }
+  // With slices, another eighth holds the mirrors a pass of a program that activates once sent
+  // (to send again those a later slice improved).
+  uint64_t sent_once_bytes() const { return dist_.slices > 1 ? dist_.exchange_bytes / 8 : 0; }
 
   // A mirror sent: sum mirrors start again from zero (min and or ones keep what was sent).
   template <typename Program>
@@ -626,7 +646,7 @@ class DistEngine {
       if (!rings_) {  // made on the first push pass, which every rank makes
         rings_ = std::make_unique<dist::Rings>(comm_, kRingRecordBytes,
                                                dist::RingOptions{.batch_records = dist_.ring_batch, .hurried = dist_.ring_hurried,
-                                                                 .memory_bytes = dist_.exchange_bytes - 2 * board_bytes()});
+                                                                 .memory_bytes = dist_.exchange_bytes - 2 * board_bytes() - sent_once_bytes()});
       }
       rings_->begin(sizeof(Update), [&](const std::byte* records, size_t count) {
         for (size_t k = 0; k < count; ++k) {
@@ -762,7 +782,7 @@ class DistEngine {
   bool in_pass_ = false;
   std::vector<std::byte> shipped_;  // source values shipped for pull passes, reused
   std::vector<RankPassStats> passes_;
-  uint64_t updates_sent_ = 0, updates_sent_early_ = 0, slices_stolen_ = 0;  // in the edge pass under way
+  uint64_t updates_sent_ = 0, updates_sent_early_ = 0, slices_stolen_ = 0, updates_held_ = 0;  // in the edge pass under way
   std::unique_ptr<dist::TaskBoard> board_;
   uint64_t push_passes_ = 0;           // sliced push passes so far: the task board's pass numbers
   std::vector<std::byte> stolen_;      // a stolen slice's records

@@ -166,10 +166,11 @@ def test_passes_sent_in_slices_give_the_one_rank_answer(tg, tg_bin, graphs, tmp,
     assert (stolen > 0) == steal, stolen
 
 
-@pytest.mark.parametrize("algorithm", ["pr", "sssp"])
-def test_stealing_keeps_to_the_exchange_memory(tg, tg_bin, graphs, tmp, algorithm):
+@pytest.mark.parametrize("algorithm", ["bfs", "pr", "sssp"])
+def test_slices_and_stealing_keep_to_the_exchange_memory(tg, tg_bin, graphs, tmp, algorithm):
     # 64K per rank: the task board gets 8K (about 500 sources; a larger frontier publishes only
-    # its last slices), a stolen slice as much, the rings the rest.
+    # its last slices), a stolen slice as much, BFS's list of mirrors sent 8K (about 500; the
+    # rest of a pass's mirrors leave at its end), the rings the rest.
     graph = graphs["kron-directed"]
     extra = ["-i", "5"] if algorithm == "pr" else options_for(tg, graph, algorithm)
     reference = tmp / "reference.npy"
@@ -181,6 +182,10 @@ def test_stealing_keeps_to_the_exchange_memory(tg, tg_bin, graphs, tmp, algorith
     assert_same_answer(np.load(out), np.load(reference), algorithm)
     reports = tg_json(res.stdout)["trials"][0]["ranks"]
     assert all(0 < r["communication_buffer_peak_bytes"] <= 65536 for r in reports), reports
+    # BFS's list of mirrors sent was full in some pass (the bound was what held it), and nothing
+    # else holds mirrors back.
+    held = sum(p["updates_held"] for r in reports for p in r["passes"])
+    assert (held > 0) == (algorithm == "bfs"), held
     tiny = mpirun(tg_bin, 2, "run", algorithm, graph, *extra, "--exchange", "ring", "--slices", "4096", "--steal",
                   "--exchange-memory", "64K")
     assert tiny.returncode != 0 and "needs a larger --exchange-memory" in tiny.stderr, tiny.stderr
