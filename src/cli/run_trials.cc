@@ -1,8 +1,5 @@
-// The non-template parts of a run's trials (run_trials_impl.h): its block store, the store's
-// report, and a figure taken over every rank.
-#include <algorithm>
-#include <cstring>
-
+// The non-template parts of a run's trials (run_trials_impl.h): its block store and the store's
+// report.
 #include "cli/run_trials_impl.h"
 #include "store/copying_store.h"
 #include "store/numa_store.h"
@@ -61,17 +58,6 @@ nlohmann::json store_json(const BlockStore& store) {
     j["pieces_read"] = c.pieces;
   }
   return j;
-}
-
-uint64_t max_over_ranks(dist::Comm& comm, uint64_t x) {
-  const auto bytes = comm.allgather(&x, sizeof(x));
-  uint64_t most = 0;
-  for (int r = 0; r < comm.size(); ++r) {
-    uint64_t y = 0;
-    std::memcpy(&y, bytes.data() + static_cast<size_t>(r) * sizeof(y), sizeof(y));
-    most = std::max(most, y);
-  }
-  return most;
 }
 
 }  // namespace tg::cli

@@ -1,7 +1,7 @@
 // A run's trials of one kernel, as run_algorithm() makes them. A kernel runs on either engine
 // (shared memory, or MPI ranks) for every id width and weight type a graph file may have, which
 // makes its trials the heaviest templates of the project: all five kernels in one translation
-// unit took 5 minutes of one core in a release build and over 12 with ASan, while the other core
+// unit took 5 minutes of one core in a release build and 18 with ASan, while the other core
 // had finished everything else. So each kernel's trials compile on their own, in
 // run_kernel_<name>.cc, and a build spreads them over the cores.
 #pragma once

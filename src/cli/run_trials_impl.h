@@ -33,8 +33,6 @@ constexpr double kDefaultPageRankTolerance = 1e-7;
 std::unique_ptr<BlockStore> make_store(const RunRequest& a, std::shared_ptr<const GraphFile> file, bool weights);
 // A store's counters (and a tier's own figures) for the report.
 nlohmann::json store_json(const BlockStore& store);
-// The largest of every rank's x (all ranks call it).
-uint64_t max_over_ranks(dist::Comm& comm, uint64_t x);
 
 // This rank's figures for a trial on ranks: totals and per edge pass (bytes and messages sent,
 // seconds computing, communicating and waiting at the exchanges), gathered on rank 0 as a list
@@ -205,7 +203,7 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
     extras.store = store_json(engine.store());
   }
   out.peak_rss = peak_rss_bytes();
-  if (comm) out.peak_rss = max_over_ranks(*comm, out.peak_rss);  // the largest rank's
+  if (comm) comm->allreduce(&out.peak_rss, 1, dist::Scalar::kU64, dist::MergeOp::kMax);  // the largest rank's
   if (tiers.composite) extras.tiers = {store_json(*tiers.local), store_json(*tiers.far)};
   if (const auto* numa = dynamic_cast<const NumaStore*>(tiers.far.get())) extras.far_node_bytes = numa->node_bytes();
   if (a.verify && a.budget.given()) {
