@@ -2,10 +2,13 @@
 // + D/n), where D is the rank held by dangling vertices (no out-edges), spread uniformly: the
 // common definition, the one networkx and LDBC Graphalytics use, so ranks always sum to 1.
 // Runs a fixed number of iterations (--iterations) or until the L1 change is below --tolerance.
-// Technique: each iteration is one sum-combine edge pass over all vertices (pull in auto mode),
-// then one vertex pass that updates the ranks and readies the next pass, reducing the L1 change
-// and the dangling rank as it goes. The formula: algorithms/pagerank_model.h. Verifier:
-// verify/pagerank.h.
+// Technique: each iteration gathers the sums with one sum-combine edge pass over all vertices
+// (pull in auto mode) and applies them with a vertex pass that sets the ranks and the next
+// contributions, reducing the L1 change and the dangling rank as it goes. Applying iteration i
+// and gathering i + 1 are one call (edge_pass_after), so that a backend may send a vertex's new
+// contribution as soon as it is applied (on MPI ranks: GraCXL's relaxed barrier); two sum arrays
+// alternate, since a message of iteration i + 1 may reach a vertex before iteration i's sum has
+// been applied there. The formula: algorithms/pagerank_model.h. Verifier: verify/pagerank.h.
 #pragma once
 
 #include <cmath>
@@ -34,26 +37,28 @@ template <typename Engine>
 AlgorithmResult run_pagerank(Engine& engine, const PageRankOptions& o) {
   const uint64_t n = engine.num_vertices();
   auto scope = engine.scope();
-  PageRankProgram<typename Engine::VertexId> pr{engine.vertex_array(0.0), engine.vertex_array(0.0)};
-  auto rank = engine.vertex_array(1.0 / static_cast<double>(n));
-  auto prepare = [&](auto v, double r) {  // readies v (rank r) for the next pass; returns r if v is dangling
-    const uint64_t out = engine.out_degree(v);
-    pr.contribution[v] = out ? r / static_cast<double>(out) : 0.0;
-    pr.incoming[v] = 0;
-    return out ? 0.0 : r;
-  };
-  Pair<double> sums{0, engine.reduce(SumOp<double>{}, [&](auto v) { return prepare(v, rank[v]); })};  // {L1 change, dangling rank}
-  const int limit = o.tolerance > 0 ? o.max_iterations : o.iterations;
-  int iteration = 0;
-  while (iteration < limit && !(iteration > 0 && o.tolerance > 0 && sums.first < o.tolerance)) {
-    engine.edge_pass(pr, engine.all());
-    const double base = o.base(n, sums.second);
-    sums = engine.reduce(SumOp<Pair<double>>{}, [&](auto v) {
-      const double next = o.rank(base, pr.incoming[v]), change = std::fabs(next - rank[v]);
+  auto rank = engine.vertex_array(0.0), contribution = engine.vertex_array(0.0);  // contribution: r(u) / out(u)
+  const PageRankProgram<typename Engine::VertexId> gather[2] = {{contribution, engine.vertex_array(0.0)}, {contribution, engine.vertex_array(0.0)}};
+  // Sets v's rank from the sums gathered into `sums` (which start again from zero) and readies v
+  // for the next gather; returns {the change of v's rank, v's rank if v is dangling}.
+  auto apply = [&](VertexArray<double> sums, double base) {
+    return [&, sums, base](auto v) {
+      const double next = o.rank(base, sums[v]), change = std::fabs(next - rank[v]), out = static_cast<double>(engine.out_degree(v));
+      sums[v] = 0;
       rank[v] = next;
-      return Pair<double>{change, prepare(v, next)};
-    });
-    ++iteration;
+      contribution[v] = out > 0 ? next / out : 0.0;
+      return Pair<double>{change, out > 0 ? 0.0 : next};
+    };
+  };
+  const int limit = o.tolerance > 0 ? o.max_iterations : o.iterations;
+  Pair<double> sums{0, 0};  // {L1 change, dangling rank}
+  int iteration = 0;
+  for (;; ++iteration) {  // applies iteration's sums (iteration 0: none, every rank 1/n), gathers the next's
+    const auto applying = apply(gather[(iteration + 1) % 2].incoming, iteration ? o.base(n, sums.second) : 1.0 / static_cast<double>(n));
+    const auto wanted = [&](Pair<double> s) { return iteration == 0 || !(o.tolerance > 0 && s.first < o.tolerance); };
+    sums = iteration == limit ? engine.reduce(SumOp<Pair<double>>{}, applying)
+                              : engine.edge_pass_after(SumOp<Pair<double>>{}, applying, wanted, gather[iteration % 2], engine.all()).second;
+    if (iteration == limit || !wanted(sums)) break;
   }
   AlgorithmResult r(engine.collect(rank), {{"iterations", iteration}, {"last_change", sums.first}});
   r.edges_traversed = engine.num_arcs() * static_cast<uint64_t>(iteration);

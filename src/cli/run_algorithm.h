@@ -51,6 +51,7 @@ struct RunRequest {
   double ring_hurried = 0.8;            // --exchange ring: how full a ring is before batches are hurried
   uint32_t slices = 1;                  // ring, accumulate: a push pass's frontier slices, each sent before the next
   bool steal = false;                   // with slices: ranks take each other's slices when their own are done
+  std::string barrier = "relaxed";      // relaxed: a push pass readies its sources as it goes (pr); strict
   double partition_alpha = -1;
   // Called after every edge pass, on the calling thread; may throw to end the run (Python's
   // Ctrl-C), which unwinds cleanly out of the engine.

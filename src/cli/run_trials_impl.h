@@ -52,6 +52,7 @@ nlohmann::json rank_reports(Engine& engine, double seconds) {
                       {"updates_sent_early", p.updates_sent_early},
                       {"slices_stolen", p.slices_stolen},
                       {"updates_held", p.updates_held},
+                      {"sources_readied", p.sources_readied},
                       {"compute_seconds", p.compute_seconds()},
                       {"communication_seconds", p.comm.communication_seconds},
                       {"wait_seconds", p.comm.wait_seconds}});
@@ -194,7 +195,8 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
                                          .ring_batch = a.ring_batch,
                                          .ring_hurried = a.ring_hurried,
                                          .slices = a.slices,
-                                         .steal = a.steal});
+                                         .steal = a.steal,
+                                         .relaxed_barrier = a.barrier == "relaxed"});
     trials(engine);
     extras.store = store_json(engine.store());
   } else {

@@ -24,6 +24,9 @@
 // accumulate and DistOptions::slices > 1, a push pass runs in slices of its frontier and each
 // slice's changed mirrors go out before the next slice is computed, so they travel while the
 // ranks compute (Engine::combine_pass_in_slices).
+// edge_pass_after (PageRank's apply, then its next gather) relaxes the barrier between the two:
+// a push pass applies each source on its owner just before pushing it, and the ranks agree on
+// the vertex pass's value at the edge pass's end (DistOptions::relaxed_barrier).
 // Pull first ships every active master's source value (the program's source_value, computed by
 // its owner: "what a rank sends once per vertex") and the frontier's bitmap to all ranks, then
 // each rank reduces its masters' in-edges locally. Direction, empty(), bins and reductions are
@@ -39,6 +42,7 @@
 #include <span>
 #include <stdexcept>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "dist/comm.h"
@@ -68,6 +72,9 @@ struct DistOptions {
   uint32_t slices = 1;
   // With slices: a rank whose own slices are taken steals its peers' (dist/steal.h).
   bool steal = false;
+  // edge_pass_after's push passes: no barrier between the vertex pass and the edge pass (each
+  // rank readies its sources as it pushes them); false: every rank's vertex pass ends first.
+  bool relaxed_barrier = true;
 };
 
 // What one rank did in one edge pass.
@@ -78,6 +85,7 @@ struct RankPassStats {
   uint64_t updates_sent_early = 0;  // of them, sent before the pass's last slice was computed
   uint64_t slices_stolen = 0;       // slices this rank took from its peers and pushed
   uint64_t updates_held = 0;        // of those sent, held to the pass's end: the sent-once list was full
+  uint64_t sources_readied = 0;     // sources whose vertex pass ran inside this pass (a relaxed barrier)
   double compute_seconds() const { return std::max(0.0, seconds - comm.communication_seconds - comm.wait_seconds); }
 };
 
@@ -277,8 +285,8 @@ class DistEngine {
     pass([&] { local_.sample_pass(k, f); });
   }
 
-  template <typename Program>
-  Set edge_pass(const Program& program, const Set& frontier, PassOptions<Id> options = {}) {
+  template <typename Program, typename Ready = NoSliceHook>
+  Set edge_pass(const Program& program, const Set& frontier, PassOptions<Id> options = {}, Ready ready = {}) {
     Timer timer;
     comm_.take_counters();
     const Direction direction = local_.template direction_for<Program>(frontier, options);
@@ -290,12 +298,45 @@ class DistEngine {
       // Push combines into any vertex: a target set must name every rank's members.
       std::optional<Set> targets;
       if (options.targets) options.targets = &targets.emplace(whole(*options.targets));
-      next = push(program, frontier, options);
+      next = push(program, frontier, options, ready);
     }
     count_globally(next);
-    passes_.push_back({comm_.take_counters(), timer.seconds(), updates_sent_, updates_sent_early_, slices_stolen_, updates_held_});
-    updates_sent_ = updates_sent_early_ = slices_stolen_ = updates_held_ = 0;
+    passes_.push_back({comm_.take_counters(), timer.seconds(), updates_sent_, updates_sent_early_, slices_stolen_, updates_held_,
+                       sources_readied_});
+    updates_sent_ = updates_sent_early_ = slices_stolen_ = updates_held_ = sources_readied_ = 0;
     return next;
+  }
+
+  // A vertex pass that readies the sources of the edge pass after it (engine/engine.h). With a
+  // relaxed barrier, a push pass runs before(u) on u's owner just before u's messages are
+  // combined (slice by slice with --slices; all of a rank's first when it publishes its slices
+  // for stealing, which carry source values), and the ranks agree on the vertex pass's value
+  // when the edge pass ends: no rank waits for its peers' vertex passes before it pushes, so
+  // one rank's updates travel while another still applies (GraCXL's relaxed barrier: Apply of
+  // superstep N-1 overlaps Gather of N). The messages into a master may arrive before its
+  // before() runs, which the contract allows (before must not touch the target). The edge pass
+  // is made whatever wanted says: it has started before the value is known. A pull pass reads
+  // every source's value from its owner, so it waits for every rank's vertex pass, as
+  // relaxed_barrier = false does for push.
+  template <typename Op, typename Before, typename Wanted, typename Program>
+  std::pair<Set, typename Op::Value> edge_pass_after(Op op, Before before, Wanted wanted, const Program& program, const Set& frontier,
+                                                     PassOptions<Id> options = {}) {
+    using Value = typename Op::Value;
+    if (!dist_.relaxed_barrier || local_.template direction_for<Program>(frontier, options) != Direction::kPush) {
+      Value mine{};
+      pass([&] { mine = local_.reduce(op, frontier, before); });
+      const Value value = across_ranks(op, mine);
+      if (!wanted(value)) return {Set::sparse(num_vertices(), {}, 0), value};
+      return {edge_pass(program, frontier, options), value};
+    }
+    Value mine = Op::identity();
+    auto ready = [&](const auto& sources) {  // a Set, or a slice's span of its members
+      run_in_pass([&] { mine = Op::combine(mine, local_.reduce(op, sources, before)); });
+      sources_readied_ += local_members(sources);
+    };
+    Set next = edge_pass(program, frontier, options, ready);
+    sync_arrays();
+    return {std::move(next), across_ranks(op, mine)};
   }
 
   // ---- priority bins -------------------------------------------------------------------------
@@ -392,6 +433,11 @@ class DistEngine {
   // Runs a vertex pass on this rank's masters, then brings the arrays kept whole up to date.
   template <typename F>
   void pass(F run) {
+    run_in_pass(run);
+    sync_arrays();
+  }
+  template <typename F>
+  void run_in_pass(F run) {
     in_pass_ = true;
     try {
       run();
@@ -400,6 +446,9 @@ class DistEngine {
       throw;
     }
     in_pass_ = false;
+  }
+  // Merges or gathers the arrays that vertex passes since the last call asked for.
+  void sync_arrays() {
     // Which arrays to merge or gather, agreed by all: a rank that combined into no remote vertex
     // (or read no other vertex) must still take part in what another rank needs.
     const size_t count = arrays_.size();
@@ -439,6 +488,11 @@ class DistEngine {
     }
     return total;
   }
+  // How many of this rank's masters a set, or a slice of its members, holds.
+  uint64_t local_members(const Set& s) const {
+    return s.kind() == Set::Kind::kAll ? local_.end_owned() - local_.first_owned() : s.list().size();
+  }
+  static uint64_t local_members(std::span<const Id> slice) { return slice.size(); }
   // Gives a set the job-wide counts (it holds this rank's members, and their counts).
   void count_globally(Set& s) {
     const auto total = across_ranks(SumOp<Pair<uint64_t>>{}, Pair<uint64_t>{s.size(), s.out_edges()});
@@ -474,14 +528,16 @@ class DistEngine {
 
   // Push: combine here (remote targets into their mirrors), send the changed mirrors to their
   // owners, take in what was sent here, and apply.
-  template <typename Program>
-  Set push(const Program& program, const Set& frontier, const PassOptions<Id>& options) {
+  // ready(sources) runs before the sources' messages are combined (edge_pass_after).
+  template <typename Program, typename Ready>
+  Set push(const Program& program, const Set& frontier, const PassOptions<Id>& options, Ready ready) {
+    if (dist_.slices > 1 && dist_.exchange != Exchange::kCollective) return push_in_slices(program, frontier, options, ready);
+    ready(frontier);
     if (dist_.exchange == Exchange::kCollective) {
       Changed<Id> changed = local_.combine_pass(program, frontier, options);
       changed.lists.push_back(send_collectively(program, changed.lists));
       return local_.apply_pass(program, std::move(changed));
     }
-    if (dist_.slices > 1) return push_in_slices(program, frontier, options);
     Changed<Id> changed = local_.combine_pass(program, frontier, options);
     changed.lists.push_back(one_sided(program, [&](auto send, auto) {
       for (const auto& list : changed.lists)
@@ -497,8 +553,8 @@ class DistEngine {
   // in the batches that arrived meanwhile, so its peers' rings drain while it works. With
   // stealing, the slices go on this rank's task board: it takes its own from there, then takes
   // its peers' that are left (with their source values) and pushes those too.
-  template <typename Program>
-  Set push_in_slices(const Program& program, const Set& frontier, const PassOptions<Id>& options) {
+  template <typename Program, typename Ready>
+  Set push_in_slices(const Program& program, const Set& frontier, const PassOptions<Id>& options, Ready ready) {
     using Value = typename Program::Op::Value;
     using S = std::remove_cvref_t<decltype(program.source_value(Id{}))>;
     struct Task {
@@ -548,8 +604,9 @@ class DistEngine {
         take_arrived();
       };
       if (!board_) {
-        changed = local_.combine_pass_in_slices(program, frontier, options, dist_.slices, hand_on);
+        changed = local_.combine_pass_in_slices(program, frontier, options, dist_.slices, hand_on, ready);
       } else {
+        ready(frontier);  // the board carries source values
         changed = local_.template begin_slices<Program>(frontier, options);
         const auto& list = frontier.list();
         const auto cuts = local_.slice_by_edges(list, dist_.slices);
@@ -782,7 +839,8 @@ class DistEngine {
   bool in_pass_ = false;
   std::vector<std::byte> shipped_;  // source values shipped for pull passes, reused
   std::vector<RankPassStats> passes_;
-  uint64_t updates_sent_ = 0, updates_sent_early_ = 0, slices_stolen_ = 0, updates_held_ = 0;  // in the edge pass under way
+  uint64_t updates_sent_ = 0, updates_sent_early_ = 0, slices_stolen_ = 0, updates_held_ = 0,
+           sources_readied_ = 0;  // in the edge pass under way
   std::unique_ptr<dist::TaskBoard> board_;
   uint64_t push_passes_ = 0;           // sliced push passes so far: the task board's pass numbers
   std::vector<std::byte> stolen_;      // a stolen slice's records

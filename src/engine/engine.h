@@ -10,6 +10,8 @@
 //   combine_at(op, array, v, x)                 an atomic at an index (MPI_Accumulate, atomicMin)
 //   root(parent, v), link(parent, u, v)         pointer jumping and a compare-and-swap hook
 //   edge_pass, or combine_pass + apply_pass     messages along the frontier's edges
+//   edge_pass_after(op, before, wanted, ...)    a vertex pass readying the sources, then an edge
+//                                               pass that need not wait for it (relaxed barrier)
 //   bins, to_bins, next_bin                     delta-stepping bins (thread-local)
 //   collect(array)                              the result, gathered
 #pragma once
@@ -26,6 +28,7 @@
 #include <random>
 #include <span>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "engine/adjacency.h"
@@ -111,6 +114,12 @@ struct MemoryUse {
   uint64_t block_index = 0;        // block decoders and the DCSR presence index
   uint64_t store_pool = 0;         // the block store's buffers
   uint64_t total() const { return vertex_state + engine_sets + block_index + store_pool; }
+};
+
+// What a sliced pass does before a slice when its caller asks nothing.
+struct NoSliceHook {
+  template <typename Sources>
+  void operator()(const Sources&) const {}
 };
 
 template <typename Id, typename W>
@@ -304,23 +313,19 @@ class Engine {
     for (size_t k = 0; k < list.size(); ++k) f(list[k]);
   }
 
-  // op-combination of f(v) over every vertex (an allreduce across ranks).
+  // op-combination of f(v) over every vertex (an allreduce across ranks), or every member of a set.
   template <typename Op, typename F>
   typename Op::Value reduce(Op, F f) const {
-    const TeamSize team(options_.threads);
-    using Value = typename Op::Value;
-    const int threads = hi_ - lo_ > options_.serial_work ? max_threads() : 1;
-    std::vector<Value> partial(static_cast<size_t>(threads), Op::identity());
-#pragma omp parallel num_threads(threads)
-    {
-      Value acc = Op::identity();
-#pragma omp for schedule(static) nowait
-      for (uint64_t v = lo_; v < hi_; ++v) acc = Op::combine(acc, f(static_cast<Id>(v)));
-      partial[static_cast<size_t>(omp_get_thread_num())] = acc;
-    }
-    Value total = Op::identity();
-    for (const auto& x : partial) total = Op::combine(total, x);
-    return total;
+    return reduce_range<Op>(hi_ - lo_, [&](uint64_t k) { return f(static_cast<Id>(lo_ + k)); });
+  }
+  template <typename Op, typename F>
+  typename Op::Value reduce(Op op, const Set& set, F f) const {
+    if (set.kind() == Set::Kind::kAll) return reduce(op, f);
+    return reduce(op, std::span<const Id>(set.list()), f);
+  }
+  template <typename Op, typename F>
+  typename Op::Value reduce(Op, std::span<const Id> vertices, F f) const {
+    return reduce_range<Op>(vertices.size(), [&](uint64_t k) { return f(vertices[k]); });
   }
 
   // The members of `input` for which keep(v) holds, in O(|input|); keep may update v's own state.
@@ -376,6 +381,24 @@ class Engine {
     return finish_pass(std::move(next), c, timer.seconds());
   }
 
+  // A vertex pass that readies the sources of the edge pass after it, in one call: the
+  // op-combination of before(u) over the frontier's members, then, if wanted(that value),
+  // edge_pass(program, frontier, pass). before(u) runs once per member u before any message
+  // leaves u; it may write u's own state (what source_value reads) but must not touch the
+  // pass's target (a message into u may combine before or after before(u) runs). So a backend
+  // may send u's messages as soon as before(u) has returned, with no barrier between the
+  // vertex pass and the edge pass (GraCXL's relaxed barrier: Apply of superstep N-1 overlaps
+  // Gather of N). Such a backend cannot wait for the value and makes the edge pass whatever
+  // wanted says (on MPI ranks with a relaxed barrier: dist/dist_engine.h); here the two run
+  // one after the other (in one process the barrier is a team's join), and the pass only if wanted.
+  template <typename Op, typename Before, typename Wanted, typename Program>
+  std::pair<Set, typename Op::Value> edge_pass_after(Op op, Before before, Wanted wanted, const Program& program, const Set& frontier,
+                                                     PassOptions<Id> pass = {}) {
+    const auto value = reduce(op, frontier, before);
+    if (!wanted(value)) return {Set::sparse(g_.num_vertices(), {}, 0), value};
+    return {edge_pass(program, frontier, pass), value};
+  }
+
   // The same pass in two phases: combine every message into its target, then (after whatever
   // barrier the backend needs) apply once per changed vertex.
   template <typename Program>
@@ -396,13 +419,16 @@ class Engine {
   // it again hands it on again. (Programs that activate once claim nothing: a later message only
   // combines into it, so their caller re-sends what changed after it was handed on.) What stays
   // in the lists is applied by apply_pass as after combine_pass.
-  template <typename Program, typename HandOn>
-  Changed<Id> combine_pass_in_slices(const Program& program, const Set& frontier, PassOptions<Id> pass, size_t slices, HandOn hand_on) {
+  // before_slice(std::span<const Id>) sees each slice's sources before their messages leave.
+  template <typename Program, typename HandOn, typename BeforeSlice = NoSliceHook>
+  Changed<Id> combine_pass_in_slices(const Program& program, const Set& frontier, PassOptions<Id> pass, size_t slices, HandOn hand_on,
+                                     BeforeSlice before_slice = {}) {
     Timer timer;
     Changed<Id> c = begin_slices<Program>(frontier, pass);
     const auto& list = frontier.list();
     const auto cuts = slice_by_edges(list, std::max<size_t>(slices, 1));
     for (size_t s = 0; s + 1 < cuts.size(); ++s) {
+      before_slice(std::span<const Id>(list.data() + cuts[s], cuts[s + 1] - cuts[s]));
       combine_slice(program, std::vector<Id>(list.begin() + cuts[s], list.begin() + cuts[s + 1]), pass, c, hand_on);
     }
     c.combine_seconds = timer.seconds();
@@ -570,6 +596,26 @@ class Engine {
 
 
  private:
+  // op-combination of at(k) for k in [0, count), in static chunks per thread (so a sum of
+  // doubles comes out the same on every run with the same team).
+  template <typename Op, typename At>
+  typename Op::Value reduce_range(uint64_t count, At at) const {
+    const TeamSize team(options_.threads);
+    using Value = typename Op::Value;
+    const int threads = count > options_.serial_work ? max_threads() : 1;
+    std::vector<Value> partial(static_cast<size_t>(threads), Op::identity());
+#pragma omp parallel num_threads(threads)
+    {
+      Value acc = Op::identity();
+#pragma omp for schedule(static) nowait
+      for (uint64_t k = 0; k < count; ++k) acc = Op::combine(acc, at(k));
+      partial[static_cast<size_t>(omp_get_thread_num())] = acc;
+    }
+    Value total = Op::identity();
+    for (const auto& x : partial) total = Op::combine(total, x);
+    return total;
+  }
+
   template <typename T>
   VertexArray<T> allocate(T init) {
     const uint64_t n = g_.num_vertices();

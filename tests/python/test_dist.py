@@ -191,6 +191,41 @@ def test_slices_and_stealing_keep_to_the_exchange_memory(tg, tg_bin, graphs, tmp
     assert tiny.returncode != 0 and "needs a larger --exchange-memory" in tiny.stderr, tiny.stderr
 
 
+@pytest.mark.parametrize("exchange", ["collective", "ring:slices=7", "accumulate:slices=7:steal"])
+def test_a_relaxed_barrier_applies_inside_the_next_push_pass_and_the_answer_stands(tg, tg_bin, graphs, tmp, exchange):
+    # PageRank applies iteration i and gathers i + 1 in one call: with a relaxed barrier (the
+    # default) a rank applies each master just before pushing it (slice by slice), so every pass
+    # applies all its masters inside it; strict, and any pull pass, apply before the pass.
+    graph = graphs["kron-directed"]
+    mode, *settings = exchange.split(":")
+    flags = ["--exchange", mode] + [f for s in settings for f in (["--steal"] if s == "steal" else ["--slices", s.split("=")[1]])]
+    reference = tmp / "reference.npy"
+    tg.run("run", "pr", graph, "-i", "5", "-o", reference, check=True)
+    for ranks in (2, 4):
+        for barrier, direction in [("relaxed", "push"), ("strict", "push"), ("relaxed", "pull")]:
+            out = tmp / f"{ranks}-{barrier}-{direction}.npy"
+            res = mpirun(tg_bin, ranks, "run", "pr", graph, "-i", "5", "--direction", direction, *flags, "--barrier", barrier,
+                         "--json", "-o", out)
+            assert res.returncode == 0, res.stderr
+            assert_same_answer(np.load(out), np.load(reference), "pr", f"{ranks} ranks, {barrier}, {direction}")
+            report = tg_json(res.stdout)
+            assert report["barrier"] == barrier
+            for r in report["trials"][0]["ranks"]:
+                readied = [p["sources_readied"] for p in r["passes"]]
+                relaxed = barrier == "relaxed" and direction == "push"
+                assert readied == [r["masters"] if relaxed else 0] * 5, (barrier, direction, readied)
+    # Converging on a tolerance: the relaxed ranks gather once more than they apply (the last
+    # gather began before the change was known) and stop at the same iteration as one rank.
+    one = tg_json(tg.run("run", "pr", graph, "--tolerance", "1e-9", "--json", check=True).stdout)
+    res = mpirun(tg_bin, 2, "run", "pr", graph, "--tolerance", "1e-9", "--direction", "push", *flags, "--json")
+    assert res.returncode == 0, res.stderr
+    many = tg_json(res.stdout)
+    iterations = one["trials"][0]["summary"]["iterations"]
+    assert many["trials"][0]["summary"]["iterations"] == iterations > 5
+    assert len(one["trials"][0]["iterations"]) == iterations  # one rank gathers only what it applies
+    assert len(many["trials"][0]["ranks"][0]["passes"]) == iterations + 1
+
+
 def test_a_congested_ring_hurries_its_receiver_and_the_answer_stands(tg, tg_bin, graphs, tmp):
     # One record a batch and a hurried threshold of 1% of 64 slots: a sender's second unread batch
     # is hurried (receivers publish their clear count only every 40% of a ring otherwise).
