@@ -317,19 +317,22 @@ def exchange_flags(mode):
     --exchange ring --ring-batch 16 --ring-hurried 0.5 --exchange-memory 64K (E5's sweeps),
     `accumulate:direction=push` adds --direction push (E6), `ring:slices=8` adds --slices 8 (each
     push pass sent in 8 slices, overlapping communication with computation) and
-    `ring:slices=8:steal=1` adds --steal too; memory= and direction= go with any mode, slices= and
-    steal= with ring and accumulate, batch= and hurried= with ring only; a plain mode has no extra
+    `ring:slices=8:steal=1` adds --steal too, `collective:direction=push:barrier=strict` adds
+    --barrier strict (E6: PageRank's apply and next gather with every rank's apply first, against
+    the relaxed default); memory=, direction= and barrier= go with any mode, slices= and steal=
+    with ring and accumulate, batch= and hurried= with ring only; a plain mode has no extra
     flags."""
     base, *settings = mode.split(":")
     flags = []
     option = {"memory": "--exchange-memory", "direction": "--direction", "batch": "--ring-batch",
-              "hurried": "--ring-hurried", "slices": "--slices", "steal": "--steal"}
+              "hurried": "--ring-hurried", "slices": "--slices", "steal": "--steal", "barrier": "--barrier"}
     for setting in settings:
         key, _, value = setting.partition("=")
         if not value or key not in option or (key in ("batch", "hurried") and base != "ring") \
-                or (key in ("slices", "steal") and base == "collective") or (key == "steal" and value not in "01"):
-            sys.exit(f"--exchange {mode}: the settings are memory=SIZE, direction=push|pull, for ring and "
-                     "accumulate slices=N and steal=0|1, and for ring batch=N and hurried=F")
+                or (key in ("slices", "steal") and base == "collective") or (key == "steal" and value not in "01") \
+                or (key == "barrier" and value not in ("relaxed", "strict")):
+            sys.exit(f"--exchange {mode}: the settings are memory=SIZE, direction=push|pull, barrier=relaxed|strict, "
+                     "for ring and accumulate slices=N and steal=0|1, and for ring batch=N and hurried=F")
         if key == "steal":
             flags += [option[key]] if value == "1" else []
         else:
@@ -664,6 +667,36 @@ def exchange_table(rows):
     return lines
 
 
+BARRIER_NOTE = (
+    "Each mode run with `barrier=strict` beside the same mode without it (the relaxed default): "
+    "PageRank's apply of iteration i and push of i + 1 with every rank's apply ended first, against "
+    "each rank applying a master just before pushing it (GraCXL's relaxed barrier). strict / relaxed "
+    "> 1: relaxing is faster. `wait`: the busiest waiter's seconds waiting at exchanges (median over "
+    "the timed runs).")
+
+
+def barrier_table(rows):
+    """E6's relaxed barrier: one line per mode that was also run with barrier=strict (BARRIER_NOTE)."""
+    lines = ["| exchange | algorithm | ranks | relaxed s | strict s | strict / relaxed | relaxed wait | strict wait |",
+             "|---|---|---:|---:|---:|---:|---:|---:|"]
+
+    def wait(r):
+        timed = [ranks for run in r["runs"] if "per_rank" in run for ranks in run["per_rank"][1:]]
+        return median([max(x.get("wait_seconds") or 0 for x in ranks) for ranks in timed]) if timed else None
+
+    mine = [r for r in rows if r["system"] == "tiergraph" and r["exchange"] and not r["failed"]]
+    for strict in [r for r in mine if ":barrier=strict" in r["exchange"]]:
+        mode = strict["exchange"].replace(":barrier=strict", "")
+        relaxed = next((r for r in mine if r["exchange"] == mode and r["algorithm"] == strict["algorithm"]
+                        and r["ranks"] == strict["ranks"]), None)
+        if not relaxed:
+            continue
+        lines.append("| " + " | ".join([mode, strict["algorithm"], str(strict["ranks"]), fmt(relaxed["median_s"]),
+                                         fmt(strict["median_s"]), fmt(strict["median_s"] / relaxed["median_s"], 2),
+                                         fmt(wait(relaxed)), fmt(wait(strict))]) + " |")
+    return lines if len(lines) > 2 else []
+
+
 def plot(out, rows, graphs):
     try:
         import matplotlib
@@ -736,6 +769,9 @@ def markdown(args, out):
         if any(r["exchange"] for r in out["rows"] if r["graph"] == graph["name"]):
             lines += [f"### {graph['name']}: the exchanges (E5)", "", EXCHANGE_NOTE, "",
                       *exchange_table([r for r in out["rows"] if r["graph"] == graph["name"]]), ""]
+        barrier = barrier_table([r for r in out["rows"] if r["graph"] == graph["name"]])
+        if barrier:
+            lines += [f"### {graph['name']}: relaxed against strict barrier (E6)", "", BARRIER_NOTE, "", *barrier, ""]
     lines += ["## Checks", ""] + [f"- {c}" for c in out["checks"]] + [""]
     if out["notes"]:
         lines += ["## Notes", ""] + [f"- {n}" for n in out["notes"]] + [""]
