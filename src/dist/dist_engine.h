@@ -285,26 +285,9 @@ class DistEngine {
     pass([&] { local_.sample_pass(k, f); });
   }
 
-  template <typename Program, typename Ready = NoSliceHook>
-  Set edge_pass(const Program& program, const Set& frontier, PassOptions<Id> options = {}, Ready ready = {}) {
-    Timer timer;
-    comm_.take_counters();
-    const Direction direction = local_.template direction_for<Program>(frontier, options);
-    options.direction = direction;
-    Set next = Set::sparse(num_vertices(), {}, 0);
-    if (direction == Direction::kPull) {
-      next = pull(program, frontier, options);
-    } else {
-      // Push combines into any vertex: a target set must name every rank's members.
-      std::optional<Set> targets;
-      if (options.targets) options.targets = &targets.emplace(whole(*options.targets));
-      next = push(program, frontier, options, ready);
-    }
-    count_globally(next);
-    passes_.push_back({comm_.take_counters(), timer.seconds(), updates_sent_, updates_sent_early_, slices_stolen_, updates_held_,
-                       sources_readied_});
-    updates_sent_ = updates_sent_early_ = slices_stolen_ = updates_held_ = sources_readied_ = 0;
-    return next;
+  template <typename Program>
+  Set edge_pass(const Program& program, const Set& frontier, PassOptions<Id> options = {}) {
+    return edge_pass_readying(program, frontier, options, NoHook{});
   }
 
   // A vertex pass that readies the sources of the edge pass after it (engine/engine.h). With a
@@ -334,7 +317,7 @@ class DistEngine {
       run_in_pass([&] { mine = Op::combine(mine, local_.reduce(op, sources, before)); });
       sources_readied_ += local_members(sources);
     };
-    Set next = edge_pass(program, frontier, options, ready);
+    Set next = edge_pass_readying(program, frontier, options, ready);
     sync_arrays();
     return {std::move(next), across_ranks(op, mine)};
   }
@@ -524,6 +507,30 @@ class DistEngine {
     comm_.allgather_slices(values.data(), sizeof(S));
     const ShippedSources<Program, Id, S> shipped{program, values};
     return local_.apply_pass(program, local_.combine_pass(shipped, sources, options));
+  }
+
+  // An edge pass whose push runs ready(sources) before the sources' messages are combined
+  // (edge_pass_after; NoHook for a plain edge pass).
+  template <typename Program, typename Ready>
+  Set edge_pass_readying(const Program& program, const Set& frontier, PassOptions<Id> options, Ready ready) {
+    Timer timer;
+    comm_.take_counters();
+    const Direction direction = local_.template direction_for<Program>(frontier, options);
+    options.direction = direction;
+    Set next = Set::sparse(num_vertices(), {}, 0);
+    if (direction == Direction::kPull) {
+      next = pull(program, frontier, options);
+    } else {
+      // Push combines into any vertex: a target set must name every rank's members.
+      std::optional<Set> targets;
+      if (options.targets) options.targets = &targets.emplace(whole(*options.targets));
+      next = push(program, frontier, options, ready);
+    }
+    count_globally(next);
+    passes_.push_back({comm_.take_counters(), timer.seconds(), updates_sent_, updates_sent_early_, slices_stolen_, updates_held_,
+                       sources_readied_});
+    updates_sent_ = updates_sent_early_ = slices_stolen_ = updates_held_ = sources_readied_ = 0;
+    return next;
   }
 
   // Push: combine here (remote targets into their mirrors), send the changed mirrors to their

@@ -116,8 +116,8 @@ struct MemoryUse {
   uint64_t total() const { return vertex_state + engine_sets + block_index + store_pool; }
 };
 
-// What a sliced pass does before a slice when its caller asks nothing.
-struct NoSliceHook {
+// What a pass runs before its sources (or a slice of them) when its caller asks nothing.
+struct NoHook {
   template <typename Sources>
   void operator()(const Sources&) const {}
 };
@@ -420,7 +420,7 @@ class Engine {
   // combines into it, so their caller re-sends what changed after it was handed on.) What stays
   // in the lists is applied by apply_pass as after combine_pass.
   // before_slice(std::span<const Id>) sees each slice's sources before their messages leave.
-  template <typename Program, typename HandOn, typename BeforeSlice = NoSliceHook>
+  template <typename Program, typename HandOn, typename BeforeSlice = NoHook>
   Changed<Id> combine_pass_in_slices(const Program& program, const Set& frontier, PassOptions<Id> pass, size_t slices, HandOn hand_on,
                                      BeforeSlice before_slice = {}) {
     Timer timer;
