@@ -266,8 +266,12 @@ class DistEngine {
   }
   template <typename Op, typename F>
   typename Op::Value reduce(Op op, F f) {
+    return reduce(op, all(), f);
+  }
+  template <typename Op, typename F>
+  typename Op::Value reduce(Op op, const Set& set, F f) {
     typename Op::Value mine{};
-    pass([&] { mine = local_.reduce(op, f); });
+    pass([&] { mine = local_.reduce(op, set, f); });
     return across_ranks(op, mine);
   }
   template <typename Keep>
@@ -304,15 +308,12 @@ class DistEngine {
   template <typename Op, typename Before, typename Wanted, typename Program>
   std::pair<Set, typename Op::Value> edge_pass_after(Op op, Before before, Wanted wanted, const Program& program, const Set& frontier,
                                                      PassOptions<Id> options = {}) {
-    using Value = typename Op::Value;
     if (!dist_.relaxed_barrier || local_.template direction_for<Program>(frontier, options) != Direction::kPush) {
-      Value mine{};
-      pass([&] { mine = local_.reduce(op, frontier, before); });
-      const Value value = across_ranks(op, mine);
+      const auto value = reduce(op, frontier, before);
       if (!wanted(value)) return {Set::sparse(num_vertices(), {}, 0), value};
       return {edge_pass(program, frontier, options), value};
     }
-    Value mine = Op::identity();
+    typename Op::Value mine = Op::identity();
     auto ready = [&](const auto& sources) {  // a Set, or a slice's span of its members
       run_in_pass([&] { mine = Op::combine(mine, local_.reduce(op, sources, before)); });
       sources_readied_ += local_members(sources);
