@@ -36,13 +36,18 @@ struct Slices {
 };
 
 // Cuts every range into 64-aligned slices of about equal cost (cost(v) + 1 per vertex): about
-// 8 per thread over the whole graph, at most `cap` per range.
+// 8 per thread over the vertices [first, end), at most `cap` per range. Vertices outside
+// [first, end) (another MPI rank's masters; first and end are multiples of 64, or end is n)
+// get no slice, so a block-major pass reads only the block rows of its own vertices.
 template <typename Cost>
-Slices make_slices(std::span<const uint64_t> ranges, uint64_t n, int threads, uint64_t cap, Cost cost) {
-  const uint64_t words = (n + 63) / 64;
+Slices make_slices(std::span<const uint64_t> ranges, uint64_t n, int threads, uint64_t cap, Cost cost, uint64_t first = 0,
+                   uint64_t end = ~uint64_t{0}) {
+  end = std::min(end, n);
+  first = std::min(first, end);
+  const uint64_t words = (n + 63) / 64, first_word = first / 64, end_word = (end + 63) / 64;
   std::vector<uint64_t> word_cost(words, 0);
 #pragma omp parallel for schedule(static)
-  for (uint64_t w = 0; w < words; ++w) {
+  for (uint64_t w = first_word; w < end_word; ++w) {
     uint64_t c = 0;
     for (uint64_t v = w * 64; v < std::min(n, w * 64 + 64); ++v) c += cost(v) + 1;
     word_cost[w] = c;
@@ -54,27 +59,28 @@ Slices make_slices(std::span<const uint64_t> ranges, uint64_t n, int threads, ui
   const uint32_t p = static_cast<uint32_t>(ranges.size() - 1);
   for (uint32_t r = 0; r < p; ++r) {
     s.of_range.push_back(s.range.size());
-    const uint64_t w0 = ranges[r] / 64, w1 = (ranges[r + 1] + 63) / 64;
-    if (w0 >= w1) continue;  // an empty range has no tasks
+    const uint64_t lo = std::clamp(ranges[r], first, end), hi = std::clamp(ranges[r + 1], first, end);
+    if (lo >= hi) continue;  // an empty range, or none of its vertices in [first, end): no tasks
+    const uint64_t w0 = lo / 64, w1 = (hi + 63) / 64;
     uint64_t range_cost = 0;
     for (uint64_t w = w0; w < w1; ++w) range_cost += word_cost[w];
     const uint64_t count = std::clamp<uint64_t>((range_cost + per_slice - 1) / per_slice, 1, std::min(cap, w1 - w0));
     uint64_t at = w0, acc = 0;
     for (uint64_t k = 1; k <= count; ++k) {
       const uint64_t goal = range_cost * k / count;
-      uint64_t end = at;
+      uint64_t stop = at;
       if (k == count) {
-        end = w1;
+        stop = w1;
       } else {
-        while (end < w1 && acc + word_cost[end] <= goal) acc += word_cost[end++];
-        if (end == at) acc += word_cost[end++];  // every slice holds at least one word
+        while (stop < w1 && acc + word_cost[stop] <= goal) acc += word_cost[stop++];
+        if (stop == at) acc += word_cost[stop++];  // every slice holds at least one word
       }
-      if (end > at) {
+      if (stop > at) {
         s.range.push_back(r);
-        s.first.push_back(std::max(at * 64, ranges[r]));
-        s.last.push_back(std::min(end * 64, ranges[r + 1]));
+        s.first.push_back(std::max(at * 64, lo));
+        s.last.push_back(std::min(stop * 64, hi));
       }
-      at = end;
+      at = stop;
       if (at >= w1) break;
     }
   }

@@ -217,6 +217,56 @@ TEST(CopyingStore, PoolOfOneBufferStillFinishes) {
   for (const auto& it : engine.stats()) EXPECT_EQ(it.schedule, Schedule::kBlock);
 }
 
+// Counts in-arcs: each message adds one to its target.
+template <typename Id>
+struct CountArcs {
+  using Op = SumOp<uint64_t>;
+  VertexArray<uint64_t> count;
+  Id source_value(Id u) const { return u; }
+  template <typename W>
+  uint64_t message(Id, W) const { return 1; }
+  VertexArray<uint64_t> target() const { return count; }
+  bool apply(Id) const { return false; }
+};
+
+// An engine that masters part of the vertices (an MPI rank's share) passes block-major over
+// only the rows of its masters: pushing from all() it sends exactly its masters' out-arcs,
+// pulling it fills exactly its masters' in-degrees. Its share ends inside a range, so a row is
+// shared; with blocks leased whole and in pieces through a small pool (a planned piece of the
+// other vertices that no task meets would hold a buffer forever: the pass would hang).
+TEST(CopyingStore, ABlockMajorPassOfPartOfTheVerticesReadsOnlyTheirRows) {
+  auto file = kronecker_graph(12, false, GeneratedWeights::kNone, 2, "bs-owned");
+  GraphView<uint32_t, NoWeight> g(file);
+  omp_set_num_threads(2);
+  const uint64_t n = g.num_vertices(), cut = g.ranges()[1] + 256;  // inside range 1
+  for (auto [first, end] : {std::pair<uint64_t, uint64_t>{0, cut}, {cut, n}}) {
+    for (Direction direction : {Direction::kPush, Direction::kPull}) {
+      for (uint64_t buffer : {uint64_t{0}, kPieceBuffer}) {
+        CopyingStore store(file, {.buffers = buffer ? 3u : 8u, .buffer_bytes = buffer, .depth = 2});
+        if (buffer) {
+          ASSERT_GT(store.blocks_in_pieces(), 0u);
+        }
+        Engine engine(g, EngineOptions{.direction = direction, .schedule = Schedule::kBlock, .store = &store,
+                                       .owned = {first, end}});
+        auto scope = engine.scope();
+        CountArcs<uint32_t> program{engine.vertex_array(uint64_t{0})};
+        engine.apply_pass(program, engine.combine_pass(program, engine.all()));
+        uint64_t sent = 0, masters_out = 0;
+        for (uint64_t v = 0; v < n; ++v) {
+          sent += program.count[v];
+          if (v >= first && v < end) masters_out += g.out_degree(v);
+          if (direction == Direction::kPull) {
+            EXPECT_EQ(program.count[v], v >= first && v < end ? g.in_degree(v) : 0u) << v;
+          }
+        }
+        if (direction == Direction::kPush) {
+          EXPECT_EQ(sent, masters_out) << "each master's out-arcs once, no one else's (masters " << first << " to " << end << ")";
+        }
+      }
+    }
+  }
+}
+
 TEST(CopyingStore, VertexMajorRefusesAPoolSmallerThanItsPass) {
   auto file = kronecker_graph(11, false, GeneratedWeights::kNone, 4, "bs-refuse");
   GraphView<uint32_t, NoWeight> g(file);
