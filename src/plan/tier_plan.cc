@@ -46,6 +46,14 @@ struct Candidate {
 
 std::string bytes_text(uint64_t b) { return format_byte_size(b); }
 
+// The hot classes of a plan, named: "vertex state 1 MiB, frontiers ..., result ...".
+std::string hot_parts(const TierPlan& plan) {
+  std::string parts = fmt::format("vertex state {}, frontiers {}, block index {}, result {}", bytes_text(plan.vertex_state),
+                                  bytes_text(plan.frontiers), bytes_text(plan.index), bytes_text(plan.result));
+  if (plan.communication) parts += fmt::format(", communication {}", bytes_text(plan.communication));
+  return parts;
+}
+
 }  // namespace
 
 GridUse grid_use(std::string_view algorithm) {
@@ -97,12 +105,22 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
   plan.far = r.far;
   plan.p_ = file.blocks_per_side();
   plan.directed_ = file.directed();
+  plan.first_row_ = 0;
+  plan.end_row_ = plan.p_;
+  if (r.rows) {
+    if (r.rows->first >= r.rows->second || r.rows->second > plan.p_) {
+      fail("block rows [{}, {}) are not rows of a grid of {} per side", r.rows->first, r.rows->second, plan.p_);
+    }
+    plan.first_row_ = r.rows->first;
+    plan.end_row_ = r.rows->second;
+  }
   plan.profile_source = r.profile.source;
   const uint64_t n = file.num_vertices();
   plan.vertex_state = r.vertex_state_bytes;
   plan.frontiers = frontier_bytes(n, file.id_bytes());
   plan.index = r.index_bytes + small_section_bytes(file);
   plan.result = r.result_bytes;
+  plan.communication = r.communication_bytes;
   const uint64_t hot = plan.minimum();
 
   // The blocks the algorithm's passes read, with the share of passes reading each.
@@ -120,11 +138,11 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
     const double share = g == Grid::kOut ? use.out : use.in;
     if (share <= 0 && r.far != "paging") {
       unread_grid = true;
-      for (uint32_t i = 0; i < p; ++i)
+      for (uint32_t i = plan.first_row_; i < plan.end_row_; ++i)
         for (uint32_t j = 0; j < p; ++j) plan.far_of_[plan.slot({g, i, j})] = 1;
       continue;
     }
-    for (uint32_t i = 0; i < p; ++i)
+    for (uint32_t i = plan.first_row_; i < plan.end_row_; ++i)
       for (uint32_t j = 0; j < p; ++j) {
         const auto& e = file.entry(g, i, j);
         if (e.edge_count == 0) continue;  // never planned: selective scheduling skips it
@@ -149,6 +167,11 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
     return fetching ? CopyingStore::pool_bytes_for(plan.buffers, plan.depth, buffer, kTransferAlignment) : 0;
   };
 
+  if (r.rows) {
+    plan.reasons.push_back(fmt::format("an MPI rank: its passes read block rows {} to {} of {} (the ranges holding its "
+                                       "masters), so only their blocks are placed; the budget is this rank's",
+                                       plan.first_row_, plan.end_row_ - 1, p));
+  }
   uint64_t local_target = 0;
   if (r.far == "paging") {
     // The kernel-paging baseline: every block is the file's mapping, and the kernel pages them
@@ -158,10 +181,8 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
                            "them within the memory limit of the process's cgroup (run it inside one: tiergraph does "
                            "not hold this run to the budget)");
     if (r.budget && hot > *r.budget) {
-      fail("a memory budget of {} is too small: {} {} needs at least {} besides its edge blocks (vertex state {}, "
-           "frontiers {}, block index {}, result {})",
-           bytes_text(*r.budget), r.algorithm, file.path(), bytes_text(hot), bytes_text(plan.vertex_state),
-           bytes_text(plan.frontiers), bytes_text(plan.index), bytes_text(plan.result));
+      fail("a memory budget of {} is too small: {} {} needs at least {} besides its edge blocks ({})",
+           bytes_text(*r.budget), r.algorithm, file.path(), bytes_text(hot), hot_parts(plan));
     }
   } else if (r.far_ratio) {
     local_target = static_cast<uint64_t>(std::floor((1.0 - *r.far_ratio) * static_cast<double>(plan.edge_bytes)));
@@ -179,18 +200,15 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
     }
     const uint64_t minimum = hot + pool_of(plan.buffer_bytes);
     if (minimum > *r.budget) {
-      fail("a memory budget of {} is too small: {} {} needs at least {} (vertex state {}, frontiers {}, block index {}, "
-           "result {}, and a fetch pipeline of {} buffers of {}); give --memory-budget {}M or more",
-           bytes_text(*r.budget), r.algorithm, file.path(), bytes_text(minimum), bytes_text(plan.vertex_state),
-           bytes_text(plan.frontiers), bytes_text(plan.index), bytes_text(plan.result), plan.buffers,
+      fail("a memory budget of {} is too small: {} {} needs at least {} ({}, and a fetch pipeline of {} buffers of {}); "
+           "give --memory-budget {}M or more",
+           bytes_text(*r.budget), r.algorithm, file.path(), bytes_text(minimum), hot_parts(plan), plan.buffers,
            bytes_text(plan.buffer_bytes), format::align_up(minimum, 1 << 20) >> 20);
     }
     local_target = *r.budget - minimum;
     plan.reasons.push_back(fmt::format(
-        "budget {}: hot data {} (vertex state {}, frontiers {}, block index {}, result {}) and a pipeline of {} "
-        "buffers of {} ({}) leave {} for edge blocks",
-        bytes_text(*r.budget), bytes_text(hot), bytes_text(plan.vertex_state), bytes_text(plan.frontiers),
-        bytes_text(plan.index), bytes_text(plan.result), plan.buffers, bytes_text(plan.buffer_bytes),
+        "budget {}: hot data {} ({}) and a pipeline of {} buffers of {} ({}) leave {} for edge blocks",
+        bytes_text(*r.budget), bytes_text(hot), hot_parts(plan), plan.buffers, bytes_text(plan.buffer_bytes),
         bytes_text(pool_of(plan.buffer_bytes)), bytes_text(local_target)));
   }
 
@@ -259,7 +277,8 @@ nlohmann::json TierPlan::to_json() const {
   nlohmann::json j{{"far", far},
                    {"minimum_bytes", minimum()},
                    {"memory", {{"vertex_state", vertex_state}, {"frontiers", frontiers}, {"index", index},
-                               {"result", result}, {"pool", pool}}},
+                               {"result", result}, {"pool", pool}, {"communication", communication}}},
+                   {"rows", {first_row_, end_row_}},
                    {"overhead_bytes", kFixedOverheadBytes},
                    {"edge_bytes", edge_bytes},
                    {"local_bytes", local_bytes},
@@ -284,8 +303,8 @@ std::string TierPlan::describe() const {
   if (far == "paging") return out + fmt::format("local memory: {} hot; the kernel keeps what fits of the {} of edge blocks\n",
                                                 format_byte_size(minimum()), format_byte_size(edge_bytes));
   out += fmt::format("local memory: {} hot + {} edge blocks + {} pipeline = {}{}\n",
-                     format_byte_size(vertex_state + frontiers + index + result), format_byte_size(local_bytes),
-                     format_byte_size(pool), format_byte_size(vertex_state + frontiers + index + result + local_bytes + pool),
+                     format_byte_size(minimum() - pool), format_byte_size(local_bytes),
+                     format_byte_size(pool), format_byte_size(minimum() + local_bytes),
                      budget ? fmt::format(" (budget {}, plus at most {} for the runtime)", format_byte_size(*budget),
                                           format_byte_size(kFixedOverheadBytes))
                             : std::string());

@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -56,12 +57,19 @@ struct PlanRequest {
   uint32_t threads = 1;
   FetchProfile profile;
   uint64_t machine_bytes = 0;       // physical memory (a budget above it is refused); 0: unchecked
+  // On an MPI rank: the block rows its passes read, [first, end) (those of the ranges that hold
+  // its masters: push reads a source's out row, pull a destination's in row), and what its
+  // exchange holds besides the engine's (--exchange-memory, the shipped source values and a
+  // frontier bitmap over every vertex). The budget is the rank's own; other ranks' rows are
+  // neither local nor far here.
+  std::optional<std::pair<uint32_t, uint32_t>> rows;
+  uint64_t communication_bytes = 0;
 };
 
 struct TierPlan {
   // The local memory classes, in bytes.
-  uint64_t vertex_state = 0, frontiers = 0, index = 0, result = 0, pool = 0;
-  uint64_t minimum() const { return vertex_state + frontiers + index + result + pool; }
+  uint64_t vertex_state = 0, frontiers = 0, index = 0, result = 0, pool = 0, communication = 0;
+  uint64_t minimum() const { return vertex_state + frontiers + index + result + pool + communication; }
   std::optional<uint64_t> budget;
   std::string far;
   // Edge bytes of the grids the algorithm reads, and how they are placed.
@@ -83,6 +91,10 @@ struct TierPlan {
     return false;
   }
   bool is_far(const BlockId& b) const { return far_of_[slot(b)] != 0; }
+  // Whether this process's passes read the block at all (on an MPI rank: one of its rows).
+  bool reads(const BlockId& b) const { return b.major >= first_row_ && b.major < end_row_; }
+  uint32_t first_row() const { return first_row_; }
+  uint32_t end_row() const { return end_row_; }
   const std::vector<unsigned char>& far_slots() const { return far_of_; }
   nlohmann::json to_json() const;
   std::string describe() const;  // what `tiergraph plan` prints
@@ -90,6 +102,7 @@ struct TierPlan {
   // internal
   uint32_t p_ = 1;
   bool directed_ = true;
+  uint32_t first_row_ = 0, end_row_ = 1;
   std::vector<unsigned char> far_of_;  // by slot: out grid then in grid, storage order
   uint64_t slot(const BlockId& b) const {
     const bool in = b.grid == Grid::kIn && directed_;

@@ -144,5 +144,44 @@ TEST(TierPlan, ImpossibleBudgetsAreRefusedWithWhatWouldFit) {
   EXPECT_THROW(plan_tiers(*g, request("pr", std::nullopt, std::nullopt)), Error);  // neither
 }
 
+// On an MPI rank the plan places only the blocks of its rows, counts its exchange as hot data,
+// and keeps what fits of those rows local under the rank's own budget.
+TEST(TierPlan, ARanksPlanPlacesOnlyItsRows) {
+  const auto g = kronecker_graph(12, false, GeneratedWeights::kNone, 8, "plan-rows.tg");
+  const auto whole = plan_tiers(*g, request("pr", std::nullopt, 0.0));
+  PlanRequest r = request("pr", std::nullopt, 0.0);
+  r.rows = {{2, 5}};
+  r.communication_bytes = 4096;
+  const auto rows = plan_tiers(*g, r);
+  EXPECT_EQ(rows.first_row(), 2u);
+  EXPECT_EQ(rows.end_row(), 5u);
+  EXPECT_EQ(rows.communication, 4096u);
+  EXPECT_EQ(rows.minimum() - rows.pool, whole.minimum() - whole.pool + 4096);  // the pool's buffers fit the rows' blocks
+  uint64_t bytes = 0;
+  for (uint32_t i = 0; i < 8; ++i)
+    for (uint32_t j = 0; j < 8; ++j) {
+      EXPECT_EQ(rows.reads({Grid::kIn, i, j}), i >= 2 && i < 5);
+      if (i >= 2 && i < 5 && g->entry(Grid::kIn, i, j).edge_count) bytes += g->block_bytes(Grid::kIn, i, j, false);
+    }
+  EXPECT_EQ(rows.edge_bytes, bytes);  // PageRank reads the in grid: the rows' blocks of it
+  EXPECT_LT(rows.edge_bytes, whole.edge_bytes);
+  // Under a budget that holds the hot data and half the rows' blocks, about half are far.
+  r.far_ratio.reset();
+  r.budget = plan_tiers(*g, [&] { PlanRequest x = r; x.budget.reset(); x.far_ratio = 1.0; return x; }()).minimum() +
+             rows.edge_bytes / 2;
+  const auto budgeted = plan_tiers(*g, r);
+  EXPECT_GT(budgeted.far_blocks, 0u);
+  EXPECT_GT(budgeted.local_blocks, 0u);
+  EXPECT_LE(budgeted.minimum() + budgeted.local_bytes, *r.budget);
+  for (uint32_t i = 0; i < 8; ++i)  // no block of another rank's rows is placed far
+    for (uint32_t j = 0; j < 8; ++j) {
+      if (i < 2 || i >= 5) {
+        EXPECT_FALSE(budgeted.is_far({Grid::kIn, i, j}));
+      }
+    }
+  r.rows = {{5, 9}};
+  EXPECT_THROW(plan_tiers(*g, r), Error);
+}
+
 }  // namespace
 }  // namespace tg
