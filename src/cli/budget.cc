@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <atomic>
 #include <vector>
 
@@ -66,6 +67,17 @@ TierPlan make_plan(const BudgetArgs& a, const GraphFile& file, const PlanInputs&
   r.threads = in.threads;
   if (!a.profile.empty()) r.profile = load_fetch_profile(a.profile, a.far);
   r.machine_bytes = machine_memory_bytes();
+  if (in.masters) {
+    // The rows of the ranges that hold the masters (rank bounds are 64-aligned; ranges need not be).
+    const auto ranges = file.ranges();
+    auto row_of = [&](uint64_t v) {
+      return static_cast<uint32_t>(std::upper_bound(ranges.begin(), ranges.end(), v) - ranges.begin() - 1);
+    };
+    const auto [first, end] = *in.masters;
+    if (first >= end) fail("an MPI rank with no vertices cannot run under a budget: run fewer ranks on {}", file.path());
+    r.rows = {{row_of(first), row_of(end - 1) + 1}};
+    r.communication_bytes = in.communication_bytes;
+  }
   return plan_tiers(file, r);
 }
 
@@ -80,7 +92,7 @@ void check_local_blocks(const GraphFile& file, const TierPlan& plan, bool hashes
     if (g == Grid::kIn && !file.directed()) break;
     for (uint32_t i = 0; i < p; ++i)
       for (uint32_t j = 0; j < p; ++j)
-        if (!plan.is_far({g, i, j})) local.push_back({g, i, j});
+        if (plan.reads({g, i, j}) && !plan.is_far({g, i, j})) local.push_back({g, i, j});
   }
   // The first bad block in storage order, whatever the threads' timing.
   std::atomic<int64_t> first_bad{static_cast<int64_t>(local.size())};

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "graph/graph_file.h"
 #include "plan/tier_plan.h"
@@ -37,10 +38,27 @@ struct PlanInputs {
   bool weights = false;      // its passes read weights
   bool parents = false;      // bfs --parents: a second per-vertex result
   uint32_t threads = 1;
+  // On an MPI rank: its masters [first, end), and what its exchange holds (PlanRequest).
+  std::optional<std::pair<uint64_t, uint64_t>> masters;
+  uint64_t communication_bytes = 0;
 };
 TierPlan make_plan(const BudgetArgs& args, const GraphFile& file, const PlanInputs& inputs);
+// The inputs for `kernel` on `view` (its graph file's view of one id width), with the run's
+// threads; on an MPI rank, its masters and what its exchange holds.
+template <typename Kernel, typename View>
+PlanInputs plan_inputs(const Kernel& kernel, const View& view, bool weights, bool parents, uint32_t threads,
+                       std::optional<std::pair<uint64_t, uint64_t>> masters = std::nullopt, uint64_t communication_bytes = 0) {
+  return {.algorithm = kernel.name,
+          .state_bytes = kernel.state_bytes(view.file(), sizeof(typename View::IdType), weights),
+          .index_bytes = view.index_bytes(),
+          .weights = weights,
+          .parents = parents,
+          .threads = threads,
+          .masters = masters,
+          .communication_bytes = communication_bytes};
+}
 
-// Checks every block the plan keeps local (structure, and hashes unless `hashes` is off), in
+// Checks every block the plan keeps local and its passes read (structure, and hashes unless `hashes` is off), in
 // parallel: a file opened under a budget checks its blocks before their first use, and local
 // blocks are never fetched (far ones are checked as they arrive).
 void check_local_blocks(const GraphFile& file, const TierPlan& plan, bool hashes, bool weights);

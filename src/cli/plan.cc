@@ -1,7 +1,8 @@
 // `tiergraph plan ALGO GRAPH --memory-budget SIZE | --far-ratio R [--json]`: what a run under that
 // budget would place where, the fetch pipeline it would use, the bytes a pass is expected to
 // fetch, and why; without reading an edge. `--ranks N`: how N MPI ranks would divide the graph
-// (masters, arcs, cut arcs and mirrors per rank; this one reads every arc once).
+// (masters, arcs, cut arcs and mirrors per rank; this one reads every arc once), and with a
+// budget each rank's plan for the block rows of its masters.
 #include <omp.h>
 
 #include <optional>
@@ -12,7 +13,10 @@
 #include "cli/budget.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/validators.h"
 #include "dist/partition.h"
+#include "dist/rank_memory.h"
+#include "util/byte_size.h"
 #include "graph/graph_view.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -28,13 +32,18 @@ struct PlanArgs {
   bool json = false, parents = false, unit_weights = false, far_given = false;
   int threads = 0;
   uint32_t ranks = 0;  // 0: no partition asked for
+  std::string exchange_memory = "64M";  // --ranks under a budget: what each rank's exchange holds
+  uint64_t exchange_bytes = 0;
   std::optional<double> partition_alpha;
 };
 
-void plan_command(const PlanArgs& a) {
+void plan_command(PlanArgs& a) {
   apply_threads(a.threads);
   check_budget_options(a.budget, a.far_given);
   if (!a.budget.given() && a.ranks == 0) fail("give --memory-budget or --far-ratio (a plan for a budget), or --ranks N");
+  if (a.ranks > 1 && a.budget.given() && a.budget.far != "file" && a.budget.far != "numa") {
+    fail("--far {} on MPI ranks is not built; under a budget each rank's far blocks go to --far file or numa", a.budget.far);
+  }
   const auto file = GraphFile::open(a.graph.path(), {.check_blocks = false});
   std::optional<Partition> partition;
   if (a.ranks > 0) {
@@ -50,35 +59,51 @@ void plan_command(const PlanArgs& a) {
     }
     return;
   }
-  TierPlan plan;
-  with_kernel(a.algorithm, [&](const auto& kernel) {
-    const bool weights = kernel.weighted && !a.unit_weights && file->weighted();
-    auto make = [&](const auto& view) {
-      using Id = typename std::decay_t<decltype(view)>::IdType;
-      plan = make_plan(a.budget, *file,
-                       {.algorithm = kernel.name,
-                        .state_bytes = kernel.state_bytes(*file, sizeof(Id), weights),
-                        .index_bytes = view.index_bytes(),
-                        .weights = weights,
-                        .parents = a.parents,
-                        .threads = static_cast<uint32_t>(omp_get_max_threads())});
-    };
-    if (weights) {
-      with_weighted_view(file, make);
-    } else {
-      with_unweighted_view(file, make);
-    }
-  });
+  // The plan of one process, or (masters given) of the MPI rank that masters them.
+  auto plan_for = [&](std::optional<std::pair<uint64_t, uint64_t>> masters) {
+    TierPlan plan;
+    with_kernel(a.algorithm, [&](const auto& kernel) {
+      const bool weights = kernel.weighted && !a.unit_weights && file->weighted();
+      auto make = [&](const auto& view) {
+        const uint64_t exchange = masters ? exchange_holding_bytes(file->num_vertices(), a.exchange_bytes) : 0;
+        plan = make_plan(a.budget, *file, plan_inputs(kernel, view, weights, a.parents,
+                                                      static_cast<uint32_t>(omp_get_max_threads()), masters, exchange));
+      };
+      if (weights) {
+        with_weighted_view(file, make);
+      } else {
+        with_unweighted_view(file, make);
+      }
+    });
+    return plan;
+  };
+  // With --ranks, each rank's plan: its budget holds the rows of its masters.
+  std::vector<TierPlan> rank_plans;
+  if (partition && partition->ranks.size() > 1) {
+    for (const auto& share : partition->ranks) rank_plans.push_back(plan_for({{share.first, share.end}}));
+  }
+  const TierPlan plan = rank_plans.empty() ? plan_for(std::nullopt) : rank_plans.front();
   if (a.json) {
     auto j = plan.to_json();
     j["algorithm"] = a.algorithm;
     j["graph"] = file->path();
     j["threads"] = omp_get_max_threads();
     if (partition) j["partition"] = partition->to_json();
+    if (!rank_plans.empty()) {
+      j["rank_plans"] = nlohmann::json::array();
+      for (const auto& p : rank_plans) j["rank_plans"].push_back(p.to_json());
+    }
     fmt::print("{}\n", j.dump(2));
     return;
   }
-  fmt::print("Plan for {} on {} ({} threads):\n{}", a.algorithm, file->path(), omp_get_max_threads(), plan.describe());
+  if (rank_plans.empty()) {
+    fmt::print("Plan for {} on {} ({} threads):\n{}", a.algorithm, file->path(), omp_get_max_threads(), plan.describe());
+  } else {
+    for (size_t r = 0; r < rank_plans.size(); ++r) {
+      fmt::print("Plan for {} on {}, rank {} of {} ({} threads):\n{}", a.algorithm, file->path(), r, rank_plans.size(),
+                 omp_get_max_threads(), rank_plans[r].describe());
+    }
+  }
   if (partition) fmt::print("{}", partition->describe());
 }
 
@@ -97,9 +122,12 @@ Runner add_plan(CLI::App& app) {
   cmd->add_flag("--unit-weights", a->unit_weights, "sssp: the run would ignore weights");
   cmd->add_option("--ranks", a->ranks, "Also (or only) show how this many MPI ranks would divide the graph: contiguous vertex ranges balanced on alpha * vertices + out-arcs, with each rank's cut arcs and mirrors")->check(CLI::Range(1, 4096));
   cmd->add_option("--partition-alpha", a->partition_alpha, "--ranks: the weight of a vertex against an arc in a rank's load (default 8 * (ranks - 1), as Gemini)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--exchange-memory", a->exchange_memory, "--ranks under a budget: what each rank's exchange buffers may hold (as run's option)")
+      ->check(byte_size());
   cmd->add_flag("--json", a->json, "Print the plan as JSON");
   return [a, cmd] {
     a->far_given = cmd->count("--far") > 0;
+    a->exchange_bytes = *parse_byte_size(a->exchange_memory);
     plan_command(*a);
   };
 }

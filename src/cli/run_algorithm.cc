@@ -88,11 +88,11 @@ nlohmann::json report_json(const RunRequest& a, const GraphFile& file, const Run
     j["tiers"] = extras.tiers;
     j["far_node_bytes"] = extras.far_node_bytes;
     // Local memory: what the process holds, less the far node's share (on a one-node machine
-    // the numa tier's node is the local one, and RSS cannot tell them apart).
-    const uint64_t local = out.peak_rss - std::min(out.peak_rss, extras.far_node_bytes);
+    // the numa tier's node is the local one, and RSS cannot tell them apart); on ranks, the
+    // largest rank's against the budget each rank plans for.
     // The paging baseline is held to its budget by the kernel (a cgroup limit), not by tiergraph.
     if (out.plan->budget && out.plan->far != "paging") {
-      j["within_budget"] = local <= *out.plan->budget + kFixedOverheadBytes;
+      j["within_budget"] = extras.local_peak_rss <= *out.plan->budget + kFixedOverheadBytes;
     }
   }
   return j;
@@ -153,9 +153,15 @@ void check_run_request(const RunRequest& a) {
       fail("--steal with --slices {} needs a larger --exchange-memory than {}: the task board's eighth of it holds no task", a.slices,
            a.exchange_memory);
     }
-    if (a.budget.given()) fail("--memory-budget and --far-ratio on MPI ranks are not built yet; run the ranks without a budget");
+    if (a.budget.given() && a.budget.far != "file" && a.budget.far != "numa") {
+      fail("--far {} on MPI ranks is not built; under a budget each rank's far blocks go to --far file or numa", a.budget.far);
+    }
+    if (a.budget.given() && a.slices > 1) {
+      fail("--slices {} with a memory budget on MPI ranks is not built: a sliced push walks its sources vertex-major, "
+           "which holds every block of the pass at once, and under a budget the passes read blocks as they arrive",
+           a.slices);
+    }
     if (a.store != "mapped") fail("--store {} on MPI ranks is not built yet; each rank maps its rows of the file", a.store);
-    if (a.schedule == "block") fail("--schedule block on MPI ranks is not built yet; ranks pass over their vertices (vertex-major)");
   }
   if (a.budget.given() && a.store != "mapped") {
     fail("--store puts every block in one store; under --memory-budget or --far-ratio the planner places them");

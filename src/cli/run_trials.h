@@ -23,6 +23,9 @@ struct RunExtras {
   double check_seconds = 0;  // checking the local blocks (under a budget)
   // the numa tier's memory (on the far node: outside the local budget)
   uint64_t far_node_bytes = 0;
+  // Peak RSS less the numa tier's memory, which a budget promises to keep within it; on MPI
+  // ranks the largest rank's.
+  uint64_t local_peak_rss = 0;
 };
 
 // Runs the request's trials of the kernel in row K of kKernels on `file` into `out` and `extras`

@@ -13,6 +13,7 @@
 #include "dist/dist_engine.h"
 #include "dist/mpi_runtime.h"
 #include "dist/partition.h"
+#include "dist/rank_memory.h"
 #include "engine/engine.h"
 #include "store/block_store.h"
 #include "store/numa_store.h"
@@ -36,9 +37,10 @@ nlohmann::json store_json(const BlockStore& store);
 
 // This rank's figures for a trial on ranks: totals and per edge pass (bytes and messages sent,
 // seconds computing, communicating and waiting at the exchanges), gathered on rank 0 as a list
-// by rank, with the imbalance (the slowest rank's compute time over the mean).
+// by rank, with the imbalance (the slowest rank's compute time over the mean). Under a budget,
+// each rank's own plan (its rows, and its blocks local and far) and its store's counters.
 template <typename Engine>
-nlohmann::json rank_reports(Engine& engine, double seconds) {
+nlohmann::json rank_reports(Engine& engine, double seconds, const std::optional<TierPlan>& plan) {
   auto& comm = engine.comm();
   nlohmann::json passes = nlohmann::json::array();
   dist::CommCounters total;
@@ -68,8 +70,17 @@ nlohmann::json rank_reports(Engine& engine, double seconds) {
                             {"communication_seconds", total.communication_seconds},
                             {"wait_seconds", total.wait_seconds},
                             {"communication_buffer_peak_bytes", comm.peak_buffer_bytes()},
+                            {"peak_rss_bytes", peak_rss_bytes()},  // so far
                             {"passes", passes}};
   nlohmann::json report = mine;
+  if (plan) {
+    report["plan"] = {{"rows", {plan->first_row(), plan->end_row()}},
+                      {"local_bytes", plan->local_bytes},
+                      {"far_bytes", plan->far_bytes},
+                      {"local_blocks", plan->local_blocks},
+                      {"far_blocks", plan->far_blocks}};
+    report["store"] = store_json(engine.store());
+  }
   if (const auto ring = engine.ring_report()) {
     report["ring"] = {{"slots", ring->slots},
                       {"batch_records", ring->batch_records},
@@ -125,7 +136,7 @@ void run_trials_on(const RunRequest& a, const Kernel& kernel, const GraphView<Id
     o.memory = engine.memory();
     // Under a budget the verifier, which reads every edge from the mapping, runs after the peak
     // RSS of the trials is taken.
-    if constexpr (requires { engine.rank_passes(); }) o.ranks = rank_reports(engine, o.seconds);
+    if constexpr (requires { engine.rank_passes(); }) o.ranks = rank_reports(engine, o.seconds, out.plan);
     if (a.verify && !a.budget.given() && root) o.verdict = kernel.verify(g, args, o.result);
     out.trials.push_back(std::move(o));
   }
@@ -135,17 +146,37 @@ template <typename Kernel, typename Id, typename W>
 void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W>& g,
                 std::shared_ptr<const GraphFile> file, RunOutcome& out, RunExtras& extras) {
   constexpr bool kWeights = !std::is_same_v<W, NoWeight>;
+  const bool root = !mpi::started() || mpi::rank() == 0;
+  std::unique_ptr<dist::Comm> comm;
+  if (a.distributed) {
+    const Partition partition = partition_vertices(*file, static_cast<uint32_t>(mpi::size()),
+                                                   a.partition_alpha >= 0 ? a.partition_alpha : default_partition_alpha(static_cast<uint32_t>(mpi::size())));
+    std::vector<uint64_t> bounds{0};
+    for (const auto& r : partition.ranks) bounds.push_back(r.end);
+    comm = std::make_unique<dist::Comm>(std::move(bounds));
+    out.ranks = comm->size();
+  }
+  const DistOptions dist_options{.exchange = a.exchange == "accumulate" ? Exchange::kAccumulate
+                                             : a.exchange == "ring"     ? Exchange::kRing
+                                                                        : Exchange::kCollective,
+                                 .exchange_bytes = comm ? *parse_byte_size(a.exchange_memory) : 0,
+                                 .ring_batch = a.ring_batch,
+                                 .ring_hurried = a.ring_hurried,
+                                 .slices = a.slices,
+                                 .steal = a.steal,
+                                 .relaxed_barrier = a.barrier == "relaxed"};
   std::unique_ptr<BlockStore> store;
   TieredStores tiers;
   if (a.budget.given()) {
+    const uint32_t threads = static_cast<uint32_t>(omp_get_max_threads());
+    // On ranks, this rank's share: the rows of its masters, and its exchange's memory.
     out.plan = make_plan(a.budget, *file,
-                         {.algorithm = kernel.name,
-                          .state_bytes = kernel.state_bytes(*file, sizeof(Id), kWeights),
-                          .index_bytes = g.index_bytes(),
-                          .weights = kWeights,
-                          .parents = a.parents,
-                          .threads = static_cast<uint32_t>(omp_get_max_threads())});
-    for (const auto& line : out.plan->reasons) log::info("plan: {}", line);
+                         comm ? plan_inputs(kernel, g, kWeights, a.parents, threads, {{comm->first(comm->rank()), comm->end(comm->rank())}},
+                                            exchange_holding_bytes(file->num_vertices(), dist_options.exchange_bytes))
+                              : plan_inputs(kernel, g, kWeights, a.parents, threads));
+    if (root) {
+      for (const auto& line : out.plan->reasons) log::info("plan: {}", line);
+    }
     if (out.plan->far == "paging") file->advise_random();
     Timer check_timer;
     check_local_blocks(*file, *out.plan, !a.no_checksums, kWeights);
@@ -175,28 +206,9 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
     }
     if (a.after_pass) a.after_pass();
   };
-  std::unique_ptr<dist::Comm> comm;
-  if (a.distributed) {
-    const Partition partition = partition_vertices(*file, static_cast<uint32_t>(mpi::size()),
-                                                   a.partition_alpha >= 0 ? a.partition_alpha : default_partition_alpha(static_cast<uint32_t>(mpi::size())));
-    std::vector<uint64_t> bounds{0};
-    for (const auto& r : partition.ranks) bounds.push_back(r.end);
-    comm = std::make_unique<dist::Comm>(std::move(bounds));
-    out.ranks = comm->size();
-  }
   const auto trials = [&](auto& engine) { run_trials_on(a, kernel, g, engine, passes, progress, out); };
   if (comm) {
-    const Exchange exchange = a.exchange == "accumulate" ? Exchange::kAccumulate
-                              : a.exchange == "ring"     ? Exchange::kRing
-                                                         : Exchange::kCollective;
-    DistEngine<Id, W> engine(g, engine_options, *comm,
-                             DistOptions{.exchange = exchange,
-                                         .exchange_bytes = *parse_byte_size(a.exchange_memory),
-                                         .ring_batch = a.ring_batch,
-                                         .ring_hurried = a.ring_hurried,
-                                         .slices = a.slices,
-                                         .steal = a.steal,
-                                         .relaxed_barrier = a.barrier == "relaxed"});
+    DistEngine<Id, W> engine(g, engine_options, *comm, dist_options);
     trials(engine);
     extras.store = store_json(engine.store());
   } else {
@@ -205,10 +217,14 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
     extras.store = store_json(engine.store());
   }
   out.peak_rss = peak_rss_bytes();
-  if (comm) comm->allreduce(&out.peak_rss, 1, dist::Scalar::kU64, dist::MergeOp::kMax);  // the largest rank's
   if (tiers.composite) extras.tiers = {store_json(*tiers.local), store_json(*tiers.far)};
   if (const auto* numa = dynamic_cast<const NumaStore*>(tiers.far.get())) extras.far_node_bytes = numa->node_bytes();
-  if (a.verify && a.budget.given()) {
+  extras.local_peak_rss = out.peak_rss - std::min(out.peak_rss, extras.far_node_bytes);
+  if (comm) {  // the largest rank's
+    comm->allreduce(&out.peak_rss, 1, dist::Scalar::kU64, dist::MergeOp::kMax);
+    comm->allreduce(&extras.local_peak_rss, 1, dist::Scalar::kU64, dist::MergeOp::kMax);
+  }
+  if (a.verify && a.budget.given() && root) {
     for (auto& o : out.trials) o.verdict = kernel.verify(g, o.args, o.result);
   }
 }

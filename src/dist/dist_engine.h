@@ -355,9 +355,13 @@ class DistEngine {
     bool mergeable = false;  // a scalar MPI can reduce
   };
 
+  // The rank's engine masters its range. Both schedules read only its rows: vertex-major walks
+  // its masters' adjacency, block-major plans the slices of its masters (make_slices). Over the
+  // mapped file auto stays vertex-major, as ranks have always run; a fetching store (a
+  // rank under a budget) is read block-major, each block as it arrives.
   static EngineOptions restricted(EngineOptions o, const dist::Comm& comm) {
     o.owned = {comm.first(comm.rank()), comm.end(comm.rank())};
-    o.schedule = Schedule::kVertex;  // block-major passes would walk other ranks' rows
+    if (o.schedule == Schedule::kAuto && (!o.store || o.store->zero_copy())) o.schedule = Schedule::kVertex;
     return o;
   }
 

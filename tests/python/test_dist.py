@@ -286,7 +286,6 @@ def test_what_ranks_cannot_do_yet_is_refused(tg_bin, graphs):
     for extra, words in ((["--exchange", "ring", "--ring-hurried", "0"], "--ring-hurried"),
                          (["--exchange", "ring", "--ring-batch", "0"], "--ring-batch"),
                          (["--store", "file"], "--store file on MPI ranks"),
-                         (["--memory-budget", "1G"], "on MPI ranks are not built yet"),
                          (["--exchange-memory", "1K"], "--exchange-memory must be at least 4K"),
                          (["--slices", "4"], "--slices 4 needs --exchange ring or accumulate"),
                          (["--exchange", "ring", "--slices", "0"], "--slices"),

@@ -1,0 +1,131 @@
+"""MPI ranks under a memory budget (issue 13 with the memory tiers): each rank plans its own budget
+for the block rows of its masters, keeps what fits of them local, reads the rest from its far
+tier (the graph file through io_uring, or NUMA memory) block-major as they arrive, and never reads
+another rank's rows; the answer is the 1-rank answer and every rank's peak RSS keeps the budget's
+promise. `tiergraph plan --ranks N` shows each rank's plan."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from same_answer import assert_same_answer
+from test_dist import MPIRUN, mpirun
+
+pytestmark = pytest.mark.skipif(MPIRUN is None, reason="Open MPI is not installed (scripts/setup.sh installs it)")
+
+ALGORITHMS = ["bfs", "sssp", "wcc", "pr", "radii"]
+OVERHEAD = 64 << 20  # the runtime allowance a budget's promise adds (kFixedOverheadBytes)
+
+
+@pytest.fixture(scope="module")
+def graphs(tg, tmp_path_factory):
+    """Kronecker graphs on a 4x4 grid (so ranks own different rows): weighted directed, and
+    undirected; and a 16x16 one large enough that a budget matters."""
+    folder = tmp_path_factory.mktemp("dist-budget")
+    out = {}
+    for name, opts in {"directed": ["-g", "12", "--weights", "int", "--blocks", "4"],
+                       "undirected": ["-g", "12", "-s", "--blocks", "4"],
+                       "large": ["-g", "16", "--weights", "int", "--blocks", "16"]}.items():
+        path = folder / f"{name}.tg"
+        tg.run("generate", "--seed", "7", *opts, "-o", path, check=True)
+        out[name] = path
+    return out
+
+
+def options_for(algorithm, graph_name):
+    extra = ["-r", "1"] if algorithm in ("bfs", "sssp") else []
+    if algorithm == "sssp" and graph_name == "undirected":
+        extra.append("--unit-weights")
+    return extra
+
+
+@pytest.mark.parametrize("graph_name", ["directed", "undirected"])
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_every_algorithm_with_far_blocks_on_ranks_gives_the_one_rank_answer(tg, tg_bin, graphs, tmp, algorithm,
+                                                                               graph_name):
+    graph = graphs[graph_name]
+    extra = options_for(algorithm, graph_name)
+    reference = tmp / "reference.npy"
+    tg.run("run", algorithm, graph, *extra, "-o", reference, check=True)
+    want = np.load(reference)
+    for ranks, far in ((2, "file"), (4, "file"), (2, "numa")):
+        out = tmp / f"ranks{ranks}-{far}.npy"
+        res = mpirun(tg_bin, ranks, "run", algorithm, graph, *extra, "--far-ratio", "0.6", "--far", far,
+                     "--exchange-memory", "256K", "--json", "-o", out)
+        assert res.returncode == 0, res.stderr
+        assert_same_answer(np.load(out), want, algorithm, f"{ranks} ranks, far {far}")
+        report = json.loads(res.stdout)
+        rows = [r["plan"]["rows"] for r in report["trials"][0]["ranks"]]
+        # The ranks' rows tile the grid in order (neighbours may share the row they meet in).
+        assert rows[0][0] == 0 and rows[-1][1] == 4
+        assert all(a[1] - 1 <= b[0] <= a[1] for a, b in zip(rows, rows[1:])), rows
+        assert all(r["plan"]["far_blocks"] > 0 for r in report["trials"][0]["ranks"]), rows
+        if far == "file":  # each rank fetched its far blocks (the numa tier reads them in place)
+            assert all(r["store"]["bytes_fetched"] > 0 for r in report["trials"][0]["ranks"])
+
+
+@pytest.mark.parametrize("ranks", [2, 4])
+def test_each_rank_reads_only_the_blocks_of_its_rows(tg_bin, graphs, ranks):
+    # PageRank pulls every pass over all vertices: a rank reads each of its rows' in-blocks once
+    # a pass, local or far, and no block of another rank's rows.
+    res = mpirun(tg_bin, ranks, "run", "pr", graphs["directed"], "-i", "5", "--far-ratio", "0.5", "--exchange-memory",
+                 "256K", "--json")
+    assert res.returncode == 0, res.stderr
+    report = json.loads(res.stdout)
+    for r in report["trials"][0]["ranks"]:
+        first, end = r["plan"]["rows"]
+        assert end - first < 4, r["plan"]  # a rank of several plans less than the whole grid
+        blocks = r["plan"]["local_blocks"] + r["plan"]["far_blocks"]
+        assert 0 < blocks <= (end - first) * 4
+        assert r["store"]["blocks_read"] == len(r["passes"]) * blocks, (r["rank"], r["store"], r["plan"])
+
+
+def test_every_rank_keeps_the_budget_with_blocks_far(tg, tg_bin, graphs, tmp):
+    graph = graphs["large"]
+    reference = tmp / "reference.npy"
+    tg.run("run", "bfs", graph, "-r", "3", "-o", reference, check=True)
+    # About 4.9 MiB of each rank's budget is hot (vertex state, frontiers, index, result, exchange
+    # and pipeline): about half of its 1.4 MiB of blocks stays local.
+    budget = 5632 << 10
+    res = mpirun(tg_bin, 4, "run", "bfs", graph, "-r", "3", "--memory-budget", "5632K", "--exchange-memory", "64K",
+                 "--json", "-o", tmp / "bfs.npy")
+    assert res.returncode == 0, res.stderr
+    assert_same_answer(np.load(tmp / "bfs.npy"), np.load(reference), "bfs", "4 ranks under 5.5M each")
+    report = json.loads(res.stdout)
+    assert report["within_budget"] is True
+    assert report["plan"]["memory"]["communication"] > 64 << 10  # the exchange is planned for
+    for r in report["trials"][0]["ranks"]:
+        assert r["plan"]["far_blocks"] > 0 and r["plan"]["local_blocks"] > 0, r["plan"]
+        assert r["peak_rss_bytes"] <= budget + OVERHEAD, r
+        assert r["store"]["bytes_fetched"] > 0
+    # Too small for a rank's hot data: refused before any edge is read, naming the exchange.
+    res = mpirun(tg_bin, 2, "run", "bfs", graph, "-r", "3", "--memory-budget", "1M")
+    assert res.returncode != 0 and "is too small" in res.stderr and "communication" in res.stderr, res.stderr
+
+
+def test_plan_shows_each_ranks_plan(tg, graphs):
+    report = tg.run("plan", "pr", graphs["large"], "--memory-budget", "6M", "--ranks", "4", "--exchange-memory", "64K",
+                    "--json", check=True).json()
+    plans = report["rank_plans"]
+    assert len(plans) == 4 and len(report["partition"]["ranks"]) == 4
+    assert plans[0]["rows"][0] == 0 and plans[-1]["rows"][1] == 16
+    assert all(p["memory"]["communication"] > 0 and p["budget_bytes"] == 6 << 20 for p in plans)
+    # Each rank places only its rows' blocks: together they place about the one-process plan's.
+    whole = tg.run("plan", "pr", graphs["large"], "--far-ratio", "0", "--json", check=True).json()
+    placed = sum(p["local_bytes"] + p["far_bytes"] for p in plans)
+    assert whole["edge_bytes"] <= placed < 1.5 * whole["edge_bytes"]
+    text = tg.run("plan", "pr", graphs["large"], "--memory-budget", "6M", "--ranks", "2", "--exchange-memory", "64K",
+                  check=True).stdout
+    assert "rank 0 of 2" in text and "rank 1 of 2" in text and "block rows" in text
+
+
+@pytest.mark.parametrize("extra,words", [
+    (["--memory-budget", "64M", "--far", "paging"], "--far paging on MPI ranks is not built"),
+    (["--memory-budget", "64M", "--exchange", "ring", "--slices", "4"], "--slices 4 with a memory budget on MPI ranks"),
+])
+def test_what_budgets_on_ranks_cannot_do_is_refused(tg_bin, graphs, extra, words):
+    res = mpirun(tg_bin, 2, "run", "bfs", graphs["directed"], "-r", "1", *extra)
+    assert res.returncode != 0 and words in res.stderr, res.stderr
