@@ -319,20 +319,23 @@ def exchange_flags(mode):
     push pass sent in 8 slices, overlapping communication with computation) and
     `ring:slices=8:steal=1` adds --steal too, `collective:direction=push:barrier=strict` adds
     --barrier strict (E6: PageRank's apply and next gather with every rank's apply first, against
-    the relaxed default); memory=, direction= and barrier= go with any mode, slices= and steal=
-    with ring and accumulate, batch= and hurried= with ring only; a plain mode has no extra
-    flags."""
+    the relaxed default), `collective:far=0.5` adds --far-ratio 0.5 and `collective:budget=1G`
+    --memory-budget 1G (each rank under a memory budget, its far blocks read from the file);
+    memory=, direction=, barrier=, far= and budget= go with any mode, slices= and steal= with ring
+    and accumulate, batch= and hurried= with ring only; a plain mode has no extra flags."""
     base, *settings = mode.split(":")
     flags = []
     option = {"memory": "--exchange-memory", "direction": "--direction", "batch": "--ring-batch",
-              "hurried": "--ring-hurried", "slices": "--slices", "steal": "--steal", "barrier": "--barrier"}
+              "hurried": "--ring-hurried", "slices": "--slices", "steal": "--steal", "barrier": "--barrier",
+              "far": "--far-ratio", "budget": "--memory-budget"}
     for setting in settings:
         key, _, value = setting.partition("=")
         if not value or key not in option or (key in ("batch", "hurried") and base != "ring") \
                 or (key in ("slices", "steal") and base == "collective") or (key == "steal" and value not in "01") \
                 or (key == "barrier" and value not in ("relaxed", "strict")):
             sys.exit(f"--exchange {mode}: the settings are memory=SIZE, direction=push|pull, barrier=relaxed|strict, "
-                     "for ring and accumulate slices=N and steal=0|1, and for ring batch=N and hurried=F")
+                     "far=RATIO, budget=SIZE, for ring and accumulate slices=N and steal=0|1, and for ring batch=N "
+                     "and hurried=F")
         if key == "steal":
             flags += [option[key]] if value == "1" else []
         else:
@@ -495,6 +498,8 @@ def contenders_for(algorithm, ranks, args):
     out = []
     if ranks == 1 or args.exchange_choices is None:
         out.append(("tiergraph", None))
+        # A tiered mode runs on one process too: what N ranks under a budget compare with.
+        out += [("tiergraph", mode) for mode in args.exchange if ranks == 1 and TIERED.search(mode)]
     else:
         for mode in args.exchange:
             if mode in args.refused:
@@ -598,7 +603,7 @@ def table(graph, rows):
              "tiergraph t(N)/t(1) | Gemini t(N)/t(1) | tiergraph imbalance | tiergraph communication | "
              "other processes' CPU |",
              "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    one = {(r["algorithm"], r["system"]): r["median_s"] for r in rows if r["ranks"] == 1}
+    one = {(r["algorithm"], r["system"]): r["median_s"] for r in rows if r["ranks"] == 1 and not r.get("exchange")}
     for algorithm in dict.fromkeys(r["algorithm"] for r in rows):
         for ranks in dict.fromkeys(r["ranks"] for r in rows):
             group = [r for r in rows if r["algorithm"] == algorithm and r["ranks"] == ranks]
@@ -635,7 +640,7 @@ def exchange_table(rows):
     lines = ["| exchange | algorithm | ranks | s | t(N)/t(1) | buffer peak / rank | ring slots x batch | "
              "ring batches | hurried | full waits | full mesh / rank | ours / full mesh | stolen | sent early | wait |",
              "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    one = {r["algorithm"]: r["median_s"] for r in rows if r["ranks"] == 1 and r["system"] == "tiergraph"}
+    one = {r["algorithm"]: r["median_s"] for r in rows if r["ranks"] == 1 and r["system"] == "tiergraph" and not r["exchange"]}
     for r in rows:
         if r["system"] != "tiergraph" or r["ranks"] == 1 or r["failed"]:
             continue
@@ -673,6 +678,50 @@ BARRIER_NOTE = (
     "each rank applying a master just before pushing it (GraCXL's relaxed barrier). strict / relaxed "
     "> 1: relaxing is faster. `wait`: the busiest waiter's seconds waiting at exchanges (median over "
     "the timed runs).")
+
+
+BUDGET_NOTE = (
+    "Each mode run with `far=R` (--far-ratio) or `budget=SIZE` (--memory-budget) beside the same mode "
+    "without it: every rank plans its own budget for the block rows of its masters and reads its far "
+    "blocks from the graph file (O_DIRECT through io_uring) as they arrive, block-major; on one rank the "
+    "same options make a plain run under a budget. `tiered t(N)/t(1)`: N tiered ranks over one tiered "
+    "process. `far share`: "
+    "the largest rank's far bytes over the bytes of its rows' blocks; `fetched / rank / trial`: the "
+    "bytes the busiest rank read from its far tier, per trial; `peak RSS / rank`: the largest rank's "
+    "(a budget promises at most the budget plus 64 MiB for the runtime, MPI's included).")
+
+
+TIERED = re.compile(r":(far|budget)=[^:]*")
+
+
+def budget_table(rows):
+    """Ranks under a memory budget: one line per mode that was also run with far= or budget= (BUDGET_NOTE)."""
+    lines = ["| exchange | algorithm | ranks | all local s | tiered s | tiered / all local | tiered t(N)/t(1) | "
+             "far share | fetched / rank / trial | peak RSS / rank |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    mine = [r for r in rows if r["system"] == "tiergraph" and not r["failed"]]
+    for tiered in [r for r in mine if r["exchange"] and TIERED.search(r["exchange"])]:
+        mode = TIERED.sub("", tiered["exchange"]) if tiered["ranks"] > 1 else None  # one process: the plain row
+        local = next((r for r in mine if r["exchange"] == mode and r["algorithm"] == tiered["algorithm"]
+                      and r["ranks"] == tiered["ranks"]), None)
+        one = next((r for r in mine if r["exchange"] == tiered["exchange"] and r["algorithm"] == tiered["algorithm"]
+                    and r["ranks"] == 1), None)
+        runs = [run["per_rank"] for run in tiered["runs"] if run.get("per_rank")]
+        if not local:
+            continue
+        ranks = runs[-1][-1] if runs else []  # the last trial's ranks: the stores' counters since the run began
+        plans = [x["plan"] for x in ranks if "plan" in x]
+        share = max((p["far_bytes"] / (p["far_bytes"] + p["local_bytes"]) for p in plans
+                     if p["far_bytes"] + p["local_bytes"]), default=None)
+        fetched = max((x["store"].get("bytes_fetched") or 0 for x in ranks if "store" in x), default=None)
+        peak = max((x.get("peak_rss_bytes") or 0 for x in ranks), default=None)
+        lines.append("| " + " | ".join([tiered["exchange"], tiered["algorithm"], str(tiered["ranks"]),
+                                         fmt(local["median_s"]), fmt(tiered["median_s"]),
+                                         fmt(tiered["median_s"] / local["median_s"], 2),
+                                         fmt(tiered["median_s"] / one["median_s"] if one else None, 2), fmt(share, 2),
+                                         "-" if fetched is None else f"{fetched / len(runs[-1]) / 2**20:.0f} MiB",
+                                         "-" if not peak else f"{peak / 2**20:.0f} MiB"]) + " |")
+    return lines if len(lines) > 2 else []
 
 
 def barrier_table(rows):
@@ -772,6 +821,9 @@ def markdown(args, out):
         barrier = barrier_table([r for r in out["rows"] if r["graph"] == graph["name"]])
         if barrier:
             lines += [f"### {graph['name']}: relaxed against strict barrier (E6)", "", BARRIER_NOTE, "", *barrier, ""]
+        budget = budget_table([r for r in out["rows"] if r["graph"] == graph["name"]])
+        if budget:
+            lines += [f"### {graph['name']}: ranks under a memory budget", "", BUDGET_NOTE, "", *budget, ""]
     lines += ["## Checks", ""] + [f"- {c}" for c in out["checks"]] + [""]
     if out["notes"]:
         lines += ["## Notes", ""] + [f"- {n}" for n in out["notes"]] + [""]
