@@ -59,8 +59,9 @@ nlohmann::json rank_reports(Engine& engine, double seconds, const std::optional<
                       {"communication_seconds", p.comm.communication_seconds},
                       {"wait_seconds", p.comm.wait_seconds}});
   }
-  const dist::CommCounters rest = comm.take_counters();  // vertex passes, reductions, gathers
-  total += rest;
+  dist::CommCounters outside = engine.between_edge_passes();
+  outside += comm.take_counters();  // vertex passes, reductions, gathers since the last edge pass
+  total += outside;
   const nlohmann::json mine{{"rank", comm.rank()},
                             {"masters", comm.end(comm.rank()) - comm.first(comm.rank())},
                             {"seconds", seconds},
@@ -68,6 +69,7 @@ nlohmann::json rank_reports(Engine& engine, double seconds, const std::optional<
                             {"messages", total.messages},
                             {"edge_pass_compute_seconds", compute},
                             {"communication_seconds", total.communication_seconds},
+                            {"communication_seconds_outside_edge_passes", outside.communication_seconds},
                             {"wait_seconds", total.wait_seconds},
                             {"communication_buffer_peak_bytes", comm.peak_buffer_bytes()},
                             {"peak_rss_bytes", peak_rss_bytes()},  // so far

@@ -11,7 +11,8 @@
 //   - written the same by every rank in the algorithm's sequential code (set, combine_at
 //     outside a pass: every rank executes it);
 //   - kept whole when the algorithm treats the array as a pointer forest (link, root, compress,
-//     most_frequent read any vertex): such an array is re-gathered after every vertex pass, and
+//     most_frequent read any vertex): such an array is re-gathered after every vertex pass that
+//     changed some rank's slice of it (each rank hashes its slice to tell), and
 //     merged with the combine operator (MPI_Allreduce) after a pass that combined into other
 //     ranks' vertices (WCC's hooking, Afforest's links);
 //   - as a combine target, a replica entry is this rank's mirror of a remote vertex: a push pass
@@ -44,6 +45,8 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include <xxhash.h>
 
 #include "dist/comm.h"
 #include "dist/inbox.h"
@@ -131,6 +134,7 @@ class DistEngine {
     local_.reset_stats();
     passes_.clear();
     comm_.take_counters();
+    between_edge_passes_ = {};
     if (rings_) rings_at_reset_ = rings_->counters();
   }
   // The ring exchange's figures since reset_stats(), and its shape; null without rings.
@@ -151,6 +155,9 @@ class DistEngine {
   MemoryUse memory() const { return local_.memory(); }
   dist::Comm& comm() { return comm_; }
   const std::vector<RankPassStats>& rank_passes() const { return passes_; }
+  // What this rank sent and spent outside edge passes (vertex passes' array syncs, reductions,
+  // gathers) since reset_stats(), up to the last edge pass; the rest is still in comm().
+  const dist::CommCounters& between_edge_passes() const { return between_edge_passes_; }
 
   // ---- vertex state ------------------------------------------------------------------------
 
@@ -349,11 +356,21 @@ class DistEngine {
     const void* data = nullptr;
     size_t value_bytes = 0;
     uint64_t count = 0;
-    std::atomic<bool> whole{false};  // re-gathered after every vertex pass
+    std::atomic<bool> whole{false};  // re-gathered after every vertex pass that changed it
     std::atomic<int> merge{-1};      // a dist::MergeOp to merge with after this pass, or -1
     dist::Scalar scalar = dist::Scalar::kU64;
     bool mergeable = false;  // a scalar MPI can reduce
+    // Whole on every rank as of the last sync, and the hash of this rank's slice then: a slice
+    // whose hash is unchanged need not be gathered again.
+    bool synced = false;
+    uint64_t slice_hash = 0;
   };
+  // The hash of this rank's slice of an array (its masters' values).
+  uint64_t slice_hash(const ArrayInfo& info) const {
+    const auto* bytes = static_cast<const unsigned char*>(info.data);
+    return XXH3_64bits(bytes + comm_.first(comm_.rank()) * info.value_bytes,
+                       (comm_.end(comm_.rank()) - comm_.first(comm_.rank())) * info.value_bytes);
+  }
 
   // The rank's engine masters its range. Both schedules read only its rows: vertex-major walks
   // its masters' adjacency, block-major plans the slices of its masters (make_slices). Over the
@@ -401,7 +418,11 @@ class DistEngine {
   void keep_whole(VertexArray<T> a) {
     ArrayInfo& info = info_of(a);
     if (info.whole.load(std::memory_order_relaxed)) return;
-    if (!in_pass_) comm_.allgather_slices(a.data(), sizeof(T));
+    if (!in_pass_) {
+      comm_.allgather_slices(a.data(), sizeof(T));
+      info.synced = true;
+      info.slice_hash = slice_hash(info);
+    }
     info.whole.store(true, std::memory_order_relaxed);
   }
   template <typename Op>
@@ -414,6 +435,9 @@ class DistEngine {
     else if constexpr (std::is_same_v<Op, OrOp<T>>) m = dist::MergeOp::kOr;
     else throw std::logic_error("a vertex pass combined with a non-idempotent operator into another rank's vertex");
     if (!info.mergeable) throw std::logic_error("a vertex pass combined into another rank's vertex of a type MPI cannot merge");
+    // Called per edge (a sampled link) or per remote combine, from every thread: once marked, a
+    // load leaves the cache line shared where a store per call would take it from the others.
+    if (info.merge.load(std::memory_order_relaxed) == static_cast<int>(m) && info.whole.load(std::memory_order_relaxed)) return;
     info.whole.store(true, std::memory_order_relaxed);
     info.merge.store(static_cast<int>(m), std::memory_order_relaxed);
   }
@@ -435,15 +459,26 @@ class DistEngine {
     }
     in_pass_ = false;
   }
-  // Merges or gathers the arrays that vertex passes since the last call asked for.
+  // Merges or gathers the arrays that vertex passes since the last call asked for. An array
+  // kept whole is gathered only when some rank's slice changed since the last sync (its hash
+  // differs: a pass that only read the forest, as WCC's select and reduce do, moves nothing),
+  // or when it has just become whole.
   void sync_arrays() {
     // Which arrays to merge or gather, agreed by all: a rank that combined into no remote vertex
-    // (or read no other vertex) must still take part in what another rank needs.
+    // (or read no other vertex, or changed no master) must still take part in what another needs.
     const size_t count = arrays_.size();
-    std::vector<uint8_t> mine(2 * count);  // per array: merge operator + 1 (0: none), kept whole
+    std::vector<uint8_t> mine(3 * count);  // per array: merge operator + 1 (0: none), kept whole, slice changed
+    std::vector<uint64_t> hashes(count, 0);
     for (size_t k = 0; k < count; ++k) {
-      mine[2 * k] = static_cast<uint8_t>(arrays_[k].merge.exchange(-1, std::memory_order_relaxed) + 1);
-      mine[2 * k + 1] = arrays_[k].whole.load(std::memory_order_relaxed) ? 1 : 0;
+      ArrayInfo& info = arrays_[k];
+      mine[3 * k] = static_cast<uint8_t>(info.merge.exchange(-1, std::memory_order_relaxed) + 1);
+      mine[3 * k + 1] = info.whole.load(std::memory_order_relaxed) ? 1 : 0;
+      if (info.data && info.synced) {
+        hashes[k] = slice_hash(info);
+        mine[3 * k + 2] = hashes[k] != info.slice_hash;
+      } else {
+        mine[3 * k + 2] = 1;  // never gathered whole: gather if it is whole now
+      }
     }
     const auto all = comm_.allgather(mine.data(), mine.size());
     for (size_t r = 1; r < static_cast<size_t>(comm_.size()); ++r) {
@@ -451,14 +486,19 @@ class DistEngine {
     }
     for (size_t k = 0; k < count; ++k) {
       ArrayInfo& info = arrays_[k];
-      if (mine[2 * k + 1]) info.whole.store(true, std::memory_order_relaxed);
+      if (mine[3 * k + 1]) info.whole.store(true, std::memory_order_relaxed);
       if (!info.data) continue;
       void* data = const_cast<void*>(info.data);
-      const int merge = mine[2 * k] - 1;
+      const int merge = mine[3 * k] - 1;
       if (merge >= 0) {
         comm_.allreduce(data, info.count, info.scalar, static_cast<dist::MergeOp>(merge));
-      } else if (info.whole.load(std::memory_order_relaxed)) {
-        comm_.allgather_slices(data, info.value_bytes);
+        info.synced = true;
+        info.slice_hash = slice_hash(info);
+      } else if (info.whole.load(std::memory_order_relaxed) && mine[3 * k + 2]) {
+        comm_.allgather_slices(data, info.value_bytes);  // leaves this rank's slice as it was
+        if (!info.synced) hashes[k] = slice_hash(info);
+        info.synced = true;
+        info.slice_hash = hashes[k];
       }
     }
   }
@@ -519,7 +559,7 @@ class DistEngine {
   template <typename Program, typename Ready>
   Set edge_pass_readying(const Program& program, const Set& frontier, PassOptions<Id> options, Ready ready) {
     Timer timer;
-    comm_.take_counters();
+    between_edge_passes_ += comm_.take_counters();  // the vertex passes' syncs and reductions since the last
     const Direction direction = local_.template direction_for<Program>(frontier, options);
     options.direction = direction;
     Set next = Set::sparse(num_vertices(), {}, 0);
@@ -848,6 +888,7 @@ class DistEngine {
   size_t send_capacity_ = 0;
   std::vector<std::pair<InboxKey, std::unique_ptr<dist::Inbox>>> inboxes_;
   std::deque<ArrayInfo> arrays_;
+  dist::CommCounters between_edge_passes_;
   bool in_pass_ = false;
   std::vector<std::byte> shipped_;  // source values shipped for pull passes, reused
   std::vector<RankPassStats> passes_;

@@ -268,6 +268,9 @@ def test_the_report_has_each_ranks_figures(tg, tg_bin, graphs):
         assert all(p["bytes_sent"] >= 8 * r["masters"] for p in r["passes"])
         assert r["bytes_sent"] >= sum(p["bytes_sent"] for p in r["passes"])
         assert r["communication_seconds"] > 0 and r["wait_seconds"] >= 0
+        # Creating the arrays, the vertex passes' syncs and the result's gather: counted apart.
+        assert 0 < r["communication_seconds_outside_edge_passes"] < r["communication_seconds"]
+        assert r["peak_rss_bytes"] > 0
     assert trial["imbalance"] >= 1.0
 
 
