@@ -16,8 +16,8 @@
 #include "cli/validators.h"
 #include "dist/partition.h"
 #include "dist/rank_memory.h"
-#include "util/byte_size.h"
 #include "graph/graph_view.h"
+#include "util/byte_size.h"
 #include "util/error.h"
 #include "util/log.h"
 
@@ -37,7 +37,7 @@ struct PlanArgs {
   std::optional<double> partition_alpha;
 };
 
-void plan_command(PlanArgs& a) {
+void plan_command(const PlanArgs& a) {
   apply_threads(a.threads);
   check_budget_options(a.budget, a.far_given);
   if (!a.budget.given() && a.ranks == 0) fail("give --memory-budget or --far-ratio (a plan for a budget), or --ranks N");
