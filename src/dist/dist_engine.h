@@ -14,7 +14,8 @@
 //     most_frequent read any vertex): such an array is re-gathered after every vertex pass that
 //     changed some rank's slice of it (each rank hashes its slice to tell), and
 //     merged with the combine operator (MPI_Allreduce) after a pass that combined into other
-//     ranks' vertices (WCC's hooking, Afforest's links);
+//     ranks' vertices (WCC's hooking); a forest linked into (Afforest's links) is merged so
+//     that no rank's link is lost (merge_forest);
 //   - as a combine target, a replica entry is this rank's mirror of a remote vertex: a push pass
 //     combines messages into it and the engine sends each changed mirror to its owner once per
 //     pass, combined (Gemini's mirrors). Min/or mirrors keep what was sent (a message that does
@@ -235,6 +236,8 @@ class DistEngine {
   }
   void link(VertexArray<Id> parent, Id u, Id v) {
     merge_after_pass<MinOp<Id>>(parent);  // each rank's forest is valid; so is their minimum
+    ArrayInfo& info = info_of(parent);
+    if (!info.forest.load(std::memory_order_relaxed)) info.forest.store(true, std::memory_order_relaxed);
     local_.link(parent, u, v);
   }
   template <typename T>
@@ -364,6 +367,8 @@ class DistEngine {
     // whose hash is unchanged need not be gathered again.
     bool synced = false;
     uint64_t slice_hash = 0;
+    std::atomic<bool> forest{false};  // linked into in this pass (a forest): merged by merge_forest
+    void (DistEngine::*merge_forest)(ArrayInfo&) = nullptr;  // set for arrays of vertex ids
   };
   // The hash of this rank's slice of an array (its masters' values).
   uint64_t slice_hash(const ArrayInfo& info) const {
@@ -390,6 +395,7 @@ class DistEngine {
     info.count = a.size();
     if constexpr (kScalar<T>) info.scalar = scalar_of<T>();
     info.mergeable = kScalar<T>;
+    if constexpr (std::is_same_v<T, Id>) info.merge_forest = &DistEngine::merge_forest;
     return a;
   }
   // The values MPI reduces and accumulates (as MPI_UINT32_T, MPI_UINT64_T, MPI_INT64_T, MPI_DOUBLE).
@@ -467,18 +473,19 @@ class DistEngine {
     // Which arrays to merge or gather, agreed by all: a rank that combined into no remote vertex
     // (or read no other vertex, or changed no master) must still take part in what another needs.
     const size_t count = arrays_.size();
-    std::vector<uint8_t> mine(3 * count);  // per array: merge operator + 1 (0: none), kept whole, slice changed
+    std::vector<uint8_t> mine(4 * count);  // per array: merge operator + 1 (0: none), kept whole, slice changed, linked
     std::vector<uint64_t> hashes(count, 0);
     for (size_t k = 0; k < count; ++k) {
       ArrayInfo& info = arrays_[k];
-      mine[3 * k] = static_cast<uint8_t>(info.merge.exchange(-1, std::memory_order_relaxed) + 1);
-      mine[3 * k + 1] = info.whole.load(std::memory_order_relaxed) ? 1 : 0;
+      mine[4 * k] = static_cast<uint8_t>(info.merge.exchange(-1, std::memory_order_relaxed) + 1);
+      mine[4 * k + 1] = info.whole.load(std::memory_order_relaxed) ? 1 : 0;
       if (info.data && info.synced) {
         hashes[k] = slice_hash(info);
-        mine[3 * k + 2] = hashes[k] != info.slice_hash;
+        mine[4 * k + 2] = hashes[k] != info.slice_hash;
       } else {
-        mine[3 * k + 2] = 1;  // never gathered whole: gather if it is whole now
+        mine[4 * k + 2] = 1;  // never gathered whole: gather if it is whole now
       }
+      mine[4 * k + 3] = info.forest.exchange(false, std::memory_order_relaxed) ? 1 : 0;
     }
     const auto all = comm_.allgather(mine.data(), mine.size());
     for (size_t r = 1; r < static_cast<size_t>(comm_.size()); ++r) {
@@ -486,20 +493,57 @@ class DistEngine {
     }
     for (size_t k = 0; k < count; ++k) {
       ArrayInfo& info = arrays_[k];
-      if (mine[3 * k + 1]) info.whole.store(true, std::memory_order_relaxed);
+      if (mine[4 * k + 1]) info.whole.store(true, std::memory_order_relaxed);
       if (!info.data) continue;
       void* data = const_cast<void*>(info.data);
-      const int merge = mine[3 * k] - 1;
+      const int merge = mine[4 * k] - 1;
       if (merge >= 0) {
-        comm_.allreduce(data, info.count, info.scalar, static_cast<dist::MergeOp>(merge));
+        if (mine[4 * k + 3] && info.merge_forest && merge == static_cast<int>(dist::MergeOp::kMin)) {
+          (this->*info.merge_forest)(info);
+        } else {
+          comm_.allreduce(data, info.count, info.scalar, static_cast<dist::MergeOp>(merge));
+        }
         info.synced = true;
         info.slice_hash = slice_hash(info);
-      } else if (info.whole.load(std::memory_order_relaxed) && mine[3 * k + 2]) {
+      } else if (info.whole.load(std::memory_order_relaxed) && mine[4 * k + 2]) {
         comm_.allgather_slices(data, info.value_bytes);  // leaves this rank's slice as it was
         if (!info.synced) hashes[k] = slice_hash(info);
         info.synced = true;
         info.slice_hash = hashes[k];
       }
+    }
+  }
+
+  // Merges a forest the ranks linked into their own replicas (Afforest's sampled links) without
+  // losing a link. The pointer-wise minimum is a forest, but where two ranks hooked one root
+  // differently it keeps one hook, and the tree the other joined falls away (FastSV's rounds
+  // join it again, at the cost of a larger first frontier: WCC on kron-20, 2 ranks, pushed
+  // from 413,783 vertices over 399,503 edges where one rank pushes from 402,680 over 587). So
+  // each rank lists its hooks that the minimum replaced, as (its parent of v, v), and every rank
+  // links all of them, rank by rank, into the merged forest: the same links in the same order,
+  // so the replicas stay equal.
+  void merge_forest(ArrayInfo& info) {
+    auto parent = VertexArray<Id>::over(static_cast<Id*>(const_cast<void*>(info.data)), 0, info.count);
+    const std::vector<Id> before(parent.data(), parent.data() + info.count);
+    comm_.allreduce(parent.data(), info.count, info.scalar, dist::MergeOp::kMin);
+    std::vector<Id> replaced;  // pairs (u, v) this rank had in one tree
+    for (uint64_t v = 0; v < info.count; ++v) {
+      if (before[v] != static_cast<Id>(v) && before[v] != parent.load(v)) {
+        replaced.push_back(before[v]);
+        replaced.push_back(static_cast<Id>(v));
+      }
+    }
+    const uint64_t mine = replaced.size();
+    const auto counts = comm_.allgather(&mine, sizeof(mine));
+    std::vector<uint64_t> count(static_cast<size_t>(comm_.size()));
+    std::memcpy(count.data(), counts.data(), count.size() * sizeof(uint64_t));
+    const uint64_t widest = *std::max_element(count.begin(), count.end());
+    if (widest == 0) return;
+    replaced.resize(widest);  // every rank sends as many; the padding is not read
+    const auto all = comm_.allgather(replaced.data(), widest * sizeof(Id));
+    for (size_t r = 0; r < count.size(); ++r) {
+      const auto* pairs = reinterpret_cast<const Id*>(all.data()) + r * widest;
+      for (uint64_t k = 0; k < count[r]; k += 2) local_.link(parent, pairs[k], pairs[k + 1]);
     }
   }
 
