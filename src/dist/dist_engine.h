@@ -235,8 +235,8 @@ class DistEngine {
     for_each([&](Id v) { parent.store(v, local_.root(parent, v)); });
   }
   void link(VertexArray<Id> parent, Id u, Id v) {
-    merge_after_pass<MinOp<Id>>(parent);  // each rank's forest is valid; so is their minimum
-    ArrayInfo& info = info_of(parent);
+    // Each rank's forest is valid; so is their minimum, and merge_forest keeps every rank's links.
+    ArrayInfo& info = merge_after_pass<MinOp<Id>>(parent);
     if (!info.forest.load(std::memory_order_relaxed)) info.forest.store(true, std::memory_order_relaxed);
     local_.link(parent, u, v);
   }
@@ -367,8 +367,7 @@ class DistEngine {
     // whose hash is unchanged need not be gathered again.
     bool synced = false;
     uint64_t slice_hash = 0;
-    std::atomic<bool> forest{false};  // linked into in this pass (a forest): merged by merge_forest
-    void (DistEngine::*merge_forest)(ArrayInfo&) = nullptr;  // set for arrays of vertex ids
+    std::atomic<bool> forest{false};  // linked into in this pass (link: an array of ids), merged by merge_forest
   };
   // The hash of this rank's slice of an array (its masters' values).
   uint64_t slice_hash(const ArrayInfo& info) const {
@@ -395,7 +394,6 @@ class DistEngine {
     info.count = a.size();
     if constexpr (kScalar<T>) info.scalar = scalar_of<T>();
     info.mergeable = kScalar<T>;
-    if constexpr (std::is_same_v<T, Id>) info.merge_forest = &DistEngine::merge_forest;
     return a;
   }
   // The values MPI reduces and accumulates (as MPI_UINT32_T, MPI_UINT64_T, MPI_INT64_T, MPI_DOUBLE).
@@ -432,7 +430,7 @@ class DistEngine {
     info.whole.store(true, std::memory_order_relaxed);
   }
   template <typename Op>
-  void merge_after_pass(VertexArray<typename Op::Value> a) {
+  ArrayInfo& merge_after_pass(VertexArray<typename Op::Value> a) {
     using T = typename Op::Value;
     ArrayInfo& info = info_of(a);
     dist::MergeOp m;
@@ -443,9 +441,10 @@ class DistEngine {
     if (!info.mergeable) throw std::logic_error("a vertex pass combined into another rank's vertex of a type MPI cannot merge");
     // Called per edge (a sampled link) or per remote combine, from every thread: once marked, a
     // load leaves the cache line shared where a store per call would take it from the others.
-    if (info.merge.load(std::memory_order_relaxed) == static_cast<int>(m) && info.whole.load(std::memory_order_relaxed)) return;
+    if (info.merge.load(std::memory_order_relaxed) == static_cast<int>(m) && info.whole.load(std::memory_order_relaxed)) return info;
     info.whole.store(true, std::memory_order_relaxed);
     info.merge.store(static_cast<int>(m), std::memory_order_relaxed);
+    return info;
   }
 
   // Runs a vertex pass on this rank's masters, then brings the arrays kept whole up to date.
@@ -498,8 +497,8 @@ class DistEngine {
       void* data = const_cast<void*>(info.data);
       const int merge = mine[4 * k] - 1;
       if (merge >= 0) {
-        if (mine[4 * k + 3] && info.merge_forest && merge == static_cast<int>(dist::MergeOp::kMin)) {
-          (this->*info.merge_forest)(info);
+        if (mine[4 * k + 3] && merge == static_cast<int>(dist::MergeOp::kMin)) {
+          merge_forest(info);
         } else {
           comm_.allreduce(data, info.count, info.scalar, static_cast<dist::MergeOp>(merge));
         }
