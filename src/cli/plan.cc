@@ -33,6 +33,7 @@ struct PlanArgs {
   int threads = 0;
   uint32_t ranks = 0;  // 0: no partition asked for
   std::string exchange_memory = "64M";  // --ranks under a budget: what each rank's exchange holds
+  std::string exchange = "collective";   // and which exchange (accumulate adds its inbox window)
   uint64_t exchange_bytes = 0;
   std::optional<double> partition_alpha;
 };
@@ -65,7 +66,8 @@ void plan_command(const PlanArgs& a) {
     with_kernel(a.algorithm, [&](const auto& kernel) {
       const bool weights = kernel.weighted && !a.unit_weights && file->weighted();
       auto make = [&](const auto& view) {
-        const uint64_t exchange = masters ? exchange_holding_bytes(file->num_vertices(), a.exchange_bytes) : 0;
+        const uint64_t inbox = masters && a.exchange == "accumulate" ? masters->second - masters->first : 0;
+        const uint64_t exchange = masters ? exchange_holding_bytes(file->num_vertices(), a.exchange_bytes, inbox) : 0;
         plan = make_plan(a.budget, *file, plan_inputs(kernel, view, weights, a.parents,
                                                       static_cast<uint32_t>(omp_get_max_threads()), masters, exchange));
       };
@@ -124,6 +126,8 @@ Runner add_plan(CLI::App& app) {
   cmd->add_option("--partition-alpha", a->partition_alpha, "--ranks: the weight of a vertex against an arc in a rank's load (default 8 * (ranks - 1), as Gemini)")->check(CLI::NonNegativeNumber);
   cmd->add_option("--exchange-memory", a->exchange_memory, "--ranks under a budget: what each rank's exchange buffers may hold (as run's option)")
       ->check(byte_size());
+  cmd->add_option("--exchange", a->exchange, "--ranks under a budget: the exchange the run would use (as run's option; accumulate also holds an inbox window per rank)")
+      ->check(CLI::IsMember({"collective", "ring", "accumulate"}));
   cmd->add_flag("--json", a->json, "Print the plan as JSON");
   return [a, cmd] {
     a->far_given = cmd->count("--far") > 0;

@@ -72,6 +72,7 @@ nlohmann::json rank_reports(Engine& engine, double seconds, const std::optional<
                             {"communication_seconds_outside_edge_passes", outside.communication_seconds},
                             {"wait_seconds", total.wait_seconds},
                             {"communication_buffer_peak_bytes", comm.peak_buffer_bytes()},
+                            {"inbox_window_bytes", engine.inbox_window_bytes()},
                             {"peak_rss_bytes", peak_rss_bytes()},  // so far
                             {"passes", passes}};
   nlohmann::json report = mine;
@@ -174,7 +175,10 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
     // On ranks, this rank's share: the rows of its masters, and its exchange's memory.
     out.plan = make_plan(a.budget, *file,
                          comm ? plan_inputs(kernel, g, kWeights, a.parents, threads, {{comm->first(comm->rank()), comm->end(comm->rank())}},
-                                            exchange_holding_bytes(file->num_vertices(), dist_options.exchange_bytes))
+                                            exchange_holding_bytes(file->num_vertices(), dist_options.exchange_bytes,
+                                                                   dist_options.exchange == Exchange::kAccumulate
+                                                                       ? comm->end(comm->rank()) - comm->first(comm->rank())
+                                                                       : 0))
                               : plan_inputs(kernel, g, kWeights, a.parents, threads));
     if (root) {
       for (const auto& line : out.plan->reasons) log::info("plan: {}", line);

@@ -67,7 +67,7 @@ enum class Exchange { kCollective, kRing, kAccumulate };
 struct DistOptions {
   Exchange exchange = Exchange::kCollective;
   // What the exchange's buffers may hold at once per rank (collective: sent and received
-  // records; ring: the window and the staging batches).
+  // records; ring: the window and the staging batches; accumulate: the values an epoch stages).
   uint64_t exchange_bytes = uint64_t{64} << 20;
   uint32_t ring_batch = 128;   // records per ring batch
   double ring_hurried = 0.8;   // how full a ring is before its batches are hurried
@@ -150,6 +150,13 @@ class DistEngine {
     const auto& then = rings_at_reset_;
     return RingReport{{now.batches - then.batches, now.hurried - then.hurried, now.full_waits - then.full_waits, now.clears - then.clears},
                       rings_->slots(), rings_->batch_records(), rings_->bytes()};
+  }
+  // What the accumulate exchange's inbox windows hold on this rank (a value and a bit per master
+  // each: vertex state, not traffic, so outside the exchange's bound); 0 without them.
+  uint64_t inbox_window_bytes() const {
+    uint64_t bytes = 0;
+    for (const auto& [key, inbox] : inboxes_) bytes += inbox->window_bytes();
+    return bytes;
   }
   uint64_t vertex_bytes() const { return local_.vertex_bytes(); }
   uint64_t peak_vertex_bytes() const { return local_.peak_vertex_bytes(); }
@@ -736,9 +743,9 @@ class DistEngine {
       for (Id v : held) send(v);
       updates_held_ += held.size();
     });
-    // Everything the sliced exchange held at once: rings (or nothing: an inbox is not bounded),
-    // board, a stolen slice, and what was sent once.
-    comm_.note_buffer((rings_ ? rings_->bytes() : 0) + (board_ ? board_->bytes() + stolen_.capacity() : 0) +
+    // Everything the sliced exchange held at once: rings or an inbox's staging, board, a stolen
+    // slice, and what was sent once.
+    comm_.note_buffer((rings_ ? rings_->bytes() : inbox_staged_peak_) + (board_ ? board_->bytes() + stolen_.capacity() : 0) +
                       sent_once.capacity() * sizeof(SentOnce));
     changed.lists.push_back(std::move(arrived));
     changed.combine_seconds = timer.seconds();
@@ -767,6 +774,8 @@ class DistEngine {
   // With slices, another eighth holds the mirrors a pass of a program that activates once sent
   // (to send again those a later slice improved).
   uint64_t sent_once_bytes() const { return dist_.slices > 1 ? dist_.exchange_bytes / 8 : 0; }
+  // The rings' window and batches, or the values an inbox's epoch stages: the rest.
+  uint64_t one_sided_bytes() const { return dist_.exchange_bytes - 2 * board_bytes() - sent_once_bytes(); }
 
   // A mirror sent: sum mirrors start again from zero (min and or ones keep what was sent).
   template <typename Program>
@@ -798,7 +807,7 @@ class DistEngine {
       if (!rings_) {  // made on the first push pass, which every rank makes
         rings_ = std::make_unique<dist::Rings>(comm_, kRingRecordBytes,
                                                dist::RingOptions{.batch_records = dist_.ring_batch, .hurried = dist_.ring_hurried,
-                                                                 .memory_bytes = dist_.exchange_bytes - 2 * board_bytes() - sent_once_bytes()});
+                                                                 .memory_bytes = one_sided_bytes()});
       }
       rings_->begin(sizeof(Update), [&](const std::byte* records, size_t count) {
         for (size_t k = 0; k < count; ++k) {
@@ -818,21 +827,40 @@ class DistEngine {
       rings_->finish();
     } else {
       // Combined by MPI into the owners' inboxes, taken in once every rank's epoch has closed.
+      // A mirror that finds this epoch's staging full waits in `held` (a vertex list, as the
+      // engine's own changed lists) and goes in a later epoch, as the collective exchange's
+      // rounds do: ranks open epochs until none holds a mirror back.
       dist::Inbox& inbox = inbox_for<Op>();
-      inbox.open();
-      body(
-          [&](Id v) {
-            ++updates_sent_;
-            inbox.put(comm_.owner(v), v, &target[v]);
-            sent(program, v);
-          },
-          [] {});
-      inbox.close();
-      inbox.take([&](uint64_t v, const void* x) {
-        Value value;
-        std::memcpy(&value, x, sizeof(Value));
-        take(static_cast<Id>(v), value);
-      });
+      std::vector<Id> held;
+      auto put = [&](Id v) {
+        if (!inbox.put(comm_.owner(v), v, &target[v])) {
+          held.push_back(v);
+          return;
+        }
+        ++updates_sent_;
+        sent(program, v);
+      };
+      auto epoch = [&](auto sends) {
+        inbox.open();
+        sends();
+        inbox.close();
+        inbox_staged_peak_ = std::max(inbox_staged_peak_, inbox.staged_bytes());
+        inbox.take([&](uint64_t v, const void* x) {
+          Value value;
+          std::memcpy(&value, x, sizeof(Value));
+          take(static_cast<Id>(v), value);
+        });
+      };
+      epoch([&] { body(put, [] {}); });
+      while (across_ranks(MaxOp<uint64_t>{}, held.size()) > 0) {
+        updates_held_ += held.size();
+        const std::vector<Id> waiting = std::move(held);
+        held.clear();
+        epoch([&] {
+          for (Id v : waiting) put(v);
+        });
+      }
+      if (!rings_ && !board_) comm_.note_buffer(inbox_staged_peak_);  // push_in_slices notes it with the rest
     }
     return arrived;
   }
@@ -914,7 +942,8 @@ class DistEngine {
     for (auto& [key, inbox] : inboxes_)
       if (key.op == op && key.scalar == scalar) return *inbox;
     const T identity = Op::identity();
-    auto& made = inboxes_.emplace_back(InboxKey{op, scalar}, std::make_unique<dist::Inbox>(comm_, sizeof(T), scalar, op, &identity));
+    auto inbox = std::make_unique<dist::Inbox>(comm_, sizeof(T), scalar, op, &identity, one_sided_bytes());
+    auto& made = inboxes_.emplace_back(InboxKey{op, scalar}, std::move(inbox));
     return *made.second;
   }
   struct InboxKey {
@@ -930,6 +959,7 @@ class DistEngine {
   std::unique_ptr<std::byte[]> send_buffer_;  // per peer a stride of packed records
   size_t send_capacity_ = 0;
   std::vector<std::pair<InboxKey, std::unique_ptr<dist::Inbox>>> inboxes_;
+  uint64_t inbox_staged_peak_ = 0;  // the most values an inbox epoch staged, in bytes
   std::deque<ArrayInfo> arrays_;
   dist::CommCounters between_edge_passes_;
   bool in_pass_ = false;

@@ -8,15 +8,20 @@
 // arrived vertex's value, resets it to the operator's identity, and combines it into the target
 // as if it had been pushed locally, which is where it decides whether the vertex changed.
 //
+// What the exchange's memory bound covers: the values a rank's puts send, which MPI may read until
+// the epoch closes, are staged in a buffer of a fixed size (its share of --exchange-memory); a
+// put that finds it full is refused, and the caller sends that update in a later epoch. The bits
+// need no staging (one constant word per bit position). The window is not a buffer of traffic:
+// like a vertex array it holds a value and a bit per master however little is sent, and is
+// reported and planned as such (window_bytes).
+//
 // Why an inbox and not the target array itself: MPI's atomicity covers only MPI's own
 // accumulates, not the CPU atomics the owner's threads use on its targets, and a remote
 // fetch-and-op per update to learn whether it changed anything would cost a round trip each.
 #pragma once
 
 #include <cstddef>
-#include <array>
 #include <cstdint>
-#include <deque>
 #include <memory>
 
 #include "dist/comm.h"
@@ -28,16 +33,17 @@ enum class RemoteOp { kMin, kMax, kSum, kOr };
 class Inbox {
  public:
   // Values of `value_bytes` bytes, of MPI type `scalar`, combined with `op`, starting (and reset
-  // to) `identity`.
-  Inbox(Comm& comm, size_t value_bytes, Scalar scalar, RemoteOp op, const void* identity);
+  // to) `identity`; an epoch stages at most `staging_bytes` of them (at least one value).
+  Inbox(Comm& comm, size_t value_bytes, Scalar scalar, RemoteOp op, const void* identity, uint64_t staging_bytes);
   ~Inbox();
   Inbox(const Inbox&) = delete;
   Inbox& operator=(const Inbox&) = delete;
 
   // Opens the epoch (collective).
   void open();
-  // Combines x into master v of rank `owner` and marks v arrived (between open and close).
-  void put(int owner, uint64_t v, const void* x);
+  // Combines x into master v of rank `owner` and marks v arrived (between open and close); false,
+  // and nothing sent, when this epoch's staging is full.
+  bool put(int owner, uint64_t v, const void* x);
   // Closes the epoch (collective): every rank's puts have landed.
   void close();
   // f(v, value) for each of this rank's masters that something arrived for, in vertex order;
@@ -57,7 +63,8 @@ class Inbox {
       }
     }
   }
-  size_t bytes() const;  // what the window holds on this rank
+  size_t window_bytes() const;   // what the window holds on this rank: a value and a bit per master
+  uint64_t staged_bytes() const { return staged_ * value_bytes_; }  // this epoch's (until the next open)
 
  private:
   uint64_t word_count() const;
@@ -71,8 +78,9 @@ class Inbox {
   std::unique_ptr<Window> window_;
   uint64_t* arrived_ = nullptr;  // this rank's bits, then its values, in the window
   std::byte* values_ = nullptr;
-  std::deque<uint64_t> staged_bits_;  // what this epoch's puts send, alive until it closes
-  std::deque<std::array<std::byte, 8>> staged_values_;
+  uint64_t capacity_ = 1;  // values an epoch stages
+  std::unique_ptr<std::byte[]> staging_;  // this epoch's values, alive until it closes
+  uint64_t staged_ = 0;
 };
 
 }  // namespace tg::dist

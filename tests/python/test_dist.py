@@ -108,11 +108,12 @@ def test_one_sided_exchanges_add_up_on_every_transport(tg, tg_bin, graphs, tmp, 
     assert_same_answer(np.load(out), np.load(reference), "pr", str(transport))
 
 
-@pytest.mark.parametrize("exchange", ["collective", "ring"])
+@pytest.mark.parametrize("exchange", ["collective", "ring", "accumulate"])
 @pytest.mark.parametrize("algorithm", ["pr", "sssp", "radii"])
 def test_a_small_exchange_memory_makes_rounds_not_another_answer(tg, tg_bin, graphs, tmp, algorithm, exchange):
-    # 4 KiB holds 64 records a peer per collective round, or two ring slots of 27 records a peer
-    # (with 4 ranks): every push pass here needs many rounds, or waits for full rings to clear.
+    # 4 KiB holds 64 records a peer per collective round, two ring slots of 27 records a peer
+    # (with 4 ranks), or 512 staged values (1024 of SSSP's 4-byte distances) an accumulate epoch:
+    # every push pass here needs many rounds, waits for full rings to clear, or opens more epochs.
     graph = graphs["kron-directed"]
     extra = ["-i", "5"] if algorithm == "pr" else options_for(tg, graph, algorithm)
     reference = tmp / "reference.npy"
@@ -131,6 +132,14 @@ def test_a_small_exchange_memory_makes_rounds_not_another_answer(tg, tg_bin, gra
         assert all(r["ring"]["slots"] == 2 and r["ring"]["bytes"] <= 4096 for r in reports), reports
         # Some rank sent more batches than its rings have slots: a ring wrapped, its slots cleared.
         assert max(r["ring"]["batches"] for r in reports) > 2 * (len(reports) - 1), reports
+    if exchange == "accumulate":
+        # PageRank's and radii's 8-byte values: some pass had more mirrors than an epoch stages
+        # (SSSP's 4-byte ones fit), and those waited for a later epoch once the staging was full.
+        # The windows (a value and a bit per master) are vertex state, reported apart from the bound.
+        held = [sum(p["updates_held"] for p in r["passes"]) for r in reports]
+        assert (sum(held) > 0) == (algorithm != "sssp"), held
+        assert all(r["communication_buffer_peak_bytes"] == 4096 for r, h in zip(reports, held) if h), reports
+        assert all(r["inbox_window_bytes"] >= 4 * r["masters"] for r in reports), reports
 
 
 @pytest.mark.parametrize("steal", [False, True], ids=["own-slices", "stealing"])

@@ -122,6 +122,13 @@ def test_plan_shows_each_ranks_plan(tg, graphs):
     text = tg.run("plan", "pr", graphs["large"], "--memory-budget", "6M", "--ranks", "2", "--exchange-memory", "64K",
                   check=True).stdout
     assert "rank 0 of 2" in text and "rank 1 of 2" in text and "block rows" in text
+    # The accumulate exchange also holds its inbox window: 8 bytes and a bit per master.
+    accumulate = tg.run("plan", "pr", graphs["large"], "--memory-budget", "6M", "--ranks", "4", "--exchange-memory",
+                        "64K", "--exchange", "accumulate", "--json", check=True).json()
+    for plain, more, share in zip(plans, accumulate["rank_plans"], report["partition"]["ranks"]):
+        masters = share["end"] - share["first"]
+        extra = more["memory"]["communication"] - plain["memory"]["communication"]
+        assert extra == masters * 8 + (masters + 63) // 64 * 8, (extra, masters)
 
 
 @pytest.mark.parametrize("extra,words", [
