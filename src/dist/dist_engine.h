@@ -173,6 +173,7 @@ class DistEngine {
    public:
     explicit Scope(DistEngine& e) : inner_(e.local_), e_(e), mark_(e.arrays_.size()) {}
     ~Scope() {
+      e_.last_merged_.store(nullptr, std::memory_order_relaxed);
       while (e_.arrays_.size() > mark_) e_.arrays_.pop_back();
     }
     Scope(const Scope&) = delete;
@@ -239,7 +240,9 @@ class DistEngine {
   }
   void compress(VertexArray<Id> parent) {
     keep_whole(parent);
-    for_each([&](Id v) { parent.store(v, local_.root(parent, v)); });
+    // Halving also shortens this rank's replica of other ranks' paths (each pointer moves to an
+    // ancestor: the same roots), which the gather after the pass replaces with their owners'.
+    for_each([&](Id v) { parent.store(v, local_.root_halving(parent, v)); });
   }
   void link(VertexArray<Id> parent, Id u, Id v) {
     // Each rank's forest is valid; so is their minimum, and merge_forest keeps every rank's links.
@@ -395,6 +398,7 @@ class DistEngine {
 
   template <typename T>
   VertexArray<T> known(VertexArray<T> a) {
+    last_merged_.store(nullptr, std::memory_order_relaxed);  // a new array may reuse a freed one's memory
     ArrayInfo& info = arrays_.emplace_back();
     info.data = a.data();
     info.value_bytes = sizeof(T);
@@ -439,7 +443,11 @@ class DistEngine {
   template <typename Op>
   ArrayInfo& merge_after_pass(VertexArray<typename Op::Value> a) {
     using T = typename Op::Value;
-    ArrayInfo& info = info_of(a);
+    // Called per remote combine or sampled link, from every thread: the array of the last call
+    // is kept, as searching the list costs as much as the combine.
+    ArrayInfo* last = last_merged_.load(std::memory_order_relaxed);
+    ArrayInfo& info = last && last->data == a.data() ? *last : info_of(a);
+    if (&info != last) last_merged_.store(&info, std::memory_order_relaxed);
     dist::MergeOp m;
     if constexpr (std::is_same_v<Op, MinOp<T>>) m = dist::MergeOp::kMin;
     else if constexpr (std::is_same_v<Op, MaxOp<T>>) m = dist::MergeOp::kMax;
@@ -961,9 +969,11 @@ class DistEngine {
   std::vector<std::pair<InboxKey, std::unique_ptr<dist::Inbox>>> inboxes_;
   uint64_t inbox_staged_peak_ = 0;  // the most values an inbox epoch staged, in bytes
   std::deque<ArrayInfo> arrays_;
+  std::atomic<ArrayInfo*> last_merged_{nullptr};  // merge_after_pass's last array
   dist::CommCounters between_edge_passes_;
   bool in_pass_ = false;
   std::vector<std::byte> shipped_;  // source values shipped for pull passes, reused
+  std::vector<Id> forest_before_;   // merge_forest's copy of this rank's forest, reused
   std::vector<RankPassStats> passes_;
   uint64_t updates_sent_ = 0, updates_sent_early_ = 0, slices_stolen_ = 0, updates_held_ = 0,
            sources_readied_ = 0;  // in the edge pass under way

@@ -249,9 +249,20 @@ class Engine {
     for (Id up = parent.load(r); up != r; up = parent.load(r)) r = up;
     return r;
   }
+  // v's root, halving the path on the way: each vertex passed points at its grandparent, an
+  // ancestor in the same tree, so concurrent walks stay valid and later ones are shorter.
+  Id root_halving(VertexArray<Id> parent, Id v) const {
+    Id x = v, up = parent.load(x);
+    for (Id above = parent.load(up); above != up; above = parent.load(up)) {
+      parent.store(x, above);
+      x = above;
+      up = parent.load(x);
+    }
+    return up;
+  }
   // Points every vertex straight at its root.
   void compress(VertexArray<Id> parent) const {
-    for_each([&](Id v) { parent.store(v, root(parent, v)); });
+    for_each([&](Id v) { parent.store(v, root_halving(parent, v)); });
   }
   // Joins the trees of u and v, the larger root hooked under the smaller, lock-free: a hook is a
   // compare-and-swap on a root's pointer (MPI_Compare_and_swap, atomicCAS elsewhere).
