@@ -173,7 +173,6 @@ class DistEngine {
    public:
     explicit Scope(DistEngine& e) : inner_(e.local_), e_(e), mark_(e.arrays_.size()) {}
     ~Scope() {
-      e_.last_merged_.store(nullptr, std::memory_order_relaxed);
       while (e_.arrays_.size() > mark_) e_.arrays_.pop_back();
     }
     Scope(const Scope&) = delete;
@@ -398,7 +397,6 @@ class DistEngine {
 
   template <typename T>
   VertexArray<T> known(VertexArray<T> a) {
-    last_merged_.store(nullptr, std::memory_order_relaxed);  // a new array may reuse a freed one's memory
     ArrayInfo& info = arrays_.emplace_back();
     info.data = a.data();
     info.value_bytes = sizeof(T);
@@ -443,11 +441,7 @@ class DistEngine {
   template <typename Op>
   ArrayInfo& merge_after_pass(VertexArray<typename Op::Value> a) {
     using T = typename Op::Value;
-    // Called per remote combine or sampled link, from every thread: the array of the last call
-    // is kept, as searching the list costs as much as the combine.
-    ArrayInfo* last = last_merged_.load(std::memory_order_relaxed);
-    ArrayInfo& info = last && last->data == a.data() ? *last : info_of(a);
-    if (&info != last) last_merged_.store(&info, std::memory_order_relaxed);
+    ArrayInfo& info = info_of(a);
     dist::MergeOp m;
     if constexpr (std::is_same_v<Op, MinOp<T>>) m = dist::MergeOp::kMin;
     else if constexpr (std::is_same_v<Op, MaxOp<T>>) m = dist::MergeOp::kMax;
@@ -868,7 +862,7 @@ class DistEngine {
           for (Id v : waiting) put(v);
         });
       }
-      if (!rings_ && !board_) comm_.note_buffer(inbox_staged_peak_);  // push_in_slices notes it with the rest
+      comm_.note_buffer(inbox_staged_peak_);  // push_in_slices also notes it with what else it holds
     }
     return arrived;
   }
@@ -969,11 +963,9 @@ class DistEngine {
   std::vector<std::pair<InboxKey, std::unique_ptr<dist::Inbox>>> inboxes_;
   uint64_t inbox_staged_peak_ = 0;  // the most values an inbox epoch staged, in bytes
   std::deque<ArrayInfo> arrays_;
-  std::atomic<ArrayInfo*> last_merged_{nullptr};  // merge_after_pass's last array
   dist::CommCounters between_edge_passes_;
   bool in_pass_ = false;
   std::vector<std::byte> shipped_;  // source values shipped for pull passes, reused
-  std::vector<Id> forest_before_;   // merge_forest's copy of this rank's forest, reused
   std::vector<RankPassStats> passes_;
   uint64_t updates_sent_ = 0, updates_sent_early_ = 0, slices_stolen_ = 0, updates_held_ = 0,
            sources_readied_ = 0;  // in the edge pass under way
