@@ -161,7 +161,11 @@ void check_run_request(const RunRequest& a) {
            "which holds every block of the pass at once, and under a budget the passes read blocks as they arrive",
            a.slices);
     }
-    if (a.store != "mapped") fail("--store {} on MPI ranks is not built yet; each rank maps its rows of the file", a.store);
+    if (a.store != "mapped" && a.slices > 1) {
+      fail("--slices {} with --store {} on MPI ranks is not built: a sliced push walks its sources vertex-major, which "
+           "holds every block of the pass at once, and a fetching store's passes read blocks as they arrive",
+           a.slices, a.store);
+    }
   }
   if (a.budget.given() && a.store != "mapped") {
     fail("--store puts every block in one store; under --memory-budget or --far-ratio the planner places them");

@@ -37,8 +37,8 @@ nlohmann::json store_json(const BlockStore& store);
 
 // This rank's figures for a trial on ranks: totals and per edge pass (bytes and messages sent,
 // seconds computing, communicating and waiting at the exchanges), gathered on rank 0 as a list
-// by rank, with the imbalance (the slowest rank's compute time over the mean). Under a budget,
-// each rank's own plan (its rows, and its blocks local and far) and its store's counters.
+// by rank, with the imbalance (the slowest rank's compute time over the mean), and its store's
+// counters. Under a budget, each rank's own plan (its rows, and its blocks local and far).
 template <typename Engine>
 nlohmann::json rank_reports(Engine& engine, double seconds, const std::optional<TierPlan>& plan) {
   auto& comm = engine.comm();
@@ -82,8 +82,8 @@ nlohmann::json rank_reports(Engine& engine, double seconds, const std::optional<
                       {"far_bytes", plan->far_bytes},
                       {"local_blocks", plan->local_blocks},
                       {"far_blocks", plan->far_blocks}};
-    report["store"] = store_json(engine.store());
   }
+  report["store"] = store_json(engine.store());
   if (const auto ring = engine.ring_report()) {
     report["ring"] = {{"slots", ring->slots},
                       {"batch_records", ring->batch_records},

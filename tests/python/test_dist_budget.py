@@ -84,6 +84,54 @@ def test_each_rank_reads_only_the_blocks_of_its_rows(tg_bin, graphs, ranks):
         assert r["store"]["blocks_read"] == len(r["passes"]) * blocks, (r["rank"], r["store"], r["plan"])
 
 
+STORES = [  # ranks, store and its options, exchange: each store with each exchange at least once
+    (2, ["--store", "file"], "collective"),
+    (4, ["--store", "copying", "--store-order", "shuffled", "--store-buffers", "3"], "ring"),
+    (2, ["--store", "copying", "--store-delay", "0.0005"], "accumulate"),
+    (4, ["--store", "file", "--store-depth", "2"], "accumulate"),
+]
+
+
+@pytest.mark.parametrize("graph_name", ["directed", "undirected"])
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_every_algorithm_from_a_fetching_store_on_ranks_gives_the_one_rank_answer(tg, tg_bin, graphs, tmp, algorithm,
+                                                                                    graph_name):
+    # Without a budget, --store puts every block of a rank's rows in one fetching store: the disk
+    # tier, or the copying store with its completions out of order and late.
+    graph = graphs[graph_name]
+    extra = options_for(algorithm, graph_name)
+    reference = tmp / "reference.npy"
+    tg.run("run", algorithm, graph, *extra, "-o", reference, check=True)
+    want = np.load(reference)
+    for ranks, store, exchange in STORES:
+        out = tmp / f"ranks{ranks}-{store[1]}-{exchange}.npy"
+        res = mpirun(tg_bin, ranks, "run", algorithm, graph, *extra, *store, "--exchange", exchange,
+                     "--exchange-memory", "256K", "--json", "-o", out)
+        assert res.returncode == 0, res.stderr
+        assert_same_answer(np.load(out), want, algorithm, f"{ranks} ranks, {' '.join(store)}, {exchange}")
+        report = json.loads(res.stdout)
+        for r in report["trials"][0]["ranks"]:
+            assert r["store"]["name"].startswith(store[1]), r["store"]
+            assert r["store"]["bytes_fetched"] > 0, r
+
+
+@pytest.mark.parametrize("ranks", [2, 4])
+def test_each_rank_fetches_only_the_blocks_of_its_rows(tg_bin, graphs, ranks):
+    # PageRank pulls every pass over all vertices: a rank fetches the in-blocks of its own rows
+    # once a pass. The ranks' rows tile the 4x4 grid (neighbours may share the row they meet in),
+    # so together they fetch a pass's 16 blocks and at most a row more per boundary.
+    res = mpirun(tg_bin, ranks, "run", "pr", graphs["directed"], "-i", "5", "--store", "file", "--exchange-memory",
+                 "256K", "--json")
+    assert res.returncode == 0, res.stderr
+    per_pass = []
+    for r in json.loads(res.stdout)["trials"][0]["ranks"]:
+        blocks, passes = r["store"]["blocks_read"], len(r["passes"])
+        assert blocks % passes == 0, (r["rank"], r["store"], passes)
+        per_pass.append(blocks // passes)
+    assert all(0 < b < 16 for b in per_pass), per_pass
+    assert 16 <= sum(per_pass) <= 16 + 4 * (ranks - 1), per_pass
+
+
 def test_every_rank_keeps_the_budget_with_blocks_far(tg, tg_bin, graphs, tmp):
     graph = graphs["large"]
     reference = tmp / "reference.npy"
