@@ -156,15 +156,10 @@ void check_run_request(const RunRequest& a) {
     if (a.budget.given() && a.budget.far != "file" && a.budget.far != "numa") {
       fail("--far {} on MPI ranks is not built; under a budget each rank's far blocks go to --far file or numa", a.budget.far);
     }
-    if (a.budget.given() && a.slices > 1) {
-      fail("--slices {} with a memory budget on MPI ranks is not built: a sliced push walks its sources vertex-major, "
-           "which holds every block of the pass at once, and under a budget the passes read blocks as they arrive",
-           a.slices);
-    }
-    if (a.store != "mapped" && a.slices > 1) {
-      fail("--slices {} with --store {} on MPI ranks is not built: a sliced push walks its sources vertex-major, which "
-           "holds every block of the pass at once, and a fetching store's passes read blocks as they arrive",
-           a.slices, a.store);
+    if (a.steal && (a.budget.given() || a.store != "mapped")) {
+      fail("--steal with {} on MPI ranks is not built: a stolen slice's sources lie in another rank's rows, and a "
+           "rank's block-major passes read only the rows of its own masters",
+           a.budget.given() ? "a memory budget" : "--store " + a.store);
     }
   }
   if (a.budget.given() && a.store != "mapped") {

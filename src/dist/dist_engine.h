@@ -670,6 +670,9 @@ class DistEngine {
     const auto target = program.target();
     ++push_passes_;
     if (dist_.steal && !board_) {  // made on the first such pass, which every rank makes
+      if (!local_.store().zero_copy()) {  // the check_run_request refusal, for callers other than the CLI
+        fail("stealing needs every block resident: over a fetching store a rank reads only its own rows");
+      }
       // The board takes its share of the exchange's memory bound (board_bytes()); a frontier
       // with more sources than it holds publishes only its last slices that fit.
       const uint64_t fits = dist::TaskBoard::records_fitting(board_bytes(), kTaskRecordBytes, dist_.slices);
@@ -712,8 +715,10 @@ class DistEngine {
       } else {
         ready(frontier);  // the board carries source values
         changed = local_.template begin_slices<Program>(frontier, options);
-        const auto& list = frontier.list();
-        const auto cuts = local_.slice_by_edges(list, dist_.slices);
+        // (Not structured bindings: the lambdas below capture them, which clang 14 cannot.)
+        const auto sliced = local_.slice_sources(frontier.list(), dist_.slices, changed.stats.schedule);
+        const auto& list = sliced.first;
+        const auto& cuts = sliced.second;
         auto own_slice = [&](size_t k) {
           local_.combine_slice(program, std::vector<Id>(list.begin() + cuts[k], list.begin() + cuts[k + 1]), options, changed, hand_on);
         };

@@ -436,8 +436,7 @@ class Engine {
                                      BeforeSlice before_slice = {}) {
     Timer timer;
     Changed<Id> c = begin_slices<Program>(frontier, pass);
-    const auto& list = frontier.list();
-    const auto cuts = slice_by_edges(list, std::max<size_t>(slices, 1));
+    const auto [list, cuts] = slice_sources(frontier.list(), std::max<size_t>(slices, 1), c.stats.schedule);
     for (size_t s = 0; s + 1 < cuts.size(); ++s) {
       before_slice(std::span<const Id>(list.data() + cuts[s], cuts[s + 1] - cuts[s]));
       combine_slice(program, std::vector<Id>(list.begin() + cuts[s], list.begin() + cuts[s + 1]), pass, c, hand_on);
@@ -454,8 +453,12 @@ class Engine {
     check_program<Program, Id, W>();
     Changed<Id> c = begin_pass<Program>(frontier, pass);
     if (c.stats.direction != Direction::kPush) throw std::logic_error("a sliced pass must push");
-    c.stats.schedule = Schedule::kVertex;  // a slice is a list of sources, walked vertex-major
-    c.stats.schedule_reason = "a sliced pass";
+    // A slice is a list of sources: over resident blocks walked vertex-major (a slice stolen from
+    // another rank then reads that rank's rows); over a fetching store read block-major, each
+    // block as it arrives (vertex-major would hold them all), unless vertex-major is asked for.
+    const bool block = !store_->zero_copy() && options_.schedule != Schedule::kVertex;
+    c.stats.schedule = block ? Schedule::kBlock : Schedule::kVertex;
+    c.stats.schedule_reason = block ? "a sliced pass, block-major: a slice is a run of whole block rows" : "a sliced pass";
     c.stats.edges_examined = 0;
     c.claimed = !ActivatesOnce<Program>;
     return c;
@@ -874,9 +877,44 @@ class Engine {
 
 #include "engine/block_passes.inc"
 
+  // A sliced push pass's sources in slice order, and the bounds of at most `slices` slices of
+  // about equal out-edges (+1 per vertex), from 0 to the list's size; empty slices are dropped.
+  // Walked vertex-major a slice is any run of the frontier list. Read block-major (the schedule
+  // begin_slices chose), a slice is a run of whole block rows, the list grouped by row first: each
+  // block of the pass is then read by one slice, not by every slice with a source in its row.
+ public:
+  std::pair<std::vector<Id>, std::vector<size_t>> slice_sources(const std::vector<Id>& list, size_t slices,
+                                                                Schedule schedule) const {
+    if (schedule != Schedule::kBlock) return {list, slice_by_edges(list, slices)};
+    const uint32_t p = g_.blocks_per_side();
+    std::vector<size_t> start(p + 1, 0);  // where each row's sources begin in the grouped list
+    std::vector<uint64_t> row_cost(p, 0);
+    for (Id u : list) {
+      const uint32_t r = g_.range_of(u);
+      ++start[r + 1];
+      row_cost[r] += g_.out_degree(u) + 1;
+    }
+    uint64_t total = 0;
+    for (uint32_t r = 0; r < p; ++r) {
+      start[r + 1] += start[r];
+      total += row_cost[r];
+    }
+    std::vector<Id> grouped(list.size());
+    std::vector<size_t> at(start.begin(), start.end() - 1);
+    for (Id u : list) grouped[at[g_.range_of(u)]++] = u;
+    std::vector<size_t> cuts{0};
+    uint64_t sum = 0;
+    for (uint32_t r = 0; r < p; ++r) {
+      sum += row_cost[r];
+      if (start[r + 1] > cuts.back() && cuts.size() < slices && sum * slices >= total * cuts.size()) cuts.push_back(start[r + 1]);
+    }
+    if (cuts.back() != grouped.size()) cuts.push_back(grouped.size());
+    return {std::move(grouped), std::move(cuts)};
+  }
+
+ private:
   // Cuts a frontier list into at most `slices` runs of roughly equal out-edges (+1 per vertex):
   // the offsets, from 0 to list.size(). Empty runs are dropped.
- public:
   std::vector<size_t> slice_by_edges(const std::vector<Id>& list, size_t slices) const {
     uint64_t total = 0;
     for (Id u : list) total += g_.out_degree(u) + 1;
@@ -889,8 +927,6 @@ class Engine {
     if (cuts.back() != list.size()) cuts.push_back(list.size());
     return cuts;
   }
-
- private:
 
   // Splits a frontier list into tasks of roughly equal out-edge counts.
   std::vector<size_t> edge_balanced_tasks(const std::vector<Id>& list) const {

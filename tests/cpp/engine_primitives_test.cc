@@ -384,6 +384,36 @@ TEST_P(EnginePrimitives, SlicedPushShowsEachSliceBeforeItsMessages) {
   });
 }
 
+// Slices of a block-major push pass are runs of whole block rows: the sources grouped by row in
+// row order, every cut on a row boundary, so no block row is read by two slices; vertex-major
+// slices keep the frontier's order.
+TEST_P(EnginePrimitives, BlockMajorSlicesAreRunsOfWholeRows) {
+  const auto file = kronecker_graph(12, true, GeneratedWeights::kNone, 8, "prim12x8");
+  with_unweighted_view(file, [&](const auto& g) {
+    using Id = typename std::decay_t<decltype(g)>::IdType;
+    Engine engine(g, options_);
+    std::vector<Id> list(g.num_vertices());
+    std::iota(list.begin(), list.end(), Id{0});
+    std::shuffle(list.begin(), list.end(), std::mt19937(5));
+    list.resize(list.size() / 2);  // a frontier of half the vertices, in no order
+    for (size_t slices : {1, 3, 5, 8, 40}) {
+      const auto [grouped, cuts] = engine.slice_sources(list, slices, Schedule::kBlock);
+      EXPECT_TRUE(std::is_permutation(grouped.begin(), grouped.end(), list.begin(), list.end()));
+      ASSERT_GE(cuts.size(), 2u);
+      EXPECT_LE(cuts.size() - 1, std::min<size_t>(slices, g.blocks_per_side()));
+      EXPECT_EQ(cuts.front(), 0u);
+      EXPECT_EQ(cuts.back(), grouped.size());
+      for (size_t k = 1; k < grouped.size(); ++k) ASSERT_LE(g.range_of(grouped[k - 1]), g.range_of(grouped[k])) << "grouped by row";
+      for (size_t k = 1; k + 1 < cuts.size(); ++k) {
+        EXPECT_LT(g.range_of(grouped[cuts[k] - 1]), g.range_of(grouped[cuts[k]])) << "slice " << k << " starts a row";
+      }
+      const auto [same, vertex_cuts] = engine.slice_sources(list, slices, Schedule::kVertex);
+      EXPECT_EQ(same, list);
+      EXPECT_EQ(vertex_cuts.size() - 1, std::min(slices, list.size()));
+    }
+  });
+}
+
 INSTANTIATE_TEST_SUITE_P(Threads, EnginePrimitives, ::testing::Values(1, 2, 4));
 
 }  // namespace

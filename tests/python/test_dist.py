@@ -320,7 +320,7 @@ def test_what_ranks_cannot_do_yet_is_refused(tg_bin, graphs):
     graph = graphs["kron-directed"]
     for extra, words in ((["--exchange", "ring", "--ring-hurried", "0"], "--ring-hurried"),
                          (["--exchange", "ring", "--ring-batch", "0"], "--ring-batch"),
-                         (["--store", "file", "--exchange", "ring", "--slices", "4"], "--slices 4 with --store file on MPI ranks"),
+                         (["--store", "file", "--exchange", "ring", "--slices", "4", "--steal"], "--steal with --store file on MPI ranks"),
                          (["--exchange-memory", "1K"], "--exchange-memory must be at least 4K"),
                          (["--slices", "4"], "--slices 4 needs --exchange ring or accumulate"),
                          (["--exchange", "ring", "--slices", "0"], "--slices"),

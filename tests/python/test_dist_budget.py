@@ -52,12 +52,14 @@ def test_every_algorithm_with_far_blocks_on_ranks_gives_the_one_rank_answer(tg, 
     reference = tmp / "reference.npy"
     tg.run("run", algorithm, graph, *extra, "-o", reference, check=True)
     want = np.load(reference)
-    for ranks, far in ((2, "file"), (4, "file"), (2, "numa")):
-        out = tmp / f"ranks{ranks}-{far}.npy"
-        res = mpirun(tg_bin, ranks, "run", algorithm, graph, *extra, "--far-ratio", "0.6", "--far", far,
+    # Sliced push passes (--slices) read block-major too, a slice a run of whole block rows.
+    for ranks, far, exchange in ((2, "file", []), (4, "file", ["--exchange", "ring", "--slices", "4"]), (2, "numa", []),
+                                 (2, "file", ["--exchange", "accumulate", "--slices", "3"])):
+        out = tmp / f"ranks{ranks}-{far}-{len(exchange)}.npy"
+        res = mpirun(tg_bin, ranks, "run", algorithm, graph, *extra, "--far-ratio", "0.6", "--far", far, *exchange,
                      "--exchange-memory", "256K", "--json", "-o", out)
         assert res.returncode == 0, res.stderr
-        assert_same_answer(np.load(out), want, algorithm, f"{ranks} ranks, far {far}")
+        assert_same_answer(np.load(out), want, algorithm, f"{ranks} ranks, far {far} {' '.join(exchange)}")
         report = json.loads(res.stdout)
         rows = [r["plan"]["rows"] for r in report["trials"][0]["ranks"]]
         # The ranks' rows tile the grid in order (neighbours may share the row they meet in).
@@ -84,11 +86,11 @@ def test_each_rank_reads_only_the_blocks_of_its_rows(tg_bin, graphs, ranks):
         assert r["store"]["blocks_read"] == len(r["passes"]) * blocks, (r["rank"], r["store"], r["plan"])
 
 
-STORES = [  # ranks, store and its options, exchange: each store with each exchange at least once
-    (2, ["--store", "file"], "collective"),
-    (4, ["--store", "copying", "--store-order", "shuffled", "--store-buffers", "3"], "ring"),
-    (2, ["--store", "copying", "--store-delay", "0.0005"], "accumulate"),
-    (4, ["--store", "file", "--store-depth", "2"], "accumulate"),
+STORES = [  # ranks, store and its options, exchange: each store with each exchange at least once, sliced or not
+    (2, ["--store", "file"], ["collective"]),
+    (4, ["--store", "copying", "--store-order", "shuffled", "--store-buffers", "3"], ["ring", "--slices", "4"]),
+    (2, ["--store", "copying", "--store-delay", "0.0005"], ["accumulate"]),
+    (4, ["--store", "file", "--store-depth", "2"], ["accumulate", "--slices", "3"]),
 ]
 
 
@@ -104,11 +106,11 @@ def test_every_algorithm_from_a_fetching_store_on_ranks_gives_the_one_rank_answe
     tg.run("run", algorithm, graph, *extra, "-o", reference, check=True)
     want = np.load(reference)
     for ranks, store, exchange in STORES:
-        out = tmp / f"ranks{ranks}-{store[1]}-{exchange}.npy"
-        res = mpirun(tg_bin, ranks, "run", algorithm, graph, *extra, *store, "--exchange", exchange,
+        out = tmp / f"ranks{ranks}-{store[1]}-{exchange[0]}.npy"
+        res = mpirun(tg_bin, ranks, "run", algorithm, graph, *extra, *store, "--exchange", *exchange,
                      "--exchange-memory", "256K", "--json", "-o", out)
         assert res.returncode == 0, res.stderr
-        assert_same_answer(np.load(out), want, algorithm, f"{ranks} ranks, {' '.join(store)}, {exchange}")
+        assert_same_answer(np.load(out), want, algorithm, f"{ranks} ranks, {' '.join(store + exchange)}")
         report = json.loads(res.stdout)
         for r in report["trials"][0]["ranks"]:
             assert r["store"]["name"].startswith(store[1]), r["store"]
@@ -130,6 +132,22 @@ def test_each_rank_fetches_only_the_blocks_of_its_rows(tg_bin, graphs, ranks):
         per_pass.append(blocks // passes)
     assert all(0 < b < 16 for b in per_pass), per_pass
     assert 16 <= sum(per_pass) <= 16 + 4 * (ranks - 1), per_pass
+
+
+@pytest.mark.parametrize("algorithm", ["bfs", "sssp"])
+def test_a_sliced_push_reads_each_block_once(tg_bin, graphs, algorithm):
+    # A slice is a run of whole block rows: the slices of a pass together read the blocks one
+    # unsliced pass reads, no more, while their updates leave early.
+    def run(*slices):
+        res = mpirun(tg_bin, 2, "run", algorithm, graphs["directed"], "-r", "1", "--store", "file", "--exchange", "ring",
+                     *slices, "--exchange-memory", "256K", "--json")
+        assert res.returncode == 0, res.stderr
+        return json.loads(res.stdout)["trials"][0]["ranks"]
+    whole, sliced = run(), run("--slices", "4")
+    assert [r["store"]["blocks_read"] for r in sliced] == [r["store"]["blocks_read"] for r in whole]
+    assert all(r["store"]["blocks_read"] > 0 for r in sliced)
+    assert sum(p["updates_sent_early"] for r in sliced for p in r["passes"]) > 0
+    assert sum(p["updates_sent_early"] for r in whole for p in r["passes"]) == 0
 
 
 def test_every_rank_keeps_the_budget_with_blocks_far(tg, tg_bin, graphs, tmp):
@@ -181,7 +199,7 @@ def test_plan_shows_each_ranks_plan(tg, graphs):
 
 @pytest.mark.parametrize("extra,words", [
     (["--memory-budget", "64M", "--far", "paging"], "--far paging on MPI ranks is not built"),
-    (["--memory-budget", "64M", "--exchange", "ring", "--slices", "4"], "--slices 4 with a memory budget on MPI ranks"),
+    (["--memory-budget", "64M", "--exchange", "ring", "--slices", "4", "--steal"], "--steal with a memory budget on MPI ranks"),
 ])
 def test_what_budgets_on_ranks_cannot_do_is_refused(tg_bin, graphs, extra, words):
     res = mpirun(tg_bin, 2, "run", "bfs", graphs["directed"], "-r", "1", *extra)
