@@ -90,6 +90,25 @@ def test_every_algorithm_on_ranks_gives_the_one_rank_answer(tg, tg_bin, graphs, 
                 assert_same_answer(np.load(out), want, algorithm, f"{ranks} ranks, {exchange}, {direction}")
 
 
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_ranks_read_a_fine_grid_block_major_with_the_one_rank_answer(tg, tg_bin, tmp, algorithm):
+    # On an 8x8 grid over the mapped file auto is block-major on ranks as in one process (each
+    # block's targets stay in cache); a rank's tasks are the blocks of its own rows.
+    graph = tmp / "fine.tg"
+    tg.run("generate", "-g", "12", "--seed", "5", "--weights", "int", "--blocks", "8", "-o", graph, check=True)
+    extra = options_for(tg, graph, algorithm)
+    reference = tmp / "reference.npy"
+    tg.run("run", algorithm, graph, *extra, "-o", reference, check=True)
+    for ranks, exchange in ((2, "collective"), (4, "ring"), (2, "accumulate")):
+        out = tmp / f"ranks{ranks}-{exchange}.npy"
+        res = mpirun(tg_bin, ranks, "run", algorithm, graph, *extra, "--exchange", exchange, "--json", "-o", out)
+        assert res.returncode == 0, res.stderr
+        assert_same_answer(np.load(out), np.load(reference), algorithm, f"{ranks} ranks, {exchange}")
+        passes = tg_json(res.stdout)["trials"][0]["iterations"]
+        edge_passes = [p for p in passes if p["frontier_edges"] > 0]
+        assert edge_passes and all(p["schedule"] == "block" for p in edge_passes), [p["schedule"] for p in passes]
+
+
 @pytest.mark.parametrize("exchange", ["accumulate", "ring"])
 @pytest.mark.parametrize("transport", [SHARED_MEMORY, UCX_TCP, UCX_TCP_SELF], ids=["shared-memory", "ucx-tcp", "ucx-tcp-self"])
 def test_one_sided_exchanges_add_up_on_every_transport(tg, tg_bin, graphs, tmp, transport, exchange):
