@@ -43,31 +43,49 @@ def options_for(algorithm, graph_name):
     return extra
 
 
+# The ways ranks fetch blocks: some far under a budget (the file tier, or NUMA memory), or all of
+# them from a fetching store without one (the disk tier, or the copying store with completions out
+# of order and late); each exchange at least once, sliced or not (a sliced push reads block-major
+# too, a slice a run of whole block rows).
+FAR = ["--far-ratio", "0.6", "--far"]
+WAYS = [
+    (2, [*FAR, "file"]),
+    (4, [*FAR, "file", "--exchange", "ring", "--slices", "4"]),
+    (2, [*FAR, "numa"]),
+    (2, [*FAR, "file", "--exchange", "accumulate", "--slices", "3"]),
+    (2, ["--store", "file", "--exchange", "collective"]),
+    (4, ["--store", "copying", "--store-order", "shuffled", "--store-buffers", "3", "--exchange", "ring", "--slices", "4"]),
+    (2, ["--store", "copying", "--store-delay", "0.0005", "--exchange", "accumulate"]),
+    (4, ["--store", "file", "--store-depth", "2", "--exchange", "accumulate", "--slices", "3"]),
+]
+
+
 @pytest.mark.parametrize("graph_name", ["directed", "undirected"])
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
-def test_every_algorithm_with_far_blocks_on_ranks_gives_the_one_rank_answer(tg, tg_bin, graphs, tmp, algorithm,
-                                                                               graph_name):
+def test_every_algorithm_with_fetched_blocks_on_ranks_gives_the_one_rank_answer(tg, tg_bin, graphs, tmp, algorithm,
+                                                                                  graph_name):
     graph = graphs[graph_name]
     extra = options_for(algorithm, graph_name)
     reference = tmp / "reference.npy"
     tg.run("run", algorithm, graph, *extra, "-o", reference, check=True)
     want = np.load(reference)
-    # Sliced push passes (--slices) read block-major too, a slice a run of whole block rows.
-    for ranks, far, exchange in ((2, "file", []), (4, "file", ["--exchange", "ring", "--slices", "4"]), (2, "numa", []),
-                                 (2, "file", ["--exchange", "accumulate", "--slices", "3"])):
-        out = tmp / f"ranks{ranks}-{far}-{len(exchange)}.npy"
-        res = mpirun(tg_bin, ranks, "run", algorithm, graph, *extra, "--far-ratio", "0.6", "--far", far, *exchange,
-                     "--exchange-memory", "256K", "--json", "-o", out)
+    for k, (ranks, options) in enumerate(WAYS):
+        out = tmp / f"way{k}.npy"
+        res = mpirun(tg_bin, ranks, "run", algorithm, graph, *extra, *options, "--exchange-memory", "256K", "--json",
+                     "-o", out)
         assert res.returncode == 0, res.stderr
-        assert_same_answer(np.load(out), want, algorithm, f"{ranks} ranks, far {far} {' '.join(exchange)}")
-        report = json.loads(res.stdout)
-        rows = [r["plan"]["rows"] for r in report["trials"][0]["ranks"]]
+        assert_same_answer(np.load(out), want, algorithm, f"{ranks} ranks, {' '.join(options)}")
+        reports = json.loads(res.stdout)["trials"][0]["ranks"]
+        if options[0] == "--store":
+            assert all(r["store"]["name"].startswith(options[1]) and r["store"]["bytes_fetched"] > 0 for r in reports)
+            continue
+        rows = [r["plan"]["rows"] for r in reports]
         # The ranks' rows tile the grid in order (neighbours may share the row they meet in).
         assert rows[0][0] == 0 and rows[-1][1] == 4
         assert all(a[1] - 1 <= b[0] <= a[1] for a, b in zip(rows, rows[1:])), rows
-        assert all(r["plan"]["far_blocks"] > 0 for r in report["trials"][0]["ranks"]), rows
-        if far == "file":  # each rank fetched its far blocks (the numa tier reads them in place)
-            assert all(r["store"]["bytes_fetched"] > 0 for r in report["trials"][0]["ranks"])
+        assert all(r["plan"]["far_blocks"] > 0 for r in reports), rows
+        if options[3] == "file":  # each rank fetched its far blocks (the numa tier reads them in place)
+            assert all(r["store"]["bytes_fetched"] > 0 for r in reports)
 
 
 @pytest.mark.parametrize("ranks", [2, 4])
@@ -84,37 +102,6 @@ def test_each_rank_reads_only_the_blocks_of_its_rows(tg_bin, graphs, ranks):
         blocks = r["plan"]["local_blocks"] + r["plan"]["far_blocks"]
         assert 0 < blocks <= (end - first) * 4
         assert r["store"]["blocks_read"] == len(r["passes"]) * blocks, (r["rank"], r["store"], r["plan"])
-
-
-STORES = [  # ranks, store and its options, exchange: each store with each exchange at least once, sliced or not
-    (2, ["--store", "file"], ["collective"]),
-    (4, ["--store", "copying", "--store-order", "shuffled", "--store-buffers", "3"], ["ring", "--slices", "4"]),
-    (2, ["--store", "copying", "--store-delay", "0.0005"], ["accumulate"]),
-    (4, ["--store", "file", "--store-depth", "2"], ["accumulate", "--slices", "3"]),
-]
-
-
-@pytest.mark.parametrize("graph_name", ["directed", "undirected"])
-@pytest.mark.parametrize("algorithm", ALGORITHMS)
-def test_every_algorithm_from_a_fetching_store_on_ranks_gives_the_one_rank_answer(tg, tg_bin, graphs, tmp, algorithm,
-                                                                                    graph_name):
-    # Without a budget, --store puts every block of a rank's rows in one fetching store: the disk
-    # tier, or the copying store with its completions out of order and late.
-    graph = graphs[graph_name]
-    extra = options_for(algorithm, graph_name)
-    reference = tmp / "reference.npy"
-    tg.run("run", algorithm, graph, *extra, "-o", reference, check=True)
-    want = np.load(reference)
-    for ranks, store, exchange in STORES:
-        out = tmp / f"ranks{ranks}-{store[1]}-{exchange[0]}.npy"
-        res = mpirun(tg_bin, ranks, "run", algorithm, graph, *extra, *store, "--exchange", *exchange,
-                     "--exchange-memory", "256K", "--json", "-o", out)
-        assert res.returncode == 0, res.stderr
-        assert_same_answer(np.load(out), want, algorithm, f"{ranks} ranks, {' '.join(store + exchange)}")
-        report = json.loads(res.stdout)
-        for r in report["trials"][0]["ranks"]:
-            assert r["store"]["name"].startswith(store[1]), r["store"]
-            assert r["store"]["bytes_fetched"] > 0, r
 
 
 @pytest.mark.parametrize("ranks", [2, 4])
