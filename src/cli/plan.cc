@@ -42,9 +42,6 @@ void plan_command(const PlanArgs& a) {
   apply_threads(a.threads);
   check_budget_options(a.budget, a.far_given);
   if (!a.budget.given() && a.ranks == 0) fail("give --memory-budget or --far-ratio (a plan for a budget), or --ranks N");
-  if (a.ranks > 1 && a.budget.given() && a.budget.far != "file" && a.budget.far != "numa") {
-    fail("--far {} on MPI ranks is not built; under a budget each rank's far blocks go to --far file or numa", a.budget.far);
-  }
   const auto file = GraphFile::open(a.graph.path(), {.check_blocks = false});
   std::optional<Partition> partition;
   if (a.ranks > 0) {

@@ -97,28 +97,32 @@ void run_command(const RunArgs& a) {
     refuse_existing_output(a.output, a.overwrite);
   }
   const uint64_t baseline_rss = current_rss_bytes();
-  if (r.budget.given() && r.budget.far == "rank") {
-    if (!mpi::launched()) {
+  const bool far_ranks = r.budget.given() && r.budget.far == "rank";
+  if (far_ranks) {
+    if (!mpi::launched() || mpi::launched_size() < 2) {
       fail("--far rank reads the far blocks from a second process, a far-memory rank: start the run with "
-           "`mpirun -np 2 tiergraph run ...` (as root add --allow-run-as-root; on one machine, --mca osc sm)");
+           "`mpirun -np 2 tiergraph run ...`, or -np 2N for N computing ranks (as root add --allow-run-as-root; on one "
+           "machine, --mca osc sm)");
     }
     mpi::start();
-    if (mpi::size() != 2) fail("--far rank runs as two ranks (rank 1 serves the far blocks), not {}", mpi::size());
+    mpi::pair_with_far_ranks();  // the first half computes, the second serves their far blocks
+  } else if (mpi::launched() && mpi::launched_size() > 1) {  // `mpirun -np N tiergraph run`: N ranks
+    mpi::start();
   }
   RunRequest request = r;
-  if (!mpi::started() && mpi::launched() && mpi::launched_size() > 1) {  // `mpirun -np N tiergraph run`: N ranks
-    mpi::start();
+  if (mpi::started() && !mpi::serves_far_blocks() && mpi::size() > 1) {
     request.distributed = true;
     check_run_request(request);
-    if (r.threads == 0) {  // the machine's cores shared among the ranks on it
+    if (r.threads == 0) {  // the machine's cores shared among the computing ranks on it
       const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
-      const int ranks_here = local ? std::max(1, std::atoi(local)) : 1;
+      const int processes_here = local ? std::max(1, std::atoi(local)) : 1;
+      const int ranks_here = far_ranks ? std::max(1, processes_here / 2) : processes_here;
       omp_set_num_threads(std::max(1, omp_get_num_procs() / ranks_here));
     }
   }
   Timer read_timer;
   auto file = open_graph(a);
-  if (r.budget.given() && r.budget.far == "rank" && mpi::rank() == 1) {  // the far-memory rank: serve, print nothing
+  if (mpi::serves_far_blocks()) {  // a far-memory rank: serve, print nothing
     serve_far_blocks(*file);
     return;
   }

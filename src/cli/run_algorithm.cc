@@ -153,9 +153,6 @@ void check_run_request(const RunRequest& a) {
       fail("--steal with --slices {} needs a larger --exchange-memory than {}: the task board's eighth of it holds no task", a.slices,
            a.exchange_memory);
     }
-    if (a.budget.given() && a.budget.far != "file" && a.budget.far != "numa") {
-      fail("--far {} on MPI ranks is not built; under a budget each rank's far blocks go to --far file or numa", a.budget.far);
-    }
     if (a.steal && (a.budget.given() || a.store != "mapped")) {
       fail("--steal with {} on MPI ranks is not built: a stolen slice's sources lie in another rank's rows, and a "
            "rank's block-major passes read only the rows of its own masters",

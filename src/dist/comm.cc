@@ -6,6 +6,7 @@
 #include <climits>
 #include <cstring>
 
+#include "dist/communicators.h"
 #include "dist/mpi_runtime.h"
 #include "util/error.h"
 #include "util/timer.h"
@@ -81,7 +82,7 @@ CommCounters Comm::take_counters() {
 
 void Comm::wait_for_all() {
   Timer t;
-  check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+  check(MPI_Barrier(mpi::compute()), "MPI_Barrier");
   add({.wait_seconds = t.seconds()});
 }
 
@@ -94,7 +95,7 @@ void Comm::allgather_slices(void* values, size_t elem_bytes) {
     offsets[static_cast<size_t>(r)] = as_count(first(r), "gathering a vertex array");
   }
   const ValueType type(elem_bytes);
-  check(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, values, counts.data(), offsets.data(), type.get(), MPI_COMM_WORLD),
+  check(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, values, counts.data(), offsets.data(), type.get(), mpi::compute()),
         "MPI_Allgatherv");
   const uint64_t mine = (end(rank_) - first(rank_)) * elem_bytes;
   add({.bytes_sent = mine * static_cast<uint64_t>(size_ - 1), .messages = static_cast<uint64_t>(size_ - 1),
@@ -109,7 +110,7 @@ void Comm::allgather_bits(uint64_t* words) {
     offsets[static_cast<size_t>(r)] = as_count(first(r) / 64, "gathering a frontier");
     counts[static_cast<size_t>(r)] = as_count((end(r) + 63) / 64 - first(r) / 64, "gathering a frontier");
   }
-  check(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, words, counts.data(), offsets.data(), MPI_UINT64_T, MPI_COMM_WORLD),
+  check(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, words, counts.data(), offsets.data(), MPI_UINT64_T, mpi::compute()),
         "MPI_Allgatherv");
   const uint64_t mine = static_cast<uint64_t>(counts[static_cast<size_t>(rank_)]) * 8;
   add({.bytes_sent = mine * static_cast<uint64_t>(size_ - 1), .messages = static_cast<uint64_t>(size_ - 1),
@@ -120,7 +121,7 @@ std::vector<std::string> Comm::gather_text(const std::string& mine) {
   if (size_ == 1) return {mine};
   const int length = as_count(mine.size(), "a rank's report");
   std::vector<int> lengths(static_cast<size_t>(size_)), offsets(static_cast<size_t>(size_));
-  check(MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD), "MPI_Gather");
+  check(MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, mpi::compute()), "MPI_Gather");
   std::vector<char> all;
   if (rank_ == 0) {
     size_t total = 0;
@@ -130,7 +131,7 @@ std::vector<std::string> Comm::gather_text(const std::string& mine) {
     }
     all.resize(total);
   }
-  check(MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0, MPI_COMM_WORLD),
+  check(MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0, mpi::compute()),
         "MPI_Gatherv");
   std::vector<std::string> texts;
   if (rank_ != 0) return texts;
@@ -151,11 +152,11 @@ void Comm::gather_slices_to_root(void* values, size_t elem_bytes) {
   const ValueType type(elem_bytes);
   auto* bytes = static_cast<std::byte*>(values);
   if (rank_ == 0) {
-    check(MPI_Gatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, values, counts.data(), offsets.data(), type.get(), 0, MPI_COMM_WORLD),
+    check(MPI_Gatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, values, counts.data(), offsets.data(), type.get(), 0, mpi::compute()),
           "MPI_Gatherv");
   } else {
     check(MPI_Gatherv(bytes + first(rank_) * elem_bytes, counts[static_cast<size_t>(rank_)], type.get(), nullptr, nullptr,
-                      nullptr, type.get(), 0, MPI_COMM_WORLD),
+                      nullptr, type.get(), 0, mpi::compute()),
           "MPI_Gatherv");
     add({.bytes_sent = (end(rank_) - first(rank_)) * elem_bytes, .messages = 1});
   }
@@ -169,7 +170,7 @@ std::vector<std::byte> Comm::allgather(const void* mine, size_t bytes) {
     return all;
   }
   Timer t;
-  check(MPI_Allgather(mine, as_count(bytes, "allgather"), MPI_BYTE, all.data(), static_cast<int>(bytes), MPI_BYTE, MPI_COMM_WORLD),
+  check(MPI_Allgather(mine, as_count(bytes, "allgather"), MPI_BYTE, all.data(), static_cast<int>(bytes), MPI_BYTE, mpi::compute()),
         "MPI_Allgather");
   add({.bytes_sent = bytes * static_cast<uint64_t>(size_ - 1), .messages = static_cast<uint64_t>(size_ - 1),
          .communication_seconds = t.seconds()});
@@ -179,7 +180,7 @@ std::vector<std::byte> Comm::allgather(const void* mine, size_t bytes) {
 void Comm::allreduce(void* values, size_t count_of, Scalar type, MergeOp op) {
   if (size_ == 1) return;
   Timer t;
-  check(MPI_Allreduce(MPI_IN_PLACE, values, as_count(count_of, "merging a vertex array"), mpi_type(type), mpi_op(op), MPI_COMM_WORLD),
+  check(MPI_Allreduce(MPI_IN_PLACE, values, as_count(count_of, "merging a vertex array"), mpi_type(type), mpi_op(op), mpi::compute()),
         "MPI_Allreduce");
   const uint64_t bytes = count_of * (type == Scalar::kU32 ? 4 : 8);
   add({.bytes_sent = bytes, .messages = static_cast<uint64_t>(size_ - 1), .communication_seconds = t.seconds()});
@@ -206,7 +207,7 @@ std::vector<std::byte> Comm::exchange(const std::byte* send, size_t stride, cons
     messages += bytes ? 1 : 0;
   }
   // The heads are a few bytes: their exchange returns when the slowest rank arrives.
-  check(MPI_Alltoall(send_heads.data(), 2, MPI_INT, receive_heads.data(), 2, MPI_INT, MPI_COMM_WORLD), "MPI_Alltoall");
+  check(MPI_Alltoall(send_heads.data(), 2, MPI_INT, receive_heads.data(), 2, MPI_INT, mpi::compute()), "MPI_Alltoall");
   add({.wait_seconds = wait.seconds()});
   Timer t;
   for (size_t r = 0; r < n; ++r) {
@@ -217,7 +218,7 @@ std::vector<std::byte> Comm::exchange(const std::byte* send, size_t stride, cons
   }
   std::vector<std::byte> received(from[n]);
   check(MPI_Alltoallv(send, send_counts.data(), send_offsets.data(), MPI_BYTE, received.data(), receive_counts.data(),
-                      receive_offsets.data(), MPI_BYTE, MPI_COMM_WORLD),
+                      receive_offsets.data(), MPI_BYTE, mpi::compute()),
         "MPI_Alltoallv");
   add({.bytes_sent = total, .messages = messages, .communication_seconds = t.seconds()});
   note_buffer(n * stride + received.size());
@@ -228,7 +229,7 @@ void check_same_graph(uint64_t file_bytes, uint64_t header_checksum, const char*
   if (mpi::size() == 1) return;
   const uint64_t mine[2] = {file_bytes, header_checksum};
   std::vector<uint64_t> all(2 * static_cast<size_t>(mpi::size()));
-  check(MPI_Allgather(mine, 2, MPI_UINT64_T, all.data(), 2, MPI_UINT64_T, MPI_COMM_WORLD), "MPI_Allgather");
+  check(MPI_Allgather(mine, 2, MPI_UINT64_T, all.data(), 2, MPI_UINT64_T, mpi::compute()), "MPI_Allgather");
   for (int r = 1; r < mpi::size(); ++r) {
     const uint64_t bytes = all[2 * static_cast<size_t>(r)], sum = all[2 * static_cast<size_t>(r) + 1];
     if (bytes != all[0]) {

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <exception>
 
+#include "dist/communicators.h"
 #include "dist/mpi_runtime.h"
 #include "util/error.h"
 #include "util/timer.h"
@@ -56,7 +57,7 @@ Inbox::Inbox(Comm& comm, size_t value_bytes, Scalar scalar, RemoteOp op, const v
   std::memcpy(identity_.get(), identity, value_bytes);
   const uint64_t masters = comm.end(comm.rank()) - comm.first(comm.rank());
   void* base = nullptr;
-  check(MPI_Win_allocate(static_cast<MPI_Aint>(std::max<uint64_t>(window_bytes(), 8)), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base,
+  check(MPI_Win_allocate(static_cast<MPI_Aint>(std::max<uint64_t>(window_bytes(), 8)), 1, MPI_INFO_NULL, mpi::compute(), &base,
                          &window_->win),
         "MPI_Win_allocate");
   arrived_ = static_cast<uint64_t*>(base);

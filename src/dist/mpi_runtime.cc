@@ -1,4 +1,5 @@
 #include "dist/mpi_runtime.h"
+#include "dist/communicators.h"
 
 #include <mpi.h>
 
@@ -13,6 +14,10 @@ namespace tg::mpi {
 
 namespace {
 bool g_started = false;
+// Set by pair_with_far_ranks; the whole job until then.
+MPI_Comm g_compute = MPI_COMM_WORLD;
+MPI_Comm g_far_pair = MPI_COMM_WORLD;
+bool g_serves = false;
 
 void finalize_at_exit() {
   int finalized = 0;
@@ -48,15 +53,54 @@ bool started() { return g_started; }
 
 int rank() {
   int r = 0;
-  if (g_started) MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  if (g_started) MPI_Comm_rank(g_serves ? MPI_COMM_WORLD : g_compute, &r);
   return r;
 }
 
 int size() {
   int s = 1;
+  if (g_started) MPI_Comm_size(g_serves ? MPI_COMM_WORLD : g_compute, &s);
+  return s;
+}
+
+int world_rank() {
+  int r = 0;
+  if (g_started) MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+int world_size() {
+  int s = 1;
   if (g_started) MPI_Comm_size(MPI_COMM_WORLD, &s);
   return s;
 }
+
+void pair_with_far_ranks() {
+  if (!g_started) fail("internal: pair_with_far_ranks before MPI started");
+  if (g_compute != MPI_COMM_WORLD) return;
+  const int all = world_size(), me = world_rank();
+  if (all % 2 != 0) {
+    fail("--far rank gives each compute rank a far-memory rank: start an even number of processes (N computing, then N "
+         "serving their far blocks), not {}", all);
+  }
+  const int computing = all / 2;
+  g_serves = me >= computing;
+  auto check = [](int code, const char* what) {
+    if (code != MPI_SUCCESS) fail("{} failed: {}", what, error_text(code));
+  };
+  // Keys keep the world's order: compute rank r is world rank r, and in its pair it is rank 0.
+  MPI_Comm compute = MPI_COMM_NULL;
+  check(MPI_Comm_split(MPI_COMM_WORLD, g_serves ? MPI_UNDEFINED : 0, me, &compute), "MPI_Comm_split (compute ranks)");
+  check(MPI_Comm_split(MPI_COMM_WORLD, me % computing, me, &g_far_pair), "MPI_Comm_split (far-memory pairs)");
+  MPI_Comm_set_errhandler(g_far_pair, MPI_ERRORS_RETURN);
+  if (!g_serves) MPI_Comm_set_errhandler(compute, MPI_ERRORS_RETURN);
+  g_compute = g_serves ? MPI_COMM_NULL : compute;
+}
+
+bool serves_far_blocks() { return g_serves; }
+
+MPI_Comm compute() { return g_compute; }
+MPI_Comm far_pair() { return g_far_pair; }
 
 std::string error_text(int code) {
   char text[MPI_MAX_ERROR_STRING];
@@ -71,7 +115,7 @@ void wait_for_message(int source, int tag) {
   };
   int message = 0, arrived = 0;
   MPI_Request request;
-  check(MPI_Irecv(&message, 1, MPI_INT, source, tag, MPI_COMM_WORLD, &request), "MPI_Irecv");
+  check(MPI_Irecv(&message, 1, MPI_INT, source, tag, g_far_pair, &request), "MPI_Irecv");
   while (!arrived) {
     check(MPI_Test(&request, &arrived, MPI_STATUS_IGNORE), "MPI_Test");
     if (!arrived) std::this_thread::sleep_for(std::chrono::microseconds(500));

@@ -16,14 +16,27 @@ int launched_size();
 // finalized when the process exits normally.
 void start();
 bool started();
+// This process's place among the ranks that compute, and how many compute: the whole job, or
+// its first half once pair_with_far_ranks() has run.
 int rank();
 int size();
+// The whole job's (what an error names, and what abort_job ends).
+int world_rank();
+int world_size();
+
+// `--far rank` on N compute ranks: a job of 2N processes, where ranks 0..N-1 compute and rank
+// N + r holds compute rank r's far blocks. Splits the job's communicator in two (dist/
+// communicators.h: compute(), far_pair()); collective over the whole job, once. Fails on an odd
+// number of processes.
+void pair_with_far_ranks();
+// Whether this process is a far-memory rank (it serves blocks and computes nothing).
+bool serves_far_blocks();
 
 // MPI's text for an error code (the callers' messages name what failed and add it).
 std::string error_text(int code);
 
-// Waits for one int message from rank `source` with `tag` (what a serving rank waits for: the
-// reader saying it is done), calling into MPI every 500 microseconds meanwhile: one-sided reads
+// Waits for one int message from rank `source` of far_pair() with `tag` (what a serving rank
+// waits for: the reader saying it is done), calling into MPI every 500 microseconds meanwhile: one-sided reads
 // of this rank's window progress only then on transports without a progress thread (TCP, UCX);
 // over shared memory they need none. Throws tg::Error if MPI fails.
 void wait_for_message(int source, int tag);

@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "dist/communicators.h"
 #include "dist/mpi_runtime.h"
 #include "util/error.h"
 
@@ -29,10 +30,10 @@ void check(int code, const char* what) {
 void serve_calibration_window(uint64_t bytes) {
   unsigned char* base = nullptr;
   MPI_Win win;
-  check(MPI_Win_allocate(static_cast<MPI_Aint>(bytes), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win),
+  check(MPI_Win_allocate(static_cast<MPI_Aint>(bytes), 1, MPI_INFO_NULL, mpi::far_pair(), &base, &win),
         "MPI_Win_allocate");
   for (uint64_t k = 0; k < bytes; k += 4096) base[k] = static_cast<unsigned char>(k >> 12);  // resident
-  check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+  check(MPI_Barrier(mpi::far_pair()), "MPI_Barrier");
   mpi::wait_for_message(kReader, kDoneTag);  // serve until rank 0 is done
   check(MPI_Win_free(&win), "MPI_Win_free");
 }
@@ -43,15 +44,15 @@ struct RankReadCalibration::Impl {
 
 RankReadCalibration::RankReadCalibration(uint64_t bytes) : impl_(std::make_unique<Impl>()), bytes_(bytes) {
   unsigned char* none = nullptr;
-  check(MPI_Win_allocate(0, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &none, &impl_->win), "MPI_Win_allocate");
-  check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+  check(MPI_Win_allocate(0, 1, MPI_INFO_NULL, mpi::far_pair(), &none, &impl_->win), "MPI_Win_allocate");
+  check(MPI_Barrier(mpi::far_pair()), "MPI_Barrier");
   check(MPI_Win_lock_all(MPI_MODE_NOCHECK, impl_->win), "MPI_Win_lock_all");
 }
 
 RankReadCalibration::~RankReadCalibration() {
   MPI_Win_unlock_all(impl_->win);
   int message = 1;
-  MPI_Send(&message, 1, MPI_INT, kServer, kDoneTag, MPI_COMM_WORLD);
+  MPI_Send(&message, 1, MPI_INT, kServer, kDoneTag, mpi::far_pair());
   MPI_Win_free(&impl_->win);
 }
 

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <exception>
 
+#include "dist/communicators.h"
 #include "dist/mpi_runtime.h"
 #include "util/error.h"
 #include "util/timer.h"
@@ -51,7 +52,7 @@ namespace {
 // at once: a ring polled only so never saw its batches arrive).
 void progress() {
   int flag = 0;
-  check(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE), "MPI_Iprobe");
+  check(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, mpi::compute(), &flag, MPI_STATUS_IGNORE), "MPI_Iprobe");
 }
 }  // namespace
 
@@ -84,7 +85,7 @@ Rings::Rings(Comm& comm, size_t max_record_bytes, RingOptions options)
   slots_ = static_cast<uint32_t>(std::max<uint64_t>(slots, 2));
   const uint64_t window_bytes = 8 * p + (p - 1) * slots_ * slot_bytes();
   void* base = nullptr;
-  check(MPI_Win_allocate(static_cast<MPI_Aint>(window_bytes), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &window_->win),
+  check(MPI_Win_allocate(static_cast<MPI_Aint>(window_bytes), 1, MPI_INFO_NULL, mpi::compute(), &base, &window_->win),
         "MPI_Win_allocate");
   base_ = static_cast<std::byte*>(base);
   std::memset(base_, 0, window_bytes);  // no slot's header matches before it is written
@@ -95,7 +96,7 @@ Rings::Rings(Comm& comm, size_t max_record_bytes, RingOptions options)
   check(MPI_Win_lock_all(MPI_MODE_NOCHECK, window_->win), "MPI_Win_lock_all");
   window_->locked = true;
   check(MPI_Win_sync(window_->win), "MPI_Win_sync");
-  check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");  // every window is zeroed before anyone writes
+  check(MPI_Barrier(mpi::compute()), "MPI_Barrier");  // every window is zeroed before anyone writes
   for (auto& peer : peers_) peer.staged.resize(batch_records_ * max_record_bytes_);
   comm_.note_buffer(bytes());
 }

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <exception>
 
+#include "dist/communicators.h"
 #include "dist/mpi_runtime.h"
 #include "util/error.h"
 #include "util/timer.h"
@@ -34,7 +35,7 @@ TaskBoard::TaskBoard(Comm& comm, size_t record_bytes, uint64_t max_records, uint
     : comm_(comm), record_bytes_(record_bytes), max_records_(max_records), max_slices_(max_slices),
       window_(std::make_unique<Window>()) {
   void* base = nullptr;
-  check(MPI_Win_allocate(static_cast<MPI_Aint>(bytes()), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &window_->win),
+  check(MPI_Win_allocate(static_cast<MPI_Aint>(bytes()), 1, MPI_INFO_NULL, mpi::compute(), &base, &window_->win),
         "MPI_Win_allocate");
   base_ = static_cast<uint64_t*>(base);
   std::memset(base_, 0, records_at());
@@ -42,7 +43,7 @@ TaskBoard::TaskBoard(Comm& comm, size_t record_bytes, uint64_t max_records, uint
   check(MPI_Win_lock_all(MPI_MODE_NOCHECK, window_->win), "MPI_Win_lock_all");
   window_->locked = true;
   check(MPI_Win_sync(window_->win), "MPI_Win_sync");
-  check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");  // every header is set before anyone reads one
+  check(MPI_Barrier(mpi::compute()), "MPI_Barrier");  // every header is set before anyone reads one
   comm_.note_buffer(bytes());
 }
 

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "dist/communicators.h"
 #include "dist/mpi_runtime.h"
 #include "util/error.h"
 
@@ -28,13 +29,39 @@ void check(int code, const char* what) {
   if (code != MPI_SUCCESS) fail("far-memory rank: {} failed: {}", what, mpi::error_text(code));
 }
 
-// The slots, as rank 0 decided them, on both ranks.
+// This process's rank in its pair (kOrigin computes, kServer serves), and the pair's size.
+int pair_rank() {
+  int r = -1;
+  MPI_Comm_rank(mpi::far_pair(), &r);
+  return r;
+}
+int pair_size() {
+  int s = 0;
+  MPI_Comm_size(mpi::far_pair(), &s);
+  return s;
+}
+// The far window spans the whole job (each far rank exposes its blocks, every other process
+// nothing), not a pair: Open MPI 4.1's default one-sided component names a window's shared
+// segment after its communicator's context id, which the pairs split from one call share, so
+// pairs' windows on one machine collided (a bus error). This is the serving rank's place in it.
+int server_in_window() {
+  MPI_Group pair, world;
+  MPI_Comm_group(mpi::far_pair(), &pair);
+  MPI_Comm_group(MPI_COMM_WORLD, &world);
+  int server = kServer, in_world = MPI_UNDEFINED;
+  MPI_Group_translate_ranks(pair, 1, &server, world, &in_world);
+  MPI_Group_free(&pair);
+  MPI_Group_free(&world);
+  return in_world;
+}
+
+// The slots, as the computing rank decided them, on both ranks of the pair.
 std::vector<unsigned char> share_slots(const GraphFile& file, std::vector<unsigned char> slots) {
   const uint64_t p = file.blocks_per_side();
   uint64_t count = (file.directed() ? 2 : 1) * p * p;
-  if (mpi::rank() == kOrigin && slots.size() != count) fail("internal: {} far slots for {} blocks", slots.size(), count);
+  if (pair_rank() == kOrigin && slots.size() != count) fail("internal: {} far slots for {} blocks", slots.size(), count);
   slots.resize(count);
-  check(MPI_Bcast(slots.data(), static_cast<int>(count), MPI_UNSIGNED_CHAR, kOrigin, MPI_COMM_WORLD), "MPI_Bcast");
+  check(MPI_Bcast(slots.data(), static_cast<int>(count), MPI_UNSIGNED_CHAR, kOrigin, mpi::far_pair()), "MPI_Bcast");
   return slots;
 }
 
@@ -91,7 +118,7 @@ void serve_far_blocks(const GraphFile& file) {
   }
   if (fd >= 0) ::close(fd);
   if (!problem.empty()) fail("{}", problem);
-  check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");  // the blocks are in place
+  check(MPI_Barrier(mpi::far_pair()), "MPI_Barrier");  // the blocks are in place
   mpi::wait_for_message(kOrigin, kDoneTag);  // serve until rank 0 is done
   check(MPI_Win_free(&win), "MPI_Win_free");
 }
@@ -110,19 +137,20 @@ struct RankTransfer::Impl {
 
 RankTransfer::RankTransfer(const GraphFile& file, const std::vector<unsigned char>& far_slots, uint64_t chunk_bytes)
     : impl_(std::make_unique<Impl>()), chunk_bytes_(std::clamp<uint64_t>(chunk_bytes, 4096, INT_MAX)), path_(file.path()) {
-  if (mpi::size() != 2 || mpi::rank() != kOrigin) fail("internal: the rank tier runs as rank 0 of two ranks");
+  if (pair_size() != 2 || pair_rank() != kOrigin) fail("internal: the rank tier runs as rank 0 of a pair of ranks");
   const auto slots = share_slots(file, far_slots);
   layout_ = far_layout(file, slots);
   unsigned char* none = nullptr;
   check(MPI_Win_allocate(0, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &none, &impl_->win), "MPI_Win_allocate");
-  check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");  // rank 1 holds the blocks now
+  server_ = server_in_window();
+  check(MPI_Barrier(mpi::far_pair()), "MPI_Barrier");  // rank 1 holds the blocks now
   check(MPI_Win_lock_all(MPI_MODE_NOCHECK, impl_->win), "MPI_Win_lock_all");
 }
 
 RankTransfer::~RankTransfer() {
   MPI_Win_unlock_all(impl_->win);
   int message = 1;
-  MPI_Send(&message, 1, MPI_INT, kServer, kDoneTag, MPI_COMM_WORLD);
+  MPI_Send(&message, 1, MPI_INT, kServer, kDoneTag, mpi::far_pair());
   MPI_Win_free(&impl_->win);
 }
 
@@ -142,7 +170,7 @@ void RankTransfer::start(uint64_t id, std::vector<ReadRange> ranges) {
       const int count = static_cast<int>(std::min(chunk_bytes_, bytes - at));
       const auto disp = static_cast<MPI_Aint>(x.window_offset + (r.offset - x.file_offset) + at);
       MPI_Request request;
-      const int code = MPI_Rget(r.into + at, count, MPI_BYTE, kServer, disp, count, MPI_BYTE, impl_->win, &request);
+      const int code = MPI_Rget(r.into + at, count, MPI_BYTE, server_, disp, count, MPI_BYTE, impl_->win, &request);
       if (code != MPI_SUCCESS) {
         s.error = fmt::format("MPI_Rget of {} bytes failed: {}", count, mpi::error_text(code));
         break;

@@ -3,6 +3,10 @@
 // does nothing else; rank 0 computes and reads them with one-sided MPI_Rget, which Open MPI over
 // UCX turns into RDMA reads on a real fabric (and into shared-memory copies with `--mca osc sm`
 // on one machine). Rank 1 sends nothing per read: a read costs the origin alone.
+// On N computing ranks (`mpirun -np 2N ... --far rank`) each has its own far-memory rank, which
+// holds the far blocks of that rank's rows: the two are ranks 0 and 1 of their pair's
+// communicator (mpi::far_pair()), and everything below speaks of the pair. The window itself is
+// created over the whole job, collectively by every rank, once per run.
 //
 // Both ranks lay the far blocks out the same way: whole block extents in block order, each
 // 64-byte aligned, so rank 0 turns a file byte range into a window displacement without asking.
@@ -59,6 +63,7 @@ class RankTransfer final : public Transfer {
   std::unique_ptr<Impl> impl_;
   FarLayout layout_;
   uint64_t chunk_bytes_;
+  int server_ = 1;  // the far rank's rank in the window's communicator
   std::string path_;
 };
 

@@ -1,8 +1,9 @@
 """MPI ranks under a memory budget (issue 13 with the memory tiers): each rank plans its own budget
 for the block rows of its masters, keeps what fits of them local, reads the rest from its far
-tier (the graph file through io_uring, or NUMA memory) block-major as they arrive, and never reads
-another rank's rows; the answer is the 1-rank answer and every rank's peak RSS keeps the budget's
-promise. `tiergraph plan --ranks N` shows each rank's plan."""
+tier (the graph file through io_uring, NUMA memory, or its own far-memory rank: `mpirun -np 2N`,
+rank N + r serving rank r) block-major as they arrive, and never reads another rank's rows; the
+answer is the 1-rank answer and every rank's peak RSS keeps the budget's promise. `tiergraph plan
+--ranks N` shows each rank's plan."""
 
 from __future__ import annotations
 
@@ -43,13 +44,16 @@ def options_for(algorithm, graph_name):
     return extra
 
 
-# The ways ranks fetch blocks: some far under a budget (the file tier, or NUMA memory), or all of
-# them from a fetching store without one (the disk tier, or the copying store with completions out
-# of order and late); each exchange at least once, sliced or not (a sliced push reads block-major
-# too, a slice a run of whole block rows).
+# The ways ranks fetch blocks: some far under a budget (the file tier, NUMA memory, or a far-memory
+# rank per computing rank: 4 processes are 2 ranks), or all of them from a fetching store without
+# one (the disk tier, or the copying store with completions out of order and late); each exchange
+# at least once, sliced or not (a sliced push reads block-major too, a slice a run of whole block
+# rows). The kernel-paging baseline places nothing far: every rank maps its rows.
 FAR = ["--far-ratio", "0.6", "--far"]
 WAYS = [
     (2, [*FAR, "file"]),
+    (4, [*FAR, "rank", "--exchange", "ring", "--slices", "3"]),
+    (2, ["--memory-budget", "64M", "--far", "paging"]),
     (4, [*FAR, "file", "--exchange", "ring", "--slices", "4"]),
     (2, [*FAR, "numa"]),
     (2, [*FAR, "file", "--exchange", "accumulate", "--slices", "3"]),
@@ -79,13 +83,20 @@ def test_every_algorithm_with_fetched_blocks_on_ranks_gives_the_one_rank_answer(
         if options[0] == "--store":
             assert all(r["store"]["name"].startswith(options[1]) and r["store"]["bytes_fetched"] > 0 for r in reports)
             continue
+        far = options[options.index("--far") + 1]
+        assert len(reports) == (ranks // 2 if far == "rank" else ranks)  # far-memory ranks compute nothing
         rows = [r["plan"]["rows"] for r in reports]
         # The ranks' rows tile the grid in order (neighbours may share the row they meet in).
         assert rows[0][0] == 0 and rows[-1][1] == 4
         assert all(a[1] - 1 <= b[0] <= a[1] for a, b in zip(rows, rows[1:])), rows
+        if far == "paging":
+            assert all(r["plan"]["far_blocks"] == 0 and r["store"]["name"] == "mapped" for r in reports), reports
+            continue
         assert all(r["plan"]["far_blocks"] > 0 for r in reports), rows
-        if options[3] == "file":  # each rank fetched its far blocks (the numa tier reads them in place)
+        if far != "numa":  # each rank fetched its far blocks (the numa tier reads them in place)
             assert all(r["store"]["bytes_fetched"] > 0 for r in reports)
+        if far == "rank":
+            assert all(r["store"]["name"] == "composite(mapped+rank)" for r in reports), reports
 
 
 @pytest.mark.parametrize("ranks", [2, 4])
@@ -119,6 +130,32 @@ def test_each_rank_fetches_only_the_blocks_of_its_rows(tg_bin, graphs, ranks):
         per_pass.append(blocks // passes)
     assert all(0 < b < 16 for b in per_pass), per_pass
     assert 16 <= sum(per_pass) <= 16 + 4 * (ranks - 1), per_pass
+
+
+@pytest.mark.parametrize("ranks", [1, 2, 4])
+def test_each_rank_reads_its_far_blocks_from_its_own_far_memory_rank(tg, tg_bin, graphs, tmp, ranks):
+    # `mpirun -np 2N ... --far rank`: rank N + r holds the far blocks of rank r's rows and no
+    # other's; a rank that read another's far rank would find other blocks at its displacements
+    # (a wrong answer) or ranges it does not hold (an error). Every block far: every edge the
+    # ranks read comes through their pairs' windows.
+    graph = graphs["directed"]
+    reference = tmp / "reference.npy"
+    tg.run("run", "pr", graph, "-i", "5", "-o", reference, check=True)
+    out = tmp / "far-ranks.npy"
+    res = mpirun(tg_bin, 2 * ranks, "run", "pr", graph, "-i", "5", "--far-ratio", "1", "--far", "rank",
+                 "--exchange-memory", "256K", "--json", "-o", out)
+    assert res.returncode == 0, res.stderr
+    assert_same_answer(np.load(out), np.load(reference), "pr", f"{ranks} ranks, each with a far rank")
+    report = json.loads(res.stdout)
+    if ranks == 1:  # one computing rank is a plain run with the rank tier
+        assert report["tiers"][1]["name"] == "rank" and report["tiers"][1]["bytes_fetched"] > 0
+        return
+    reports = report["trials"][0]["ranks"]
+    assert [r["rank"] for r in reports] == list(range(ranks))
+    for r in reports:
+        assert r["store"]["name"] == "composite(mapped+rank)" and r["plan"]["local_blocks"] == 0, r
+        blocks = r["plan"]["far_blocks"]
+        assert 0 < blocks < 16 and r["store"]["blocks_read"] == len(r["passes"]) * blocks, (r["store"], r["plan"])
 
 
 @pytest.mark.parametrize("algorithm", ["bfs", "sssp"])
@@ -185,7 +222,6 @@ def test_plan_shows_each_ranks_plan(tg, graphs):
 
 
 @pytest.mark.parametrize("extra,words", [
-    (["--memory-budget", "64M", "--far", "paging"], "--far paging on MPI ranks is not built"),
     (["--memory-budget", "64M", "--exchange", "ring", "--slices", "4", "--steal"], "--steal with a memory budget on MPI ranks"),
 ])
 def test_what_budgets_on_ranks_cannot_do_is_refused(tg_bin, graphs, extra, words):

@@ -1,8 +1,9 @@
 """The far-memory rank tier: under `mpirun -np 2 tiergraph run ... --far rank`, rank 1 holds the far
-blocks in an MPI window and rank 0 reads them with one-sided MPI_Rget. Every algorithm gives the
-all-local answer over shared memory (osc sm) and over UCX on TCP; a run without its second rank
-says how to start one; an error on either rank, or a far rank that dies, ends the job with a
-non-zero exit instead of a hang."""
+blocks in an MPI window and rank 0 reads them with one-sided MPI_Rget (on N computing ranks,
+`-np 2N`: rank N + r serves rank r; test_dist_budget.py runs those). Every algorithm gives the
+all-local answer over shared memory (osc sm) and over UCX on TCP; a run without a far rank for
+each computing rank says how to start them; an error on any rank, or a far rank that dies, ends
+the job with a non-zero exit instead of a hang."""
 
 from __future__ import annotations
 
@@ -63,11 +64,13 @@ def test_every_algorithm_through_a_far_rank(tg, tg_bin, graphs, dataset, algorit
         assert_same_answer(np.load(out), want, algorithm)
 
 
-def test_the_far_rank_over_ucx_on_tcp(tg, tg_bin, graphs, tmp):
+@pytest.mark.parametrize("processes", [2, 4])
+def test_the_far_rank_over_ucx_on_tcp(tg, tg_bin, graphs, tmp, processes):
+    # 4 processes: two computing ranks, each reading its far rank over TCP, and exchanging over it.
     graph = graphs["email-Eu-core.txt.xz"]
     want = expected(tg, graph, "pr", [], tmp)
     out = tmp / "ucx.npy"
-    res = mpirun(tg_bin, 2, "run", "pr", graph, "--far-ratio", "0.7", "--far", "rank", "-o", out, "--json",
+    res = mpirun(tg_bin, processes, "run", "pr", graph, "--far-ratio", "0.7", "--far", "rank", "-o", out, "--json",
                  transport=UCX_TCP)
     assert res.returncode == 0, res.stderr[-2000:]
     assert_same_answer(np.load(out), want, "pr")
@@ -88,14 +91,18 @@ def test_json_reports_the_rank_tier(tg_bin, graphs):
         assert it["bytes_partial"] + it["bytes_whole"] == it["bytes_fetched"]
 
 
-def test_without_a_second_rank_it_says_how_to_start_one(tg, tg_bin, graphs):
+def test_without_a_far_rank_for_each_rank_it_says_how_to_start_them(tg, tg_bin, graphs):
     graph = graphs["tiny-lesmis.graph.xz"]
     alone = tg.run("run", "bfs", graph, "--far-ratio", "0.5", "--far", "rank")
     assert alone.returncode == 1 and any("mpirun -np 2" in line for line in alone.error_lines()), alone
-    for ranks in (1, 4):
-        res = mpirun(tg_bin, ranks, "run", "bfs", graph, "--far-ratio", "0.5", "--far", "rank")
-        assert res.returncode != 0
-        assert f"runs as two ranks (rank 1 serves the far blocks), not {ranks}" in res.stderr, res.stderr[-2000:]
+    res = mpirun(tg_bin, 1, "run", "bfs", graph, "--far-ratio", "0.5", "--far", "rank")
+    assert res.returncode != 0 and "mpirun -np 2" in res.stderr, res.stderr[-2000:]
+    for ranks in (3, 5):  # N computing ranks take N far ranks
+        start = time.monotonic()
+        res = mpirun(tg_bin, ranks, "run", "bfs", graph, "--far-ratio", "0.5", "--far", "rank", timeout=60)
+        assert res.returncode != 0 and time.monotonic() - start < 30
+        assert f"start an even number of processes (N computing, then N serving their far blocks), not {ranks}" in res.stderr, \
+            res.stderr[-2000:]
 
 
 def test_an_error_on_rank_0_ends_the_job(tg_bin, graphs):
@@ -124,30 +131,34 @@ def rank_pid(graph: Path, rank: int) -> int | None:
     return None
 
 
-def test_a_far_rank_that_dies_ends_the_run_within_30_seconds(tg, tg_bin, tmp):
+@pytest.mark.parametrize("processes", [2, 4])
+def test_a_far_rank_that_dies_ends_the_run_within_30_seconds(tg, tg_bin, tmp, processes):
+    # With two computing ranks, the last process serves rank 1: rank 0 and its far rank must
+    # end too, not wait for rank 1 at the next exchange.
     graph = tmp / "long.tg"
     tg.run("generate", "-g", "16", "--blocks", "8", "-o", graph, check=True)
     env = dict(os.environ, OMPI_MCA_rmaps_base_oversubscribe="1",
                ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "") + ":detect_leaks=0")
-    proc = subprocess.Popen([MPIRUN, "--allow-run-as-root", "-np", "2", "-x", "ASAN_OPTIONS", *SHARED_MEMORY,
+    proc = subprocess.Popen([MPIRUN, "--allow-run-as-root", "-np", str(processes), "-x", "ASAN_OPTIONS", *SHARED_MEMORY,
                              str(tg_bin), "-q", "run", "pr", str(graph), "-i", "1000000", "--far-ratio", "1",
                              "--far", "rank"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    far_rank = processes - 1
     try:
         pid = None
         deadline = time.monotonic() + 60
         while pid is None and time.monotonic() < deadline and proc.poll() is None:
-            pid = rank_pid(graph, 1)
+            pid = rank_pid(graph, far_rank)
             time.sleep(0.2)
-        assert pid is not None, "rank 1 never started"
-        time.sleep(1.0)  # mid-run: rank 0 is reading from it
+        assert pid is not None, f"rank {far_rank} never started"
+        time.sleep(1.0)  # mid-run: its computing rank is reading from it
         assert proc.poll() is None, "the run ended before the far rank was killed"
         killed = time.monotonic()
         os.kill(pid, signal.SIGKILL)
         _, err = proc.communicate(timeout=30)
         assert time.monotonic() - killed < 30
         assert proc.returncode != 0
-        assert "rank 1" in err or "signal 9" in err or "Killed" in err, err[-2000:]
+        assert f"rank {far_rank}" in err or "signal 9" in err or "Killed" in err, err[-2000:]
     finally:
         if proc.poll() is None:
             proc.kill()
