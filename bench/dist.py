@@ -322,21 +322,24 @@ def exchange_flags(mode):
     `ring:slices=8:steal=1` adds --steal too, `collective:direction=push:barrier=strict` adds
     --barrier strict (E6: PageRank's apply and next gather with every rank's apply first, against
     the relaxed default), `collective:far=0.5` adds --far-ratio 0.5 and `collective:budget=1G`
-    --memory-budget 1G (each rank under a memory budget, its far blocks read from the file);
-    memory=, direction=, barrier=, far= and budget= go with any mode, slices= and steal= with ring
-    and accumulate, batch= and hurried= with ring only; a plain mode has no extra flags."""
+    --memory-budget 1G (each rank under a memory budget, its far blocks read from the file), and
+    `collective:far=1:tier=rank` --far rank (each rank's far blocks in a far-memory rank of its
+    own: the run starts twice the processes); memory=, direction=, barrier=, far=, budget= and
+    tier= go with any mode, slices= and steal= with ring and accumulate, batch= and hurried= with
+    ring only; a plain mode has no extra flags."""
     base, *settings = mode.split(":")
     flags = []
     option = {"memory": "--exchange-memory", "direction": "--direction", "batch": "--ring-batch",
               "hurried": "--ring-hurried", "slices": "--slices", "steal": "--steal", "barrier": "--barrier",
-              "far": "--far-ratio", "budget": "--memory-budget"}
+              "far": "--far-ratio", "budget": "--memory-budget", "tier": "--far"}
     for setting in settings:
         key, _, value = setting.partition("=")
         if not value or key not in option or (key in ("batch", "hurried") and base != "ring") \
                 or (key in ("slices", "steal") and base == "collective") or (key == "steal" and value not in "01") \
-                or (key == "barrier" and value not in ("relaxed", "strict")):
+                or (key == "barrier" and value not in ("relaxed", "strict")) \
+                or (key == "tier" and value not in ("file", "numa", "rank", "paging")):
             sys.exit(f"--exchange {mode}: the settings are memory=SIZE, direction=push|pull, barrier=relaxed|strict, "
-                     "far=RATIO, budget=SIZE, for ring and accumulate slices=N and steal=0|1, and for ring batch=N "
+                     "far=RATIO, budget=SIZE, tier=file|numa|rank|paging, for ring and accumulate slices=N and steal=0|1, and for ring batch=N "
                      "and hurried=F")
         if key == "steal":
             flags += [option[key]] if value == "1" else []
@@ -377,7 +380,8 @@ def run_tiergraph(graph, algorithm, ranks, mode, source, trial, args):
         npy = Path(tmp) / "answer.npy"
         if algorithm in ("bfs", "sssp", "pr"):
             flags += ["-o", str(npy)]  # rank 0 writes every rank count's answer, as one rank does
-        mpirun, env = launcher(ranks, args)
+        far_ranks = "--far" in flags and flags[flags.index("--far") + 1] == "rank"
+        mpirun, env = launcher(2 * ranks if far_ranks else ranks, args)  # rank N + r serves rank r
         cmd = mpirun + ["--output-filename", str(Path(tmp) / "out"), tiergraph_bin(), "run", algorithm, path] + flags
         rc, out, err, wall = run_process(cmd, args.timeout, env)
         per_rank = {}
@@ -685,7 +689,8 @@ BARRIER_NOTE = (
 BUDGET_NOTE = (
     "Each mode run with `far=R` (--far-ratio) or `budget=SIZE` (--memory-budget) beside the same mode "
     "without it: every rank plans its own budget for the block rows of its masters and reads its far "
-    "blocks from the graph file (O_DIRECT through io_uring) as they arrive, block-major; on one rank the "
+    "blocks from the graph file (O_DIRECT through io_uring), or with `tier=rank` from a far-memory rank "
+    "of its own (MPI_Rget; N ranks start 2N processes), as they arrive, block-major; on one rank the "
     "same options make a plain run under a budget. `tiered t(N)/t(1)`: N tiered ranks over one tiered "
     "process. `far share`: "
     "the largest rank's far bytes over the bytes of its rows' blocks; `fetched / rank / trial`: the "
@@ -693,7 +698,7 @@ BUDGET_NOTE = (
     "(a budget promises at most the budget plus 64 MiB for the runtime, MPI's included).")
 
 
-TIERED = re.compile(r":(far|budget)=[^:]*")
+TIERED = re.compile(r":(far|budget|tier)=[^:]*")
 
 
 def budget_table(rows):
