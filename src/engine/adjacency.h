@@ -36,7 +36,8 @@ class Adjacency {
 
   uint32_t range_of(uint64_t v) const { return g_.range_of(v); }
 
-  // Calls f(neighbor, weight) for the out-edges of u (and its in-edges when kBoth is set).
+  // Calls f(neighbor, weight) for the out-edges of u (and its in-edges when kBoth is set),
+  // through a copy of f (see scan_flat).
   template <bool kBoth, typename F>
   void for_out(uint64_t u, F&& f) const {
     if (flat_) {
@@ -114,12 +115,13 @@ class Adjacency {
   // The general paths, out of line, so that what the passes inline for a flat 1x1 file is only
   // its two-load loop.
   template <bool kBoth, typename F>
-  [[gnu::noinline]] void for_out_blocks(uint64_t u, F& f) const {
+  [[gnu::noinline]] void for_out_blocks(uint64_t u, const F& f) const {
+    F call = f;  // as scan_flat does: its captures stay in registers across the atomics
     const uint32_t i = p_ == 1 ? 0 : range_of(u);
-    for (uint32_t j = 0; j < p_; ++j) scan(out_block(i, j), u, f);
+    for (uint32_t j = 0; j < p_; ++j) scan(out_block(i, j), u, call);
     if constexpr (kBoth) {
       if (g_.directed())
-        for (uint32_t j = 0; j < p_; ++j) scan(in_block(j, i), u, f);
+        for (uint32_t j = 0; j < p_; ++j) scan(in_block(j, i), u, call);
     }
   }
   template <bool kBoth, typename F>
@@ -148,10 +150,17 @@ class Adjacency {
       return b.weights[k];
     }
   }
+  // The arrays and the function are read through locals: a function that combines atomically
+  // (push) is a barrier to the compiler, which otherwise reloaded the arrays' pointers and every
+  // captured value from memory after each edge, a dozen instructions around the one random load.
+  // So f is called as a copy: it must keep no state of its own (push's lambda keeps none).
   template <typename F>
-  static void scan_flat(const Flat& b, uint64_t u, F& f) {
+  static void scan_flat(const Flat& b, uint64_t u, const F& f) {
+    const Id* const ids = b.ids;
+    Flat local = b;
+    F call = f;
     const uint32_t end = b.offsets[u + 1];
-    for (uint32_t k = b.offsets[u]; k < end; ++k) f(b.ids[k], weight_at(b, k));
+    for (uint32_t k = b.offsets[u]; k < end; ++k) call(ids[k], weight_at(local, k));
   }
   template <typename F>
   static bool scan_flat_until(const Flat& b, uint64_t v, F& f, uint64_t& examined) {

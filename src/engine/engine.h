@@ -746,7 +746,9 @@ class Engine {
         for (size_t k = tasks[task]; k < tasks[task + 1]; ++k) {
           const Id u = list[k];
           const auto value = program.source_value(u);
-          adj.template for_out<kBoth>(u, [&](Id v, W w) {
+          // Captured by value (the list aside): the edge loop's atomics would otherwise make the
+          // compiler reload each captured variable through the closure after every edge.
+          adj.template for_out<kBoth>(u, [&mine, this, value, target, only, program](Id v, W w) {
             if (only && !only->get(v)) return;
             if constexpr (HasWants<Program>) {
               if (!program.wants(target.load(v))) return;
