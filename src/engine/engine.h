@@ -715,12 +715,42 @@ class Engine {
     return edges;
   }
 
+  // A push's edge body, vertex-major and block-major alike: the message of a source's value
+  // along an edge (v, w) combines atomically into v's target; a vertex it activates joins `mine`
+  // (the thread's list). Everything is captured by value, the list aside: the atomics are a
+  // barrier to the compiler, which otherwise reloaded each captured variable through the closure
+  // after every edge (22 instructions around the one random load where 13 remain; SSSP on
+  // kron-22 took 0.76 of its time once they stayed in registers).
+  template <typename Program, typename Value>
+  auto push_edge(const Program& program, Value value, const Bitmap* only, std::vector<Id>& mine) {
+    using Op = typename Program::Op;
+    return [&mine, claimed = &claimed_, program, value, only, target = program.target()](Id v, W w) {
+      if (only && !only->get(v)) return;
+      if constexpr (HasWants<Program>) {
+        if (!program.wants(target.load(v))) return;
+      }
+      const auto message = program.message(value, w);
+      if constexpr (ActivatesOnce<Program>) {
+        // A target leaves its identity once: the message that moves it is the activation, so
+        // one compare-and-swap decides it (later messages still combine).
+        (void)claimed;
+        auto expected = Op::identity();
+        if (std::atomic_ref(target[v]).compare_exchange_strong(expected, message, std::memory_order_relaxed)) {
+          mine.push_back(v);
+        } else {
+          Op::atomic_combine(target[v], message);
+        }
+      } else if (Op::atomic_combine(target[v], message) && claimed->set_atomic(v)) {
+        mine.push_back(v);
+      }
+    };
+  }
+
   // Push: each active source's value travels along its out-edges and is combined atomically
   // into the targets; with kFused, each thread applies the vertices it changed after the barrier.
   template <bool kFused, typename Program>
   Set push(const Program& shared, const Set& frontier, const PassOptions<Id>& pass, Changed<Id>& c,
            const Adjacency<Id, W>& shared_adj) {
-    using Op = typename Program::Op;
     // The pass works on its own copy of the program and of the adjacency, as a rank or a device
     // would: the views they hold then stay in registers instead of being reloaded after every
     // store (see pull_loop).
@@ -728,7 +758,6 @@ class Engine {
     const Adjacency<Id, W> adj = shared_adj;
     constexpr bool kBoth = BothDirections<Program>;
     const auto& list = frontier.list();
-    const auto target = program.target();
     const Bitmap* only = pass.targets ? pass.targets->membership() : nullptr;
     const int threads = max_threads();
     const bool small = frontier.size() + frontier.out_edges() < options_.serial_work;
@@ -745,28 +774,7 @@ class Engine {
       for (size_t task = 0; task < task_count; ++task) {
         for (size_t k = tasks[task]; k < tasks[task + 1]; ++k) {
           const Id u = list[k];
-          const auto value = program.source_value(u);
-          // Captured by value (the list aside): the edge loop's atomics would otherwise make the
-          // compiler reload each captured variable through the closure after every edge.
-          adj.template for_out<kBoth>(u, [&mine, this, value, target, only, program](Id v, W w) {
-            if (only && !only->get(v)) return;
-            if constexpr (HasWants<Program>) {
-              if (!program.wants(target.load(v))) return;
-            }
-            const auto message = program.message(value, w);
-            if constexpr (ActivatesOnce<Program>) {
-              // A target leaves its identity once: the message that moves it is the activation,
-              // so one compare-and-swap decides it (later messages still combine).
-              auto expected = Op::identity();
-              if (std::atomic_ref(target[v]).compare_exchange_strong(expected, message, std::memory_order_relaxed)) {
-                mine.push_back(v);
-              } else {
-                Op::atomic_combine(target[v], message);
-              }
-            } else if (Op::atomic_combine(target[v], message) && claimed_.set_atomic(v)) {
-              mine.push_back(v);
-            }
-          });
+          adj.template for_out<kBoth>(u, push_edge(program, program.source_value(u), only, mine));
         }
       }
       // After the barrier every message has landed.
