@@ -42,6 +42,8 @@ class CompositeStore final : public BlockStore {
   StoreCounters counters() const override;
   std::vector<TierCounters> tier_counters() const override;
 
+  // The tiers, in the order placement names them.
+  const std::vector<BlockStore*>& tiers() const { return tiers_; }
   // Plan entries each tier was given over all passes (what the tests check the routing by).
   const std::vector<uint64_t>& routed() const { return routed_; }
 

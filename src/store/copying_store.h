@@ -51,6 +51,7 @@ class CopyingStore final : public BlockStore {
   CopyingStore& operator=(const CopyingStore&) = delete;
 
   std::string name() const override;  // the transfer's: "copying", "file"
+  const Transfer& transfer() const { return *transfer_; }
   bool zero_copy() const override { return false; }
   uint64_t capacity_blocks() const override { return options_.buffers; }
   // The buffers, and the bookkeeping of the selections in flight.

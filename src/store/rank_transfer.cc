@@ -16,13 +16,14 @@
 #include "dist/communicators.h"
 #include "dist/mpi_runtime.h"
 #include "util/error.h"
+#include "util/memory.h"
 
 namespace tg {
 
 namespace {
 
 constexpr int kServer = 1, kOrigin = 0;
-constexpr int kDoneTag = 7401;
+constexpr int kDoneTag = 7401, kLoadedTag = 7402;
 constexpr uint64_t kAlign = 64;
 
 void check(int code, const char* what) {
@@ -118,7 +119,10 @@ void serve_far_blocks(const GraphFile& file) {
   }
   if (fd >= 0) ::close(fd);
   if (!problem.empty()) fail("{}", problem);
-  check(MPI_Barrier(mpi::far_pair()), "MPI_Barrier");  // the blocks are in place
+  // The blocks are in place: say so, with what holding them cost (the far tier's memory, which
+  // the computing rank reports; this rank prints nothing).
+  uint64_t peak = peak_rss_bytes();
+  check(MPI_Send(&peak, 1, MPI_UINT64_T, kOrigin, kLoadedTag, mpi::far_pair()), "MPI_Send");
   mpi::wait_for_message(kOrigin, kDoneTag);  // serve until rank 0 is done
   check(MPI_Win_free(&win), "MPI_Win_free");
 }
@@ -143,7 +147,8 @@ RankTransfer::RankTransfer(const GraphFile& file, const std::vector<unsigned cha
   unsigned char* none = nullptr;
   check(MPI_Win_allocate(0, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &none, &impl_->win), "MPI_Win_allocate");
   server_ = server_in_window();
-  check(MPI_Barrier(mpi::far_pair()), "MPI_Barrier");  // rank 1 holds the blocks now
+  // Rank 1 holds the blocks once it says so.
+  check(MPI_Recv(&server_peak_rss_, 1, MPI_UINT64_T, kServer, kLoadedTag, mpi::far_pair(), MPI_STATUS_IGNORE), "MPI_Recv");
   check(MPI_Win_lock_all(MPI_MODE_NOCHECK, impl_->win), "MPI_Win_lock_all");
 }
 

@@ -57,6 +57,8 @@ class RankTransfer final : public Transfer {
   void start(uint64_t id, std::vector<ReadRange> ranges) override;
   uint64_t complete(std::string& error) override;
   uint64_t window_bytes() const { return layout_.bytes; }
+  // The far rank's peak resident memory once it held the far blocks (it does nothing else after).
+  uint64_t server_peak_rss_bytes() const { return server_peak_rss_; }
 
  private:
   struct Impl;
@@ -64,6 +66,7 @@ class RankTransfer final : public Transfer {
   FarLayout layout_;
   uint64_t chunk_bytes_;
   int server_ = 1;  // the far rank's rank in the window's communicator
+  uint64_t server_peak_rss_ = 0;
   std::string path_;
 };
 

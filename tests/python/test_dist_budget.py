@@ -154,6 +154,11 @@ def test_each_rank_reads_its_far_blocks_from_its_own_far_memory_rank(tg, tg_bin,
     assert [r["rank"] for r in reports] == list(range(ranks))
     for r in reports:
         assert r["store"]["name"] == "composite(mapped+rank)" and r["plan"]["local_blocks"] == 0, r
+        # Its own far rank holds its far blocks (with the grid no pass reads, placed far too) and
+        # reports the memory that costs.
+        window = r["store"]["far_rank"]["window_bytes"]
+        assert window >= r["plan"]["far_bytes"] > 0, (window, r["plan"])
+        assert r["store"]["far_rank"]["peak_rss_bytes"] >= window
         blocks = r["plan"]["far_blocks"]
         assert 0 < blocks < 16 and r["store"]["blocks_read"] == len(r["passes"]) * blocks, (r["store"], r["plan"])
 

@@ -83,6 +83,9 @@ def test_json_reports_the_rank_tier(tg_bin, graphs):
     report = json.loads(res.stdout)  # printed once, by rank 0
     far = report["tiers"][1]
     assert far["name"] == "rank" and far["bytes_fetched"] > 0 and far["requests"] > 0
+    # The far rank's window holds every far block (aligned), and its memory is reported.
+    assert far["far_rank"]["window_bytes"] >= report["plan"]["far_bytes"] > 0
+    assert far["far_rank"]["peak_rss_bytes"] >= far["far_rank"]["window_bytes"]
     assert report["plan"]["far"] == "rank" and report["plan"]["far_ratio"] == 1.0
     # A road network's frontiers are small: its pushes read selections of the blocks' entries.
     steps = report["trials"][0]["iterations"]
