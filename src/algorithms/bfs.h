@@ -17,6 +17,7 @@ template <typename Id>
 struct BfsProgram {
   using Op = MinOp<Id>;  // messages are candidate parents; any one will do
   static constexpr bool kActivatesOnce = true;
+  static constexpr bool kSourceIsVertex = true;  // a vertex offers itself as the parent
   static constexpr Id kNone = std::numeric_limits<Id>::max();
   VertexArray<Id> parent;
   VertexArray<int64_t> depth;

@@ -61,8 +61,9 @@ nlohmann::json store_json(const BlockStore& store) {
   };
   const RankTransfer* rank = far_rank(store);
   if (const auto* composite = dynamic_cast<const CompositeStore*>(&store)) {
-    for (const BlockStore* tier : composite->tiers())
-      if (!rank) rank = far_rank(*tier);
+    for (const BlockStore* tier : composite->tiers()) {
+      if ((rank = far_rank(*tier))) break;
+    }
   }
   if (rank) j["far_rank"] = {{"window_bytes", rank->window_bytes()}, {"peak_rss_bytes", rank->server_peak_rss_bytes()}};
   if (const auto* copying = dynamic_cast<const CopyingStore*>(&store)) {

@@ -31,7 +31,8 @@
 // the vertex pass's value at the edge pass's end (DistOptions::relaxed_barrier).
 // Pull first ships every active master's source value (the program's source_value, computed by
 // its owner: "what a rank sends once per vertex") and the frontier's bitmap to all ranks, then
-// each rank reduces its masters' in-edges locally. Direction, empty(), bins and reductions are
+// each rank reduces its masters' in-edges locally (a program whose source value is the source's
+// own id, BFS, ships only the bitmap). Direction, empty(), bins and reductions are
 // decided on job-wide figures, so every rank takes the same branch.
 #pragma once
 
@@ -596,6 +597,9 @@ class DistEngine {
   Set pull(const Program& program, const Set& frontier, const PassOptions<Id>& options) {
     using S = std::remove_cvref_t<decltype(program.source_value(Id{}))>;
     const Set sources = whole(frontier);
+    // A source that sends its own id (BFS) needs only the frontier's bitmap: nothing to ship, and
+    // no shipped value to read per source found.
+    if constexpr (SourceIsVertex<Program>) return local_.apply_pass(program, local_.combine_pass(program, sources, options));
     // Every active master's source value, computed here and gathered on every rank.
     const uint64_t n = num_vertices();
     if (shipped_.size() < n * sizeof(S)) shipped_.resize(n * sizeof(S));

@@ -156,11 +156,10 @@ class Adjacency {
   // So f is called as a copy: it must keep no state of its own (push's lambda keeps none).
   template <typename F>
   static void scan_flat(const Flat& b, uint64_t u, const F& f) {
-    const Id* const ids = b.ids;
-    Flat local = b;
+    const Flat local = b;
     F call = f;
-    const uint32_t end = b.offsets[u + 1];
-    for (uint32_t k = b.offsets[u]; k < end; ++k) call(ids[k], weight_at(local, k));
+    const uint32_t end = local.offsets[u + 1];
+    for (uint32_t k = local.offsets[u]; k < end; ++k) call(local.ids[k], weight_at(local, k));
   }
   template <typename F>
   static bool scan_flat_until(const Flat& b, uint64_t v, F& f, uint64_t& examined) {

@@ -16,6 +16,9 @@
 //   static constexpr bool kSourceReadsTarget = true;  source_value reads the target array (SSSP
 //                                                 relaxes from dist): pull then writes targets
 //                                                 with relaxed atomic stores; others write plain
+//   static constexpr bool kSourceIsVertex = true;  source_value(u) is u itself (BFS offers
+//                                                 itself as a parent): a pull away from the
+//                                                 sources' owners needs only which are active
 //
 // A program is trivially copyable (views and scalars only), so the engine may copy it to a
 // worker, a rank or a device; its functions carry TG_HOST_DEVICE. wants and saturated see only
@@ -54,6 +57,8 @@ template <typename P>
 concept ActivatesOnce = requires { requires P::kActivatesOnce; };
 template <typename P>
 concept SourceReadsTarget = requires { requires P::kSourceReadsTarget; };
+template <typename P>
+concept SourceIsVertex = requires { requires P::kSourceIsVertex; };
 
 template <typename P, typename Id, typename W>
 concept VertexProgram = std::is_trivially_copyable_v<P> && requires(const P& p, Id v, W w) {
