@@ -325,6 +325,21 @@ def test_the_report_has_each_ranks_figures(tg, tg_bin, graphs):
     assert trial["imbalance"] >= 1.0
 
 
+def test_a_bfs_pull_on_ranks_ships_the_frontier_bitmap_not_source_values(tg_bin, graphs):
+    # BFS's source value is the source's own id (kSourceIsVertex), so a pull pass needs only the
+    # frontier's bitmap from the other ranks: an eighth of a byte per master, where shipping the
+    # ids would send four bytes per master.
+    res = mpirun(tg_bin, 2, "run", "bfs", graphs["kron-undirected"], "-r", "1", "--json")
+    assert res.returncode == 0, res.stderr
+    trial = tg_json(res.stdout)["trials"][0]
+    pulls = [k for k, it in enumerate(trial["iterations"]) if it["direction"] == "pull"]
+    assert pulls, trial["iterations"]
+    for r in trial["ranks"]:
+        assert len(r["passes"]) == len(trial["iterations"])
+        for k in pulls:
+            assert 0 < r["passes"][k]["bytes_sent"] < 4 * r["masters"], (k, r["passes"][k], r["masters"])
+
+
 def tg_json(text):
     return json.loads(text)
 
