@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -67,6 +69,22 @@ class Tiergraph:
     def info(self, graph, *opts, check: bool = True) -> dict | Result:
         res = self.run("info", graph, "--json", *opts, check=check)
         return res.json() if check else res
+
+
+@pytest.fixture(scope="session", autouse=True)
+def mpi_session_dir_of_this_worker():
+    # Every mpirun keeps its session files under <tmpdir>/ompi.<host>.<uid>, which it creates and,
+    # when it is empty at the job's end, removes. Two test workers starting jobs at once raced on
+    # it (Open MPI 4.1: "mkdir ... /tmp/ompi.vm.0: File exists", orte_init failed), so each worker
+    # gives its jobs a directory of its own (short: the jobs' sockets live below it).
+    if "OMPI_MCA_orte_tmpdir_base" in os.environ:
+        yield
+        return
+    base = tempfile.mkdtemp(prefix="tg-ompi-")
+    os.environ["OMPI_MCA_orte_tmpdir_base"] = base
+    yield
+    del os.environ["OMPI_MCA_orte_tmpdir_base"]
+    shutil.rmtree(base, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
