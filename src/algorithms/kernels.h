@@ -17,6 +17,7 @@
 #include "algorithms/radii.h"
 #include "algorithms/sssp.h"
 #include "algorithms/wcc.h"
+#include "dist/rank_memory.h"
 #include "graph/graph_file.h"
 #include "util/error.h"
 #include "verify/bfs.h"
@@ -43,6 +44,9 @@ enum class Sources { kNone, kOne, kSample };
 // edge. A test holds every kernel to its formula exactly (a kernel that gains an array must say
 // so here).
 using StateBytes = uint64_t (*)(const GraphFile& file, unsigned id_bytes, bool weights);
+// What the kernel's exchanges hold per vertex on an MPI rank (dist/rank_memory.h), read as
+// StateBytes is: a rank under a budget plans it as hot data, and a test holds every kernel to it.
+using ExchangeStateOf = ExchangeState (*)(const GraphFile& file, unsigned id_bytes, bool weights);
 constexpr uint64_t values_for(uint64_t n) { return n > 0 ? n : 1; }  // an array never holds fewer than one value
 
 template <typename Run, typename Verify>
@@ -52,6 +56,7 @@ struct Kernel {
   Sources sources;
   bool weighted;
   StateBytes state_bytes;
+  ExchangeStateOf exchange_state;
   Run run;        // (Engine<Id, W>&, const KernelArgs&) -> AlgorithmResult
   Verify verify;  // (const GraphView<Id, W>&, const KernelArgs&, const AlgorithmResult&) -> Verdict
 
@@ -59,8 +64,9 @@ struct Kernel {
 };
 template <typename Run, typename Verify>
 constexpr Kernel<Run, Verify> kernel(std::string_view name, std::array<std::string_view, 2> aliases, Sources sources,
-                                     bool weighted, StateBytes state_bytes, Run run, Verify verify) {
-  return {name, aliases, sources, weighted, state_bytes, run, verify};
+                                     bool weighted, StateBytes state_bytes, ExchangeStateOf exchange_state, Run run,
+                                     Verify verify) {
+  return {name, aliases, sources, weighted, state_bytes, exchange_state, run, verify};
 }
 
 // SSSP's default bucket width: the mean weight divided by the mean degree, at least the least
@@ -98,11 +104,15 @@ auto sssp_delta(const Engine& engine, const KernelArgs& a) {
 inline constexpr auto kKernels = std::make_tuple(
     kernel("bfs", {}, Sources::kOne, false,
            [](const GraphFile& f, unsigned id, bool) { return values_for(f.num_vertices()) * (id + 8); },  // parent, depth
+           [](const GraphFile&, unsigned, bool) { return ExchangeState{}; },  // its source value is the source: none shipped
            [](auto& e, const KernelArgs& a) { return run_bfs(e, a.source, a.parents); },
            [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_bfs(g, a.source, r); }),
     kernel("sssp", {}, Sources::kOne, true,
            [](const GraphFile& f, unsigned, bool weights) {  // distance (the bins are the engine's)
              return values_for(f.num_vertices()) * (fits_32_bit_distances(f, weights) ? 4 : 8);
+           },
+           [](const GraphFile& f, unsigned, bool weights) {  // a distance
+             return ExchangeState{.shipped_value_bytes = fits_32_bit_distances(f, weights) ? 4u : 8u};
            },
            [](auto& e, const KernelArgs& a) {
              const auto delta = sssp_delta(e, a);
@@ -117,14 +127,19 @@ inline constexpr auto kKernels = std::make_tuple(
            [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_sssp(g, a.source, r); }),
     kernel("wcc", {"cc", "components"}, Sources::kNone, false,
            [](const GraphFile& f, unsigned id, bool) { return values_for(f.num_vertices()) * 3 * id; },  // parent, grandparent, least
+           [](const GraphFile&, unsigned id, bool) {  // a grandparent; Afforest's linked forest, merged
+             return ExchangeState{.shipped_value_bytes = id, .forest_copy_bytes = id};
+           },
            [](auto& e, const KernelArgs&) { return run_wcc(e); },
            [](const auto& g, const KernelArgs&, const AlgorithmResult& r) { return verify_wcc(g, r); }),
     kernel("pr", {"pagerank"}, Sources::kNone, false,
            [](const GraphFile& f, unsigned, bool) { return values_for(f.num_vertices()) * 4 * 8; },  // contribution, two sums, rank
+           [](const GraphFile&, unsigned, bool) { return ExchangeState{.shipped_value_bytes = 8}; },  // a contribution
            [](auto& e, const KernelArgs& a) { return run_pagerank(e, a.pagerank); },
            [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_pagerank(g, a.pagerank, r); }),
     kernel("radii", {}, Sources::kSample, false,
            [](const GraphFile& f, unsigned, bool) { return values_for(f.num_vertices()) * 3 * 8; },  // two source masks, eccentricity
+           [](const GraphFile&, unsigned, bool) { return ExchangeState{.shipped_value_bytes = 8}; },  // a source mask
            [](auto& e, const KernelArgs& a) { return run_radii(e, a.sources); },
            [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_radii(g, a.sources, r); }));
 

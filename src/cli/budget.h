@@ -10,6 +10,7 @@
 #include <string_view>
 #include <utility>
 
+#include "dist/rank_memory.h"
 #include "graph/graph_file.h"
 #include "plan/tier_plan.h"
 #include "store/block_store.h"
@@ -43,19 +44,35 @@ struct PlanInputs {
   uint64_t communication_bytes = 0;
 };
 TierPlan make_plan(const BudgetArgs& args, const GraphFile& file, const PlanInputs& inputs);
+// An MPI rank's share of a run: its masters [first, end), its exchange's buffer bound
+// (--exchange-memory) and whether the exchange keeps accumulate inbox windows.
+struct RankShare {
+  std::pair<uint64_t, uint64_t> masters;
+  uint64_t exchange_bytes = 0;
+  bool accumulate = false;
+};
 // The inputs for `kernel` on `view` (its graph file's view of one id width), with the run's
-// threads; on an MPI rank, its masters and what its exchange holds.
+// threads; on an MPI rank, its masters and what its exchange holds for this kernel.
 template <typename Kernel, typename View>
 PlanInputs plan_inputs(const Kernel& kernel, const View& view, bool weights, bool parents, uint32_t threads,
-                       std::optional<std::pair<uint64_t, uint64_t>> masters = std::nullopt, uint64_t communication_bytes = 0) {
-  return {.algorithm = kernel.name,
-          .state_bytes = kernel.state_bytes(view.file(), sizeof(typename View::IdType), weights),
-          .index_bytes = view.index_bytes(),
-          .weights = weights,
-          .parents = parents,
-          .threads = threads,
-          .masters = masters,
-          .communication_bytes = communication_bytes};
+                       std::optional<RankShare> rank = std::nullopt) {
+  const unsigned id_bytes = sizeof(typename View::IdType);
+  PlanInputs in{.algorithm = kernel.name,
+                .state_bytes = kernel.state_bytes(view.file(), id_bytes, weights),
+                .index_bytes = view.index_bytes(),
+                .weights = weights,
+                .parents = parents,
+                .threads = threads,
+                .masters = std::nullopt,
+                .communication_bytes = 0};
+  if (rank) {
+    const uint64_t masters = rank->masters.second - rank->masters.first;
+    in.masters = rank->masters;
+    in.communication_bytes = exchange_holding_bytes(view.file().num_vertices(), rank->exchange_bytes,
+                                                    kernel.exchange_state(view.file(), id_bytes, weights),
+                                                    rank->accumulate ? masters : 0);
+  }
+  return in;
 }
 
 // Checks every block the plan keeps local and its passes read (structure, and hashes unless `hashes` is off), in

@@ -15,7 +15,6 @@
 #include "cli/options.h"
 #include "cli/validators.h"
 #include "dist/partition.h"
-#include "dist/rank_memory.h"
 #include "graph/graph_view.h"
 #include "util/byte_size.h"
 #include "util/error.h"
@@ -63,10 +62,10 @@ void plan_command(const PlanArgs& a) {
     with_kernel(a.algorithm, [&](const auto& kernel) {
       const bool weights = kernel.weighted && !a.unit_weights && file->weighted();
       auto make = [&](const auto& view) {
-        const uint64_t inbox = masters && a.exchange == "accumulate" ? masters->second - masters->first : 0;
-        const uint64_t exchange = masters ? exchange_holding_bytes(file->num_vertices(), a.exchange_bytes, inbox) : 0;
+        std::optional<RankShare> rank;
+        if (masters) rank = RankShare{*masters, a.exchange_bytes, a.exchange == "accumulate"};
         plan = make_plan(a.budget, *file, plan_inputs(kernel, view, weights, a.parents,
-                                                      static_cast<uint32_t>(omp_get_max_threads()), masters, exchange));
+                                                      static_cast<uint32_t>(omp_get_max_threads()), rank));
       };
       if (weights) {
         with_weighted_view(file, make);

@@ -13,7 +13,6 @@
 #include "dist/dist_engine.h"
 #include "dist/mpi_runtime.h"
 #include "dist/partition.h"
-#include "dist/rank_memory.h"
 #include "engine/engine.h"
 #include "store/block_store.h"
 #include "store/numa_store.h"
@@ -73,6 +72,10 @@ nlohmann::json rank_reports(Engine& engine, double seconds, const std::optional<
                             {"wait_seconds", total.wait_seconds},
                             {"communication_buffer_peak_bytes", comm.peak_buffer_bytes()},
                             {"inbox_window_bytes", engine.inbox_window_bytes()},
+                            {"exchange_held_bytes",
+                             {{"shipped_values", engine.exchange_held().shipped_values},
+                              {"forest_copy", engine.exchange_held().forest_copy},
+                              {"forest_hooks", engine.exchange_held().forest_hooks}}},
                             {"peak_rss_bytes", peak_rss_bytes()},  // so far
                             {"passes", passes}};
   nlohmann::json report = mine;
@@ -174,11 +177,10 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
     const uint32_t threads = static_cast<uint32_t>(omp_get_max_threads());
     // On ranks, this rank's share: the rows of its masters, and its exchange's memory.
     out.plan = make_plan(a.budget, *file,
-                         comm ? plan_inputs(kernel, g, kWeights, a.parents, threads, {{comm->first(comm->rank()), comm->end(comm->rank())}},
-                                            exchange_holding_bytes(file->num_vertices(), dist_options.exchange_bytes,
-                                                                   dist_options.exchange == Exchange::kAccumulate
-                                                                       ? comm->end(comm->rank()) - comm->first(comm->rank())
-                                                                       : 0))
+                         comm ? plan_inputs(kernel, g, kWeights, a.parents, threads,
+                                            RankShare{{comm->first(comm->rank()), comm->end(comm->rank())},
+                                                      dist_options.exchange_bytes,
+                                                      dist_options.exchange == Exchange::kAccumulate})
                               : plan_inputs(kernel, g, kWeights, a.parents, threads));
     if (root) {
       for (const auto& line : out.plan->reasons) log::info("plan: {}", line);

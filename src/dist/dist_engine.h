@@ -159,6 +159,14 @@ class DistEngine {
     for (const auto& [key, inbox] : inboxes_) bytes += inbox->window_bytes();
     return bytes;
   }
+  // What this rank held at most for the algorithm's own exchanges, in bytes: the source values
+  // its pulls shipped (and a stolen slice's), a linked forest's copy while the ranks merged it
+  // (both planned per vertex by the kernel table's exchange_state), and the lists of hooks the
+  // merge replaced, every rank's (not planned: they hold a pair per link two ranks made apart).
+  struct ExchangeHeld {
+    uint64_t shipped_values = 0, forest_copy = 0, forest_hooks = 0;
+  };
+  ExchangeHeld exchange_held() const { return {shipped_.capacity(), forest_copy_peak_, forest_hooks_peak_}; }
   uint64_t vertex_bytes() const { return local_.vertex_bytes(); }
   uint64_t peak_vertex_bytes() const { return local_.peak_vertex_bytes(); }
   MemoryUse memory() const { return local_.memory(); }
@@ -533,7 +541,7 @@ class DistEngine {
   // so the replicas stay equal.
   void merge_forest(ArrayInfo& info) {
     auto parent = VertexArray<Id>::over(static_cast<Id*>(const_cast<void*>(info.data)), 0, info.count);
-    const std::vector<Id> before(parent.data(), parent.data() + info.count);
+    std::vector<Id> before(parent.data(), parent.data() + info.count);
     comm_.allreduce(parent.data(), info.count, info.scalar, dist::MergeOp::kMin);
     std::vector<Id> replaced;  // pairs (u, v) this rank had in one tree
     for (uint64_t v = 0; v < info.count; ++v) {
@@ -542,6 +550,8 @@ class DistEngine {
         replaced.push_back(static_cast<Id>(v));
       }
     }
+    forest_copy_peak_ = std::max<uint64_t>(forest_copy_peak_, before.capacity() * sizeof(Id));
+    std::vector<Id>().swap(before);  // gone before every rank's pairs arrive
     const uint64_t mine = replaced.size();
     const auto counts = comm_.allgather(&mine, sizeof(mine));
     std::vector<uint64_t> count(static_cast<size_t>(comm_.size()));
@@ -550,6 +560,7 @@ class DistEngine {
     if (widest == 0) return;
     replaced.resize(widest);  // every rank sends as many; the padding is not read
     const auto all = comm_.allgather(replaced.data(), widest * sizeof(Id));
+    forest_hooks_peak_ = std::max<uint64_t>(forest_hooks_peak_, replaced.capacity() * sizeof(Id) + all.size());
     for (size_t r = 0; r < count.size(); ++r) {
       const auto* pairs = reinterpret_cast<const Id*>(all.data()) + r * widest;
       for (uint64_t k = 0; k < count[r]; k += 2) local_.link(parent, pairs[k], pairs[k + 1]);
@@ -975,6 +986,7 @@ class DistEngine {
   dist::CommCounters between_edge_passes_;
   bool in_pass_ = false;
   std::vector<std::byte> shipped_;  // source values shipped for pull passes, reused
+  uint64_t forest_copy_peak_ = 0, forest_hooks_peak_ = 0;  // what merge_forest held (exchange_held)
   std::vector<RankPassStats> passes_;
   uint64_t updates_sent_ = 0, updates_sent_early_ = 0, slices_stolen_ = 0, updates_held_ = 0,
            sources_readied_ = 0;  // in the edge pass under way

@@ -183,10 +183,11 @@ def test_every_rank_keeps_the_budget_with_blocks_far(tg, tg_bin, graphs, tmp):
     graph = graphs["large"]
     reference = tmp / "reference.npy"
     tg.run("run", "bfs", graph, "-r", "3", "-o", reference, check=True)
-    # About 4.3 MiB of each rank's budget is hot (vertex state, frontiers, index, result, exchange
-    # and pipeline); a local block costs its bytes and two pages: about half of its blocks stay local.
-    budget = 6 << 20
-    res = mpirun(tg_bin, 4, "run", "bfs", graph, "-r", "3", "--memory-budget", "6M", "--exchange-memory", "64K",
+    # About 3.4 MiB of each rank's budget is hot (vertex state, frontiers, index, result, exchange
+    # and pipeline; BFS ships no source values); a local block costs its bytes and two pages:
+    # about 40% of its blocks stay local.
+    budget = 4500 << 10
+    res = mpirun(tg_bin, 4, "run", "bfs", graph, "-r", "3", "--memory-budget", "4500K", "--exchange-memory", "64K",
                  "--json", "-o", tmp / "bfs.npy")
     assert res.returncode == 0, res.stderr
     assert_same_answer(np.load(tmp / "bfs.npy"), np.load(reference), "bfs", "4 ranks under 6M each")
@@ -201,6 +202,32 @@ def test_every_rank_keeps_the_budget_with_blocks_far(tg, tg_bin, graphs, tmp):
     # Too small for a rank's hot data: refused before any edge is read, naming the exchange.
     res = mpirun(tg_bin, 2, "run", "bfs", graph, "-r", "3", "--memory-budget", "1M")
     assert res.returncode != 0 and "is too small" in res.stderr and "communication" in res.stderr, res.stderr
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_what_a_ranks_exchange_holds_is_what_its_plan_counts(tg, tg_bin, graphs, algorithm):
+    # Each kernel declares what its exchanges hold per vertex on a rank (the source values a pull
+    # ships, a merged forest's copy), and a rank under a budget plans exactly that as hot data,
+    # besides --exchange-memory and a bitmap of every vertex. What the run held must be what was
+    # planned: more would overrun the budget, less is room the plan took from the edge blocks.
+    # BFS ships nothing (its source value is the source itself), so it plans nothing for it.
+    graph = graphs["undirected"]
+    n = tg.info(graph)["vertices"]
+    extra = options_for(algorithm, "undirected")
+    if algorithm == "sssp":
+        extra += ["--direction", "pull"]  # SSSP pushes on its own; a pull pass ships its distances
+    res = mpirun(tg_bin, 2, "run", algorithm, graph, *extra, "--memory-budget", "1G", "--exchange-memory", "64K",
+                 "--json")
+    assert res.returncode == 0, res.stderr
+    report = json.loads(res.stdout)
+    planned = report["plan"]["memory"]["communication"] - (64 << 10) - (n + 63) // 64 * 8
+    trial = report["trials"][0]
+    assert any(it["direction"] == "pull" for it in trial["iterations"]), trial["iterations"]
+    assert (planned == 0) == (algorithm == "bfs"), planned
+    for r in trial["ranks"]:
+        held = r["exchange_held_bytes"]
+        assert held["shipped_values"] + held["forest_copy"] == planned, (r["rank"], held, planned)
+        assert (held["forest_copy"] > 0) == (algorithm == "wcc"), held
 
 
 def test_plan_shows_each_ranks_plan(tg, graphs):
