@@ -3,6 +3,7 @@
 // slice, and a pass that changes one master, on its owner alone, brings every rank its value.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "../cpp/test_graphs.h"
@@ -39,6 +40,52 @@ TEST(ArraySync, AWholeArrayIsGatheredOnlyAfterAPassThatChangedIt) {
   EXPECT_EQ(parent[last], 0u) << "every rank sees the owner's change";
   if (ranks > 1) {
     EXPECT_GE(sent, slice_bytes / 2) << "the changed array was gathered";
+  }
+}
+
+// A vertex pass that combines into other ranks' vertices (WCC's hooking) leaves every rank the
+// array an allreduce with the operator would, sending the owners' slices and the improved entries
+// rather than the whole array from every rank; a pass whose combines change no slice sends only
+// the entries.
+TEST(ArraySync, CombinesIntoOtherRanksVerticesAreMergedWithTheOperator) {
+  const auto file = testing::kronecker_graph(10, true, GeneratedWeights::kNone, 1, "array-merge.tg");
+  GraphView<uint32_t, NoWeight> g(file);
+  const uint64_t n = g.num_vertices(), ranks = static_cast<uint64_t>(mpi::size());
+  std::vector<uint64_t> bounds;
+  for (uint64_t r = 0; r <= ranks; ++r) bounds.push_back(r == ranks ? n : n * r / ranks / 64 * 64);
+  dist::Comm comm(bounds);
+  DistEngine<uint32_t, NoWeight> engine(g, EngineOptions{}, comm);
+  auto scope = engine.scope();
+  auto parent = engine.vertex_array_from([](uint32_t v) { return v; });
+  engine.compress(parent);  // kept whole from here on
+  // Every 5th vertex lowers a vertex half the graph away (another rank's, on 2 and 4 ranks) to
+  // its own id halved, and itself to its id less one: the serial answer, for every vertex.
+  auto across = [&](uint64_t v) { return static_cast<uint32_t>((v + n / 2) % n); };
+  std::vector<uint32_t> want(n);
+  for (uint64_t v = 0; v < n; ++v) want[v] = static_cast<uint32_t>(v);
+  for (uint64_t v = 0; v < n; v += 5) {
+    want[across(v)] = std::min(want[across(v)], static_cast<uint32_t>(v / 2));
+    want[v] = std::min(want[v], static_cast<uint32_t>(v > 0 ? v - 1 : 0));
+  }
+  engine.for_each([&](uint32_t v) {
+    if (v % 5 != 0) return;
+    engine.combine_at(MinOp<uint32_t>{}, parent, across(v), v / 2);
+    engine.combine_at(MinOp<uint32_t>{}, parent, v, v > 0 ? v - 1 : 0);
+  });
+  for (uint64_t v = 0; v < n; ++v) ASSERT_EQ(parent[v], want[v]) << "vertex " << v << " on rank " << mpi::rank();
+
+  // Only combines into other ranks' vertices: no slice changes, so only the improved entries
+  // travel (16 bytes each), far less than one rank's slice (an allreduce counts the whole array).
+  for (uint64_t v = 0; v < n; v += 64) want[across(v)] = 0;
+  comm.take_counters();
+  engine.for_each([&](uint32_t v) {
+    if (v % 64 == 0) engine.combine_at(MinOp<uint32_t>{}, parent, across(v), 0u);
+  });
+  const uint64_t entries_sent = comm.take_counters().bytes_sent;
+  for (uint64_t v = 0; v < n; ++v) ASSERT_EQ(parent[v], want[v]) << "vertex " << v << " on rank " << mpi::rank();
+  const uint64_t slice_bytes = (bounds[1] - bounds[0]) * sizeof(uint32_t);
+  if (ranks > 1) {
+    EXPECT_LT(entries_sent, slice_bytes) << "the entries, not the slices";
   }
 }
 
