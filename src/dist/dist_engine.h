@@ -13,8 +13,9 @@
 //   - kept whole when the algorithm treats the array as a pointer forest (link, root, compress,
 //     most_frequent read any vertex): such an array is re-gathered after every vertex pass that
 //     changed some rank's slice of it (each rank hashes its slice to tell), and
-//     merged with the combine operator (MPI_Allreduce) after a pass that combined into other
-//     ranks' vertices (WCC's hooking); a forest linked into (Afforest's links) is merged so
+//     merged with the combine operator after a pass that combined into other ranks' vertices
+//     (WCC's hooking: merge_combined sends the slices and the improved entries, as an
+//     allreduce would merge them); a forest linked into (Afforest's links) is merged so
 //     that no rank's link is lost (merge_forest);
 //   - as a combine target, a replica entry is this rank's mirror of a remote vertex: a push pass
 //     combines messages into it and the engine sends each changed mirror to its owner once per
