@@ -38,6 +38,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstring>
 #include <deque>
@@ -554,40 +555,34 @@ class DistEngine {
     improved.swap(info.remote_combined);
     std::sort(improved.begin(), improved.end());
     improved.erase(std::unique(improved.begin(), improved.end()), improved.end());
-    constexpr size_t kPair = 16;  // the vertex, then its value in 8 bytes
-    std::vector<std::byte> pairs(improved.size() * kPair);
+    std::vector<Entry> entries(improved.size());
     for (size_t k = 0; k < improved.size(); ++k) {
-      std::memcpy(pairs.data() + k * kPair, &improved[k], 8);
-      std::memcpy(pairs.data() + k * kPair + 8, static_cast<const std::byte*>(info.data) + improved[k] * info.value_bytes,
-                  info.value_bytes);
+      entries[k].v = improved[k];
+      std::memcpy(&entries[k].value, static_cast<const std::byte*>(info.data) + improved[k] * info.value_bytes, info.value_bytes);
     }
     if (some_slice_changed) comm_.allgather_slices(const_cast<void*>(info.data), info.value_bytes);
-    const uint64_t mine = improved.size();
-    const auto counts = comm_.allgather(&mine, sizeof(mine));
-    std::vector<uint64_t> count(static_cast<size_t>(comm_.size()));
-    std::memcpy(count.data(), counts.data(), count.size() * sizeof(uint64_t));
-    const uint64_t widest = *std::max_element(count.begin(), count.end());
-    if (widest == 0) return;
-    pairs.resize(widest * kPair);  // every rank sends as many; the padding is not read
-    const auto all = comm_.allgather(pairs.data(), pairs.size());
-    for (size_t r = 0; r < count.size(); ++r) {
-      const std::byte* from = all.data() + r * widest * kPair;
+    const auto all = allgather_lists(entries);
+    for (size_t r = 0; r < all.count.size(); ++r) {
+      const std::span<const Entry> from(all.list(r), all.count[r]);
       switch (info.scalar) {
-        case dist::Scalar::kU32: combine_pairs<uint32_t>(info, op, from, count[r]); break;
-        case dist::Scalar::kU64: combine_pairs<uint64_t>(info, op, from, count[r]); break;
-        case dist::Scalar::kI64: combine_pairs<int64_t>(info, op, from, count[r]); break;
-        case dist::Scalar::kF64: combine_pairs<double>(info, op, from, count[r]); break;
+        case dist::Scalar::kU32: combine_entries<uint32_t>(info, op, from); break;
+        case dist::Scalar::kU64: combine_entries<uint64_t>(info, op, from); break;
+        case dist::Scalar::kI64: combine_entries<int64_t>(info, op, from); break;
+        case dist::Scalar::kF64: combine_entries<double>(info, op, from); break;
       }
     }
   }
+  struct Entry {  // a vertex and its value (in the first bytes of `value`)
+    uint64_t v = 0;
+    std::array<std::byte, 8> value{};
+  };
   template <typename T>
-  static void combine_pairs(ArrayInfo& info, dist::MergeOp op, const std::byte* pairs, uint64_t count) {
+  static void combine_entries(ArrayInfo& info, dist::MergeOp op, std::span<const Entry> entries) {
     T* values = static_cast<T*>(const_cast<void*>(info.data));
-    for (uint64_t k = 0; k < count; ++k) {
-      uint64_t v;
+    for (const Entry& e : entries) {
+      const uint64_t v = e.v;
       T x;
-      std::memcpy(&v, pairs + k * 16, 8);
-      std::memcpy(&x, pairs + k * 16 + 8, sizeof(T));
+      std::memcpy(&x, e.value.data(), sizeof(T));
       if (op == dist::MergeOp::kMin) {
         values[v] = std::min(values[v], x);
       } else if (op == dist::MergeOp::kMax) {
@@ -619,19 +614,36 @@ class DistEngine {
     }
     forest_copy_peak_ = std::max<uint64_t>(forest_copy_peak_, before.capacity() * sizeof(Id));
     std::vector<Id>().swap(before);  // gone before every rank's pairs arrive
-    const uint64_t mine = replaced.size();
-    const auto counts = comm_.allgather(&mine, sizeof(mine));
-    std::vector<uint64_t> count(static_cast<size_t>(comm_.size()));
-    std::memcpy(count.data(), counts.data(), count.size() * sizeof(uint64_t));
-    const uint64_t widest = *std::max_element(count.begin(), count.end());
-    if (widest == 0) return;
-    replaced.resize(widest);  // every rank sends as many; the padding is not read
-    const auto all = comm_.allgather(replaced.data(), widest * sizeof(Id));
-    forest_hooks_peak_ = std::max<uint64_t>(forest_hooks_peak_, replaced.capacity() * sizeof(Id) + all.size());
-    for (size_t r = 0; r < count.size(); ++r) {
-      const auto* pairs = reinterpret_cast<const Id*>(all.data()) + r * widest;
-      for (uint64_t k = 0; k < count[r]; k += 2) local_.link(parent, pairs[k], pairs[k + 1]);
+    const auto all = allgather_lists(replaced);
+    forest_hooks_peak_ = std::max<uint64_t>(forest_hooks_peak_, replaced.capacity() * sizeof(Id) + all.bytes.size());
+    for (size_t r = 0; r < all.count.size(); ++r) {
+      const Id* pairs = all.list(r);
+      for (uint64_t k = 0; k < all.count[r]; k += 2) local_.link(parent, pairs[k], pairs[k + 1]);
     }
+  }
+
+  // Every rank's list, in rank order, on every rank: each rank's count, and the lists padded to
+  // the longest (one allgather sends as many from every rank; the padding is not read).
+  template <typename T>
+  struct Lists {
+    std::vector<uint64_t> count;
+    uint64_t widest = 0;
+    std::vector<std::byte> bytes;
+    const T* list(size_t r) const { return reinterpret_cast<const T*>(bytes.data()) + r * widest; }
+  };
+  template <typename T>
+  Lists<T> allgather_lists(std::vector<T>& mine) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    Lists<T> all;
+    const uint64_t size = mine.size();
+    const auto counts = comm_.allgather(&size, sizeof(size));
+    all.count.resize(static_cast<size_t>(comm_.size()));
+    std::memcpy(all.count.data(), counts.data(), all.count.size() * sizeof(uint64_t));
+    all.widest = *std::max_element(all.count.begin(), all.count.end());
+    if (all.widest == 0) return all;
+    mine.resize(all.widest);
+    all.bytes = comm_.allgather(mine.data(), all.widest * sizeof(T));
+    return all;
   }
 
   // x combined over all ranks, in rank order (so every rank gets the same bits of a sum).

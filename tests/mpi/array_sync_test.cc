@@ -14,14 +14,25 @@
 namespace tg {
 namespace {
 
+// Every rank's engine over an undirected Kronecker-10 graph, the ranks mastering equal ranges.
+struct OnRanks {
+  GraphView<uint32_t, NoWeight> g;
+  uint64_t n = g.num_vertices(), ranks = static_cast<uint64_t>(mpi::size());
+  std::vector<uint64_t> bounds = equal_ranges(n, ranks);
+  dist::Comm comm{bounds};
+  DistEngine<uint32_t, NoWeight> engine{g, EngineOptions{}, comm};
+
+  explicit OnRanks(const char* file_name) : g(testing::kronecker_graph(10, true, GeneratedWeights::kNone, 1, file_name)) {}
+  static std::vector<uint64_t> equal_ranges(uint64_t n, uint64_t ranks) {
+    std::vector<uint64_t> bounds;
+    for (uint64_t r = 0; r <= ranks; ++r) bounds.push_back(r == ranks ? n : n * r / ranks / 64 * 64);
+    return bounds;
+  }
+};
+
 TEST(ArraySync, AWholeArrayIsGatheredOnlyAfterAPassThatChangedIt) {
-  const auto file = testing::kronecker_graph(10, true, GeneratedWeights::kNone, 1, "array-sync.tg");
-  GraphView<uint32_t, NoWeight> g(file);
-  const uint64_t n = g.num_vertices(), ranks = static_cast<uint64_t>(mpi::size());
-  std::vector<uint64_t> bounds;
-  for (uint64_t r = 0; r <= ranks; ++r) bounds.push_back(r == ranks ? n : n * r / ranks / 64 * 64);
-  dist::Comm comm(bounds);
-  DistEngine<uint32_t, NoWeight> engine(g, EngineOptions{}, comm);
+  OnRanks on("array-sync.tg");
+  auto& [g, n, ranks, bounds, comm, engine] = on;
   auto scope = engine.scope();
   auto parent = engine.vertex_array_from([](uint32_t v) { return v; });
   engine.compress(parent);  // now kept whole (the identity forest: nothing changes)
@@ -48,13 +59,8 @@ TEST(ArraySync, AWholeArrayIsGatheredOnlyAfterAPassThatChangedIt) {
 // rather than the whole array from every rank; a pass whose combines change no slice sends only
 // the entries.
 TEST(ArraySync, CombinesIntoOtherRanksVerticesAreMergedWithTheOperator) {
-  const auto file = testing::kronecker_graph(10, true, GeneratedWeights::kNone, 1, "array-merge.tg");
-  GraphView<uint32_t, NoWeight> g(file);
-  const uint64_t n = g.num_vertices(), ranks = static_cast<uint64_t>(mpi::size());
-  std::vector<uint64_t> bounds;
-  for (uint64_t r = 0; r <= ranks; ++r) bounds.push_back(r == ranks ? n : n * r / ranks / 64 * 64);
-  dist::Comm comm(bounds);
-  DistEngine<uint32_t, NoWeight> engine(g, EngineOptions{}, comm);
+  OnRanks on("array-merge.tg");
+  auto& [g, n, ranks, bounds, comm, engine] = on;
   auto scope = engine.scope();
   auto parent = engine.vertex_array_from([](uint32_t v) { return v; });
   engine.compress(parent);  // kept whole from here on
