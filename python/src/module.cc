@@ -15,6 +15,7 @@
 #include <omp.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -30,9 +31,11 @@
 #include "graph/convert.h"
 #include "graph/generate.h"
 #include "graph/graph_file.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/interrupt_cleanup.h"
 #include "util/log.h"
+#include "util/option_names.h"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -61,8 +64,17 @@ Array1<T> to_numpy(std::vector<T>&& values) {
   return Array1<T>(held->data(), {held->size()}, owner);
 }
 
-std::shared_ptr<const tg::GraphFile> open_scratch_graph(const std::string& path) {
-  auto g = tg::GraphFile::open(path);
+// Raises one of the package's error classes (tiergraph.errors: InvalidInput is also a ValueError,
+// InvalidType a TypeError), so a bad keyword is caught as numpy or networkx code would catch it.
+[[noreturn]] void raise_package_error(const char* kind, const std::string& message) {
+  nb::object cls = nb::module_::import_("tiergraph.errors").attr(kind);
+  PyErr_SetString(cls.ptr(), message.c_str());
+  throw nb::python_error();
+}
+
+// `name`: how messages name the graph (a scratch file's path means nothing to the user).
+std::shared_ptr<const tg::GraphFile> open_scratch_graph(const std::string& path, const std::string& name) {
+  auto g = tg::GraphFile::open(path, {.name = name});
   std::filesystem::remove(path);  // the mapping keeps the data alive
   return g;
 }
@@ -89,7 +101,8 @@ tg::EdgeList edge_list_of(const uint64_t* src, const uint64_t* dst, const double
 GraphHandle graph_from_edges(InArray<uint64_t> src, InArray<uint64_t> dst,
                                                       std::optional<InArray<double>> weights, uint64_t num_vertices,
                                                       bool directed, bool keep_self_loops, bool keep_duplicates,
-                                                      uint32_t blocks, const std::string& scratch_dir, int threads) {
+                                                      uint32_t blocks, const std::string& scratch_dir, int threads,
+                                                      const std::string& name) {
   const size_t m = src.shape(0);
   if (dst.shape(0) != m || (weights && weights->shape(0) != m)) throw tg::Error("edge arrays differ in length");
   const uint64_t* s = src.data();
@@ -120,17 +133,53 @@ GraphHandle graph_from_edges(InArray<uint64_t> src, InArray<uint64_t> dst,
   close(fd);
   try {
     tg::convert_edge_list(std::move(list), temp, options);
-    return GraphHandle{open_scratch_graph(temp)};
+    return GraphHandle{open_scratch_graph(temp, name)};
   } catch (...) {
     std::filesystem::remove(temp);
     throw;
   }
 }
 
-// A string, number or flag option from Python's keyword arguments, as the CLI would take it.
+// What a keyword's C++ type asks of its Python value, for the message when it does not fit.
+template <typename T>
+struct Unwrapped {
+  using type = T;
+};
+template <typename T>
+struct Unwrapped<std::optional<T>> {
+  using type = T;
+};
+template <typename Given, typename T = typename Unwrapped<Given>::type>
+constexpr const char* wanted_type() {
+  if constexpr (std::is_same_v<T, bool>) return "True or False";
+  else if constexpr (std::is_integral_v<T>) return "an int";
+  else if constexpr (std::is_floating_point_v<T>) return "a number";
+  else if constexpr (std::is_same_v<T, std::string>) return "a str";
+  else return "a list of ints";
+}
+
+// A string, number or flag option from Python's keyword arguments, as the CLI would take it. A
+// value of the wrong type is InvalidType naming the keyword (nanobind's own cast error says only
+// "std::bad_cast"); the package checks the keywords it documents before they get here.
 template <typename T>
 void take(const nb::dict& options, const char* key, T& into) {
-  if (options.contains(key)) into = nb::cast<T>(options[key]);
+  if (!options.contains(key)) return;
+  nb::handle value = options[key];
+  // nanobind takes True for an int and 1 for a bool; neither is what the user meant.
+  const bool is_bool = PyBool_Check(value.ptr());
+  if constexpr (std::is_same_v<T, bool>) {
+    if (is_bool) {
+      into = value.ptr() == Py_True;
+      return;
+    }
+  } else if constexpr (std::is_arithmetic_v<typename Unwrapped<T>::type>) {
+    if (is_bool) value = nb::handle();  // refused below
+  }
+  if (value.is_valid() && nb::try_cast<T>(value, into)) return;
+  const nb::handle shown = options[key];
+  raise_package_error("InvalidType", std::string(key) + " must be " + wanted_type<T>() + ", got " +
+                                         nb::cast<std::string>(nb::repr(shown)) + " (" +
+                                         nb::cast<std::string>(nb::type_name(shown.type())) + ")");
 }
 
 nb::dict run(const std::shared_ptr<const tg::GraphFile>& file, const std::string& algorithm, const nb::dict& o) {
@@ -153,20 +202,35 @@ nb::dict run(const std::shared_ptr<const tg::GraphFile>& file, const std::string
   take(o, "damping", r.damping);
   take(o, "tolerance", r.tolerance);
   if (o.contains("iterations") && !o["iterations"].is_none()) {
-    r.iterations = nb::cast<int>(o["iterations"]);
+    take(o, "iterations", r.iterations);
     r.iterations_given = true;
   }
   take(o, "max_iterations", r.iterations);  // with a tolerance: the cap (networkx's max_iter)
   if (o.contains("max_iterations")) r.iterations_given = true;
   take(o, "pass_stats", r.pass_stats);
-  if (o.contains("memory_budget")) r.budget.memory_budget = nb::cast<std::string>(o["memory_budget"]);
-  take(o, "far_ratio", r.budget.far_ratio);
+  take(o, "memory_budget", r.budget.memory_budget);
+  if (o.contains("far_ratio")) {
+    double ratio = 0;
+    take(o, "far_ratio", ratio);
+    r.budget.far_ratio = ratio;
+  }
   if (o.contains("far")) {
-    r.budget.far = nb::cast<std::string>(o["far"]);
+    take(o, "far", r.budget.far);
     r.far_given = true;
   }
-  take(o, "far_node", r.budget.far_node);
+  if (o.contains("far_node")) {
+    int node = 0;
+    take(o, "far_node", node);
+    r.budget.far_node = node;
+  }
   take(o, "profile", r.budget.profile);
+  // The request's own checks, before the run: a bad value is the caller's (InvalidInput, also a
+  // ValueError), where a failure inside the run (a corrupt block) stays a plain tiergraph.Error.
+  try {
+    tg::cli::check_run_request(r);
+  } catch (const tg::Error& e) {
+    raise_package_error("InvalidInput", e.what());
+  }
   r.after_pass = [] {
     nb::gil_scoped_acquire hold;
     if (PyErr_CheckSignals() != 0) {
@@ -244,11 +308,41 @@ std::string generate(const std::string& output, const std::string& kind, int sca
   return report.to_json().dump();
 }
 
+// The out-neighbours of vertex v (dense ids, in the out grid's column order): v's row of blocks,
+// each block's arcs of v. A DCSR block lists only its vertices with arcs, so it is walked.
+std::vector<uint64_t> out_neighbours(const tg::GraphFile& g, uint64_t v) {
+  if (v >= g.num_vertices()) tg::fail("vertex {} is not below {}", v, g.num_vertices());
+  const auto ranges = g.ranges();
+  const auto row = static_cast<uint32_t>(std::upper_bound(ranges.begin(), ranges.end(), v) - ranges.begin() - 1);
+  std::vector<uint64_t> out;
+  out.reserve(g.out_degree(v));
+  for (uint32_t c = 0; c < g.blocks_per_side(); ++c) {
+    const tg::BlockDecoder d = g.decoder(tg::Grid::kOut, row, c);
+    d.for_each_vertex([&](uint64_t u, uint64_t begin, uint64_t end) {
+      if (u != v) return;
+      for (uint64_t e = begin; e < end; ++e) out.push_back(d.neighbour(e));
+    });
+  }
+  return out;
+}
+
+// Writes the graph file's bytes to `path`: refused if it exists unless `overwrite`, written under
+// a temporary name and renamed, so an error leaves no partial file (util/atomic_file.h).
+void save(const tg::GraphFile& g, const std::string& path, bool overwrite) {
+  tg::refuse_existing_output(path, overwrite);
+  tg::AtomicFile out(path);
+  const auto bytes = g.bytes();
+  constexpr size_t kChunk = size_t{64} << 20;
+  for (size_t at = 0; at < bytes.size(); at += kChunk) out.write(bytes.data() + at, std::min(kChunk, bytes.size() - at));
+  out.commit();
+}
+
 }  // namespace
 
 NB_MODULE(_core, m) {
   m.doc() = "tiergraph's C++ engine (use the tiergraph package, not this module)";
   tg::log::set_level(tg::log::Level::kQuiet);  // a library does not print; errors are exceptions
+  tg::set_front(tg::Front::kPython);           // messages name keywords (memory_budget=...), not flags
   static nb::exception<tg::Error> error(m, "Error");  // tiergraph.Error; bad_alloc is MemoryError
 
   nb::class_<GraphHandle>(m, "GraphFile")
@@ -266,16 +360,34 @@ NB_MODULE(_core, m) {
         return to_numpy(std::move(ids));
       })
       .def("dense_id", [](const GraphHandle& g, uint64_t original) { return g.file->dense_id(original); }, "original"_a)
+      .def_prop_ro("name", [](const GraphHandle& g) { return g.file->name(); })
+      .def("out_degrees", [](const GraphHandle& g) {
+        std::vector<uint64_t> d(g.file->num_vertices());
+        for (uint64_t v = 0; v < d.size(); ++v) d[v] = g.file->out_degree(v);
+        return to_numpy(std::move(d));
+      })
+      .def("in_degrees", [](const GraphHandle& g) {
+        std::vector<uint64_t> d(g.file->num_vertices());
+        for (uint64_t v = 0; v < d.size(); ++v) d[v] = g.file->in_degree(v);
+        return to_numpy(std::move(d));
+      })
+      .def("out_degree", [](const GraphHandle& g, uint64_t v) { return g.file->out_degree(v); }, "vertex"_a)
+      .def("in_degree", [](const GraphHandle& g, uint64_t v) { return g.file->in_degree(v); }, "vertex"_a)
+      .def("neighbors", [](const GraphHandle& g, uint64_t v) { return to_numpy(out_neighbours(*g.file, v)); }, "vertex"_a)
+      .def("save", [](const GraphHandle& g, const std::string& path, bool overwrite) {
+        nb::gil_scoped_release release;
+        save(*g.file, path, overwrite);
+      }, "path"_a, "overwrite"_a)
       .def("run", [](const GraphHandle& g, const std::string& algorithm, const nb::dict& options) {
         return run(g.file, algorithm, options);
       }, "algorithm"_a, "options"_a);
 
-  m.def("open", [](const std::string& path, bool verify) {
+  m.def("open", [](const std::string& path, bool verify, const std::string& name) {
     nb::gil_scoped_release release;
-    return GraphHandle{tg::GraphFile::open(path, {.verify_checksums = verify, .verify_block_hashes = verify})};
-  }, "path"_a, "verify_checksums"_a = true);
+    return GraphHandle{tg::GraphFile::open(path, {.verify_checksums = verify, .verify_block_hashes = verify, .name = name})};
+  }, "path"_a, "verify_checksums"_a = true, "name"_a = "");
   m.def("from_edges", &graph_from_edges, "src"_a, "dst"_a, "weights"_a.none(), "num_vertices"_a, "directed"_a,
-        "keep_self_loops"_a, "keep_duplicates"_a, "blocks"_a, "scratch_dir"_a, "threads"_a);
+        "keep_self_loops"_a, "keep_duplicates"_a, "blocks"_a, "scratch_dir"_a, "threads"_a, "name"_a);
   m.def("convert", &convert, "input"_a, "output"_a, "options"_a);
   m.def("generate", &generate, "output"_a, "kind"_a, "scale"_a, "edge_factor"_a, "seed"_a, "weights"_a,
         "undirected"_a, "blocks"_a, "overwrite"_a);

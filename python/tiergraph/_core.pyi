@@ -31,16 +31,30 @@ class GraphFile:
         """Each vertex's original id."""
     def dense_id(self, original: int) -> int:
         """The vertex of an original id; Error if none."""
+    @property
+    def name(self) -> str:
+        """How messages name the graph: its path quoted, or what it was built from."""
+    def out_degrees(self) -> npt.NDArray[np.uint64]:
+        """Each vertex's out-degree."""
+    def in_degrees(self) -> npt.NDArray[np.uint64]:
+        """Each vertex's in-degree (the degree, for an undirected graph)."""
+    def out_degree(self, vertex: int) -> int: ...
+    def in_degree(self, vertex: int) -> int: ...
+    def neighbors(self, vertex: int) -> npt.NDArray[np.uint64]:
+        """The out-neighbours of a vertex (vertex indices)."""
+    def save(self, path: str, overwrite: bool) -> None:
+        """Writes the graph file to path (refused if it exists unless overwrite; no partial file)."""
     def run(self, algorithm: str, options: dict[str, Any]) -> dict[str, Any]:
         """Runs an algorithm with `run`'s options; returns values, parents, source, verified and
         the report (JSON text)."""
 
-def open(path: str, verify_checksums: bool = True) -> GraphFile:
-    """Opens a graph file, checking it as `tiergraph run` does."""
+def open(path: str, verify_checksums: bool = True, name: str = "") -> GraphFile:
+    """Opens a graph file, checking it as `tiergraph run` does; `name` is how messages name it
+    (default: the path)."""
 
 def from_edges(src: npt.NDArray[np.uint64], dst: npt.NDArray[np.uint64], weights: Optional[npt.NDArray[np.float64]],
                num_vertices: int, directed: bool, keep_self_loops: bool, keep_duplicates: bool, blocks: int,
-               scratch_dir: str, threads: int) -> GraphFile:
+               scratch_dir: str, threads: int, name: str) -> GraphFile:
     """Builds a graph file from edge arrays in scratch_dir, opens it and unlinks it."""
 
 def convert(input: str, output: str, options: dict[str, Any]) -> str:

@@ -15,7 +15,9 @@ from __future__ import annotations
 import os
 from typing import Any, Iterable, Optional, Union
 
-from .errors import InvalidInput
+import numpy as np
+
+from .errors import InvalidInput, InvalidType
 from .graph import Graph
 from .result import UNREACHED, Result
 
@@ -49,14 +51,13 @@ def _run(graph: Graph, algorithm: str, options: dict) -> Result:
         raise InvalidInput(f"threads must be a positive integer, got {threads!r}")
     opts["threads"] = threads
     opts.setdefault("pass_stats", True)
-    budget = opts.get("memory_budget")
-    if isinstance(budget, int) and not isinstance(budget, bool):
-        opts["memory_budget"] = str(budget)
+    if "memory_budget" in opts:
+        opts["memory_budget"] = _memory_budget(opts["memory_budget"])
     if "far_ratio" in opts:
-        opts["far_ratio"] = float(opts["far_ratio"])
+        opts["far_ratio"] = _far_ratio(opts["far_ratio"])
     if ("memory_budget" in opts or "far_ratio" in opts) and opts.get("far", "file") == "file" and graph.path is None:
-        raise InvalidInput("the file tier reads the graph's file from disk, and this graph was built in memory: "
-                           "write one with tiergraph.convert or generate(..., output) and load it, or use "
+        raise InvalidInput(f"the file tier reads the graph's file from disk, and {graph._file.name} was built in "
+                           "memory: write it with graph.save(path) and tiergraph.load(path), or use "
                            "far='numa' or far='paging'")
     if opts.get("far") == "rank":
         raise InvalidInput("far='rank' reads from a far-memory rank started by mpirun: use the CLI "
@@ -68,6 +69,28 @@ def _run(graph: Graph, algorithm: str, options: dict) -> Result:
         trial = result.stats["trials"][-1]
         raise Error(f"verification failed: {trial.get('verification_error', '')}")
     return result
+
+
+def _memory_budget(budget: Any) -> str:
+    """``memory_budget`` as the size text the engine parses (the engine checks its value, as the
+    CLI's): bytes as an int, or a size such as '512M'. A bool or a float is refused by type: 1.5
+    bytes is no size, and True is not a budget."""
+    if isinstance(budget, (bool, np.bool_)) or not isinstance(budget, (int, np.integer, str)):
+        raise InvalidType(f"memory_budget must be a size in bytes (an int) or a str such as '512M', "
+                          f"got {budget!r} ({type(budget).__name__})")
+    if isinstance(budget, str):
+        return budget
+    if not 0 < budget < 2**64:
+        raise InvalidInput(f"memory_budget must be a size above 0 and below 2**64 bytes, got {int(budget)}")
+    return str(int(budget))
+
+
+def _far_ratio(ratio: Any) -> float:
+    """``far_ratio`` as a float (its range is the engine's check); a str or a bool is refused by
+    type, as numpy would not take 'abc' for a share either."""
+    if isinstance(ratio, (bool, np.bool_)) or not isinstance(ratio, (int, float, np.integer, np.floating)):
+        raise InvalidType(f"far_ratio must be a number between 0 and 1, got {ratio!r} ({type(ratio).__name__})")
+    return float(ratio)
 
 
 def _source(graph: Graph, source: Any) -> Optional[int]:
@@ -83,7 +106,9 @@ def bfs(graph: Graph, source: Any = None, *, parents: bool = False, seed: Option
         **options: Any) -> Result:
     """Breadth-first search: ``values[v]`` is the hop distance from ``source`` (a label; default
     a random vertex with out-edges, as GAPBS picks), ``UNREACHED`` where none; with
-    ``parents=True``, ``result.parents`` holds a BFS tree (vertex ids, -1 for none)."""
+    ``parents=True``, ``result.parents`` is a BFS tree as ``{label: parent label}`` (as
+    ``dict(networkx.bfs_predecessors(G, source))``), ``result.parent_vertices`` the same as vertex
+    indices (the source its own parent, -1 where unreached)."""
     _check(graph, "bfs", options)
     return _run(graph, "bfs", dict(options, source=_source(graph, source), parents=parents, seed=seed))
 

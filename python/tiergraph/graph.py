@@ -78,7 +78,8 @@ class Graph:
     @classmethod
     def from_edges(cls, src: Any, dst: Any, weights: Any = None, *, directed: bool = True,
                    num_vertices: Optional[int] = None, keep_self_loops: bool = False,
-                   keep_duplicates: bool = False, blocks: int = 0) -> "Graph":
+                   keep_duplicates: bool = False, blocks: int = 0,
+                   _name: str = "the graph built from edge arrays") -> "Graph":
         """A graph from parallel arrays of edge endpoints (vertex ids ``0..num_vertices-1``).
 
         ``src`` and ``dst`` may have any integer dtype; uint64 arrays are read without a copy.
@@ -103,7 +104,7 @@ class Graph:
         from .algorithms import default_threads
 
         f = _core.from_edges(s, d, w, int(num_vertices), bool(directed), bool(keep_self_loops),
-                             bool(keep_duplicates), int(blocks), _scratch_dir(), default_threads(len(s)))
+                             bool(keep_duplicates), int(blocks), _scratch_dir(), default_threads(len(s)), _name)
         return cls(f)
 
     @classmethod
@@ -123,7 +124,8 @@ class Graph:
         coo = matrix.tocoo()
         if weighted is None:
             weighted = coo.data.dtype.kind in "iuf"
-        return cls.from_edges(coo.row, coo.col, coo.data if weighted else None, directed=directed, num_vertices=rows)
+        return cls.from_edges(coo.row, coo.col, coo.data if weighted else None, directed=directed, num_vertices=rows,
+                              _name="the graph built from a scipy matrix")
 
     @classmethod
     def from_networkx(cls, G: Any, weight: Optional[str] = None, *, keep_self_loops: bool = False) -> "Graph":
@@ -138,7 +140,7 @@ class Graph:
             raise InvalidInput("a weighted multigraph has several weights per edge; collapse it to a Graph first")
         src, dst, w, nodes = _networkx_arrays(G, weight)
         graph = cls.from_edges(src, dst, w, directed=G.is_directed(), num_vertices=len(nodes),
-                               keep_self_loops=keep_self_loops)
+                               keep_self_loops=keep_self_loops, _name="the graph built from a networkx graph")
         graph._nodes = nodes
         return graph
 
@@ -195,6 +197,55 @@ class Graph:
         except Error:
             raise NodeNotFound(f"{label} is not a vertex of the graph") from None
 
+    # ---- what a networkx user reaches for first ------------------------------------------
+    def out_degree(self, v: Any = None) -> Any:
+        """Out-degree: of label ``v`` (an int), or of every vertex (a uint64 array indexed by
+        vertex, as ``values`` are). Arcs are counted as stored: without self-loops and duplicates
+        unless the graph kept them, each undirected edge once at each end."""
+        if v is not None:
+            return self._file.out_degree(self.vertex(v))
+        return self._file.out_degrees()
+
+    def in_degree(self, v: Any = None) -> Any:
+        """In-degree, as :meth:`out_degree` (the same numbers for an undirected graph)."""
+        if v is not None:
+            return self._file.in_degree(self.vertex(v))
+        return self._file.in_degrees()
+
+    def degree(self, v: Any = None) -> Any:
+        """Degree in networkx's terms: an undirected graph's degree, a directed graph's in- plus
+        out-degree (``G.degree``); of label ``v`` (an int), or of every vertex (a uint64 array
+        indexed by vertex). :meth:`out_degree` gives out-degrees alone."""
+        if v is not None:
+            vertex = self.vertex(v)  # NodeNotFound unless v is one
+            d = self._file.out_degree(vertex)
+            return d + self._file.in_degree(vertex) if self.directed else d
+        d = self._file.out_degrees()
+        return d + self._file.in_degrees() if self.directed else d
+
+    def neighbors(self, v: Any) -> list:
+        """The labels (networkx nodes, or original ids) of ``v``'s out-neighbours (a directed
+        graph's successors, as networkx's ``G.neighbors``), in vertex order."""
+        ids = self._file.neighbors(self.vertex(v)).astype(np.int64)
+        labels = self.labels
+        if isinstance(labels, np.ndarray):
+            return labels[ids].tolist()
+        return [labels[i] for i in ids.tolist()]
+
+    def save(self, path: str | os.PathLike, *, overwrite: bool = False) -> None:
+        """Writes the graph file to ``path`` (open it again with :func:`tiergraph.load`, or run
+        the CLI on it). An existing file is refused unless ``overwrite=True``; the file is written
+        under a temporary name and renamed, so an error leaves no partial file. A graph built from
+        networkx keeps its node objects only in Python: the file numbers them 0..n-1 in node order."""
+        if not isinstance(path, (str, os.PathLike)):
+            raise InvalidType(f"save takes a path (str or os.PathLike), got {type(path).__name__}")
+        target = os.fspath(path)
+        if not target:
+            raise InvalidInput("save needs a path, got ''")
+        if not isinstance(overwrite, (bool, np.bool_)):
+            raise InvalidType(f"overwrite must be True or False, got {overwrite!r}")
+        self._file.save(target, bool(overwrite))
+
     def __repr__(self) -> str:
         kind = "directed" if self.directed else "undirected"
         w = ", weighted" if self.weighted else ""
@@ -244,7 +295,8 @@ def load(path: str | os.PathLike, *, verify_checksums: bool = True, **convert_op
     os.close(fd)
     try:
         convert(path, temp, overwrite=True, **convert_options)
-        return Graph(_core.open(temp, verify_checksums))
+        # Messages name the input, not the scratch file (unlinked below) the user never saw.
+        return Graph(_core.open(temp, verify_checksums, f"the graph read from '{path}'"))
     finally:
         os.unlink(temp)
 
@@ -290,7 +342,7 @@ def generate(kind: str, scale: int, output: str | os.PathLike | None = None, *, 
     try:
         _core.generate(target, kind, int(scale), int(edge_factor), int(seed), weights or "", bool(undirected),
                        int(blocks), bool(overwrite))
-        return Graph(_core.open(target), keep_path=keep)
+        return Graph(_core.open(target, True, "" if keep else "the generated graph"), keep_path=keep)
     finally:
         if not keep and os.path.exists(target):
             os.unlink(target)

@@ -31,16 +31,26 @@ class Stats(dict):
             raise ImportError("Stats.plot needs matplotlib: pip install matplotlib") from e
         passes = self.passes
         if ax is None:
-            _, ax = plt.subplots(figsize=(7, 3.5))
+            # constrained layout: the axis labels of both sides and the title fit inside the figure
+            _, ax = plt.subplots(figsize=(7, 3.5), constrained_layout=True)
         x = np.arange(1, len(passes) + 1)
         ax.bar(x, [1e3 * p["seconds"] for p in passes], color="tab:blue", label="pass time (ms)")
         ax.set_xlabel("pass")
         ax.set_ylabel("milliseconds")
+        ax.set_ylim(bottom=0)
         twin = ax.twinx()
-        twin.plot(x, [p["frontier"] for p in passes], color="tab:orange", marker=".", label="frontier (vertices)")
+        frontier = [p["frontier"] for p in passes]
+        twin.plot(x, frontier, color="tab:orange", marker=".", label="frontier (vertices)")
         twin.set_ylabel("frontier vertices")
-        if passes and max(p["frontier"] for p in passes) > 100 * max(1, min(p["frontier"] for p in passes)):
-            twin.set_yscale("log")
+        if passes and max(frontier) > 100 * max(1, min(frontier)):
+            twin.set_yscale("log")  # BFS's frontier spans orders of magnitude
+        else:
+            # From 0: matplotlib would zoom a constant frontier (PageRank's: every vertex) onto a
+            # narrow band such as 3200-3500, which reads as a change where there is none.
+            twin.set_ylim(bottom=0, top=max(frontier, default=0) * 1.1 or 1)
+        bars, bar_labels = ax.get_legend_handles_labels()
+        lines, line_labels = twin.get_legend_handles_labels()
+        twin.legend(bars + lines, bar_labels + line_labels, loc="best", fontsize="small")
         ax.set_title(f"{self['algorithm']} on {self['vertices']} vertices: {len(passes)} passes, "
                      f"{self['trials'][-1]['seconds']:.3g} s")
         return ax
@@ -49,8 +59,9 @@ class Stats(dict):
 class Result:
     """One run's answer: ``values[v]`` for every vertex ``v`` (0..n-1).
 
-    - bfs: hop distance from the source (``UNREACHED`` if none); ``parents`` with ``parents=True``
-      (-1 for the source and unreached vertices);
+    - bfs: hop distance from the source (``UNREACHED`` if none); with ``parents=True``,
+      ``parents`` (``{label: parent label}``, as ``dict(nx.bfs_predecessors(G, source))``) and
+      ``parent_vertices`` (the tree as vertex indices: the source its own parent, -1 where none);
     - sssp: distance (int64 for integer weights, float64 otherwise; ``UNREACHED`` / ``inf``);
     - wcc: the component's label, the least label (original id) in it;
     - pagerank: the rank (they sum to 1);
@@ -68,10 +79,30 @@ class Result:
         else:
             self._vertex_values = None
         self.values: np.ndarray = values
-        self.parents: Optional[np.ndarray] = raw.get("parents")
+        # The BFS tree as the engine gives it: vertex indices, the source its own parent, -1 for
+        # unreached vertices. `parents` turns it into labels (or networkx nodes).
+        self.parent_vertices: Optional[np.ndarray] = raw.get("parents")
+        self._parents: Optional[dict] = None
         self.source: Optional[int] = raw.get("source")  # the source vertex (bfs, sssp)
         self._report = raw["report"]
         self._stats: Optional[Stats] = None
+
+    @property
+    def parents(self) -> Optional[dict]:
+        """BFS with ``parents=True``: ``{label: parent's label}`` for every reached vertex but the
+        source, what ``dict(networkx.bfs_predecessors(G, source))`` gives (any BFS tree; networkx
+        may pick other parents of the same level). None without ``parents=True``."""
+        if self.parent_vertices is None:
+            return None
+        if self._parents is None:
+            p = self.parent_vertices
+            children = np.flatnonzero((p >= 0) & (p != np.arange(len(p))))  # not unreached, not the source
+            labels = self.graph.labels
+            if isinstance(labels, np.ndarray):
+                self._parents = dict(zip(labels[children].tolist(), labels[p[children]].tolist()))
+            else:
+                self._parents = {labels[c]: labels[q] for c, q in zip(children.tolist(), p[children].tolist())}
+        return self._parents
 
     @property
     def stats(self) -> Stats:
@@ -114,8 +145,11 @@ class Result:
         return dict(zip(keys, vals))
 
     def to_pandas(self):
-        """A pandas DataFrame (pandas is optional): columns ``label`` and ``value`` (and ``parent``
-        for BFS with parents), one row per vertex, unreached values as missing (NA)."""
+        """A pandas DataFrame (pandas is optional), one row per vertex, with the columns of the
+        CLI's ``-o out.csv``: ``id`` (the label: original id, or networkx node), ``value``, and
+        ``parent`` (BFS with parents: the parent's label, the source its own). Real values are
+        float64 (``inf`` where unreached, as in ``values``); integer values are pandas' Int64,
+        unreached ones missing (NA), as are unreached vertices' parents."""
         try:
             import pandas as pd
         except ImportError as e:
@@ -123,16 +157,19 @@ class Result:
         labels = self.graph.labels
         values = self.values
         if values.dtype.kind == "f":
-            column = pd.array(values, dtype="Float64")
-            column[~np.isfinite(values)] = pd.NA
+            column = values.astype(np.float64, copy=False)
         else:
             column = pd.array(values, dtype="Int64")
             column[values == UNREACHED] = pd.NA
-        frame = {"label": labels if isinstance(labels, np.ndarray) else pd.array(labels, dtype=object),
-                 "value": column}
-        if self.parents is not None:
-            parents = pd.array(self.parents, dtype="Int64")
-            parents[self.parents < 0] = pd.NA
+        ids = labels if isinstance(labels, np.ndarray) else pd.array(labels, dtype=object)
+        frame = {"id": ids, "value": column}
+        p = self.parent_vertices
+        if p is not None:
+            if isinstance(labels, np.ndarray):
+                parents = pd.array(labels[np.maximum(p, 0)], dtype="UInt64")
+                parents[p < 0] = pd.NA
+            else:
+                parents = pd.array([labels[q] if q >= 0 else None for q in p.tolist()], dtype=object)
             frame["parent"] = parents
         return pd.DataFrame(frame)
 

@@ -20,6 +20,7 @@
 #include "dist/rank_memory.h"
 #include "graph/graph_file.h"
 #include "util/error.h"
+#include "util/option_names.h"
 #include "verify/bfs.h"
 #include "verify/pagerank.h"
 #include "verify/radii.h"
@@ -97,7 +98,7 @@ auto sssp_delta(const Engine& engine, const KernelArgs& a) {
   using Dist = DistanceOf<typename Engine::Weight>;
   if (a.delta <= 0) return default_delta<typename Engine::Weight>(engine.graph().file());
   const auto delta = static_cast<Dist>(a.delta);
-  if (delta <= 0) fail("--delta {} rounds to 0 for integer weights; give at least 1", a.delta);
+  if (delta <= 0) fail("{} rounds to 0 for integer weights; give at least 1", option_with("delta", fmt::format("{}", a.delta), false));
   return delta;
 }
 

@@ -15,6 +15,7 @@
 #include "util/byte_size.h"
 #include "util/error.h"
 #include "util/log.h"
+#include "util/option_names.h"
 
 namespace tg::cli {
 
@@ -41,15 +42,28 @@ void add_budget_options(CLI::App& cmd, BudgetArgs& a) {
 }
 
 void check_budget_options(const BudgetArgs& a, bool far_given) {
-  if (!a.memory_budget.empty() && a.far_ratio) fail("give --memory-budget or --far-ratio, not both");
-  if (a.far_ratio && !(*a.far_ratio >= 0 && *a.far_ratio <= 1)) {
-    fail("--far-ratio must be between 0 and 1, got {}", *a.far_ratio);
+  const std::string budget = option_name("memory-budget"), ratio = option_name("far-ratio");
+  if (!a.memory_budget.empty() && a.far_ratio) fail("give {} or {}, not both", budget, ratio);
+  // The command line's validator checks the size as it parses; Python hands the text over as is.
+  if (!a.memory_budget.empty()) {
+    const auto bytes = parse_byte_size(a.memory_budget);
+    if (!bytes || *bytes == 0) {
+      fail("{} must be a size above 0 (and below 16 EiB) such as 4096, 64K, 512M or 2G, got '{}'", budget, a.memory_budget);
+    }
   }
-  if (!a.given() && far_given) fail("--far places blocks under a budget: give --memory-budget or --far-ratio too");
-  if (a.far_node && a.far != "numa") fail("--far-node names the node of the numa tier: give --far numa too");
-  if (!a.profile.empty() && !a.given()) fail("--profile sizes the fetch pipeline under a budget: give --memory-budget or --far-ratio too");
+  if (a.far_ratio && !(*a.far_ratio >= 0 && *a.far_ratio <= 1)) {
+    fail("{} must be between 0 and 1, got {}", ratio, *a.far_ratio);
+  }
+  if (!a.given() && far_given) fail("{} places blocks under a budget: give {} or {} too", option_name("far"), budget, ratio);
+  if (a.far_node && a.far != "numa") {
+    fail("{} names the node of the numa tier: give {} too", option_name("far-node"), option_with("far", "numa"));
+  }
+  if (!a.profile.empty() && !a.given()) {
+    fail("{} sizes the fetch pipeline under a budget: give {} or {} too", option_name("profile"), budget, ratio);
+  }
   if (!a.profile.empty() && a.far != "file" && a.far != "rank") {
-    fail("--profile sizes the fetch pipeline of the file and rank tiers; --far {} fetches nothing", a.far);
+    fail("{} sizes the fetch pipeline of the file and rank tiers; {} fetches nothing", option_name("profile"),
+         option_with("far", a.far));
   }
 }
 
@@ -123,7 +137,7 @@ TieredStores make_tiered_stores(const TierPlan& plan, std::shared_ptr<const Grap
   s.local = std::make_unique<MappedStore>(out, in, file->blocks_per_side());
   if (plan.far == "numa") {
     const NumaNodes nodes = numa_nodes();
-    if (!nodes.available) fail("--far numa needs NUMA support, and this kernel has none");
+    if (!nodes.available) fail("{} needs NUMA support, and this kernel has none", option_with("far", "numa"));
     const int node = options.far_node.value_or(nodes.farthest);
     if (node == nodes.local) {
       log::info("numa tier: node {} is this CPU's own node{}: the far blocks are placed correctly but are not far", node,

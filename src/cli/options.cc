@@ -1,6 +1,7 @@
 #include "cli/options.h"
 
 #include "util/error.h"
+#include "util/option_names.h"
 
 #include <cctype>
 
@@ -55,7 +56,7 @@ ConvertOptions make_convert_options(const GraphInputArgs& a) {
     }
     o.parse.columns.push_back(rest);
   }
-  if (a.header && a.no_header) fail("--header and --no-header contradict each other");
+  if (a.header && a.no_header) fail("{} and {} contradict each other", option_name("header"), option_name("no-header"));
   if (a.header) o.parse.header = true;
   if (a.no_header) o.parse.header = false;
   o.parse.progress = true;

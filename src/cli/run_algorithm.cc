@@ -12,6 +12,7 @@
 #include "dist/steal.h"
 #include "util/byte_size.h"
 #include "util/error.h"
+#include "util/option_names.h"
 
 namespace tg::cli {
 
@@ -19,13 +20,14 @@ namespace {
 
 template <typename Kernel>
 void check_kernel_fits(const RunRequest& a, const Kernel& kernel, const GraphFile& g) {
-  if (a.parents && kernel.name != "bfs") fail("--parents applies to bfs only");
+  if (a.parents && kernel.name != "bfs") fail("{} applies to bfs only", option_name("parents"));
   if (!kernel.weighted) return;
   if (!g.weighted() && !a.unit_weights) {
-    fail("{} needs edge weights and '{}' has none; pass --unit-weights to count hops as distance 1", kernel.name, g.path());
+    fail("{} needs edge weights and {} has none; pass {} to count hops as distance 1", kernel.name, g.name(),
+         option_on("unit-weights"));
   }
   if (g.weighted() && !a.unit_weights && g.header().min_weight < 0) {
-    fail("{} needs non-negative weights; '{}' has weights down to {}", kernel.name, g.path(), g.header().min_weight);
+    fail("{} needs non-negative weights; {} has weights down to {}", kernel.name, g.name(), g.header().min_weight);
   }
 }
 
@@ -113,23 +115,24 @@ void check_run_request(const RunRequest& a) {
     fail("unknown algorithm '{}': one of bfs, sssp, wcc (cc, components), pr (pagerank), radii", a.algorithm);
   }
   apply_threads(a.threads);
-  if (a.trials < 1) fail("--trials must be at least 1");
-  if (a.samples < 1 || a.samples > 64) fail("--samples must be between 1 and 64, got {}", a.samples);
+  // Options Python passes too are named as its user wrote them (util/option_names.h).
+  if (a.trials < 1) fail("{} must be at least 1", option_name("trials"));
+  if (a.samples < 1 || a.samples > 64) fail("{} must be between 1 and 64, got {}", option_name("samples"), a.samples);
   if (a.radii_sources.size() > 64) fail("radii takes at most 64 sources, got {}", a.radii_sources.size());
-  if (a.iterations < 1) fail("--iterations must be at least 1");
-  if (!(a.tolerance >= 0)) fail("--tolerance must not be negative");
-  if (!(a.damping > 0 && a.damping < 1)) fail("--damping must be in (0, 1)");
+  if (a.iterations < 1) fail("{} must be at least 1", option_name("iterations"));
+  if (!(a.tolerance >= 0)) fail("{} must not be negative", option_name("tolerance"));
+  if (!(a.damping > 0 && a.damping < 1)) fail("{} must be in (0, 1)", option_name("damping"));
   if (!(a.alpha > 0) || !(a.beta > 0)) fail("--alpha and --beta must be positive");
   if (!(a.pull_share > 0)) fail("--pull-share must be positive");
-  if (!(a.delta >= 0)) fail("--delta must be positive, got {}", a.delta);
+  if (!(a.delta >= 0)) fail("{} must be positive, got {}", option_name("delta"), a.delta);
   if (a.direction != "auto" && a.direction != "push" && a.direction != "pull") {
-    fail("--direction must be auto, push or pull, got '{}'", a.direction);
+    fail("{} must be auto, push or pull, got '{}'", option_name("direction"), a.direction);
   }
   if (a.schedule != "auto" && a.schedule != "vertex" && a.schedule != "block") {
-    fail("--schedule must be auto, vertex or block, got '{}'", a.schedule);
+    fail("{} must be auto, vertex or block, got '{}'", option_name("schedule"), a.schedule);
   }
   if (a.store != "mapped" && a.store != "copying" && a.store != "file") {
-    fail("--store must be mapped, copying or file, got '{}'", a.store);
+    fail("{} must be mapped, copying or file, got '{}'", option_name("store"), a.store);
   }
   if (a.store_buffers < 1) fail("--store-buffers must be at least 1");
   if (a.store_depth < 1) fail("--store-depth must be at least 1");
@@ -160,7 +163,8 @@ void check_run_request(const RunRequest& a) {
     }
   }
   if (a.budget.given() && a.store != "mapped") {
-    fail("--store puts every block in one store; under --memory-budget or --far-ratio the planner places them");
+    fail("{} puts every block in one store; under {} or {} the planner places them", option_name("store"),
+         option_name("memory-budget"), option_name("far-ratio"));
   }
 }
 
@@ -172,7 +176,7 @@ RunOutcome run_algorithm(const RunRequest& a, std::shared_ptr<const GraphFile> f
   with_kernel(a.algorithm, [&](const auto& kernel) {
     out.algorithm = kernel.name;
     check_kernel_fits(a, kernel, *file);
-    if (file->num_vertices() == 0) fail("'{}' has no vertices", file->path());
+    if (file->num_vertices() == 0) fail("{} has no vertices", file->name());
     for (uint64_t s : a.radii_sources) {
       if (s >= file->num_vertices()) fail("radii source {} is not a vertex (the graph has {})", s, file->num_vertices());
     }

@@ -15,6 +15,7 @@
 #include "graph/vertex_ranges.h"
 #include "util/error.h"
 #include "util/log.h"
+#include "util/option_names.h"
 #include "util/parallel.h"
 #include "util/progress.h"
 #include "util/timer.h"
@@ -36,9 +37,9 @@ void refuse_an_index_beyond_memory(uint32_t p, uint64_t grids) {
   if (memory <= 0 || index <= memory / 2) return;
   const auto side = static_cast<uint64_t>(std::sqrt(memory / 2 / static_cast<double>(grids * row)));
   constexpr double kGiB = 1024.0 * 1024 * 1024;
-  fail("--blocks {}: a {}x{} grid has {} blocks per grid, whose index rows ({} bytes each) alone take {:.1f} GiB, "
+  fail("{}: a {}x{} grid has {} blocks per grid, whose index rows ({} bytes each) alone take {:.1f} GiB, "
        "more than half this machine's memory ({:.1f} GiB); at most {} blocks per side fit",
-       p, p, p, uint64_t{p} * p, row, index / kGiB, memory / kGiB, side);
+       option_with("blocks", std::to_string(p), false), p, p, uint64_t{p} * p, row, index / kGiB, memory / kGiB, side);
 }
 
 // ---------------------------------------------------------------------------------------------

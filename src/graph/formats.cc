@@ -6,6 +6,7 @@
 
 #include "graph/parse_fields.h"
 #include "util/error.h"
+#include "util/option_names.h"
 
 namespace tg::parse {
 
@@ -88,9 +89,9 @@ class EdgeListFormat final : public LineFormat {
       : name_(std::move(name)), delimiter_(delimiter), options_(options), default_columns_(std::move(default_columns)) {
     if (options.id_mode == IdMode::kIndex) mode_ = IdMode::kIndex;
     if (options.vertices) {
-      if (mode_ != IdMode::kIndex) fail("--vertices applies to index mode; add --ids index");
+      if (mode_ != IdMode::kIndex) fail("{} applies to index mode; add {}", option_name("vertices"), option_with("ids", "index"));
       rule_.count = *options.vertices;
-      rule_.declared_by = "--vertices";
+      rule_.declared_by = front() == Front::kCommandLine ? "--vertices" : "vertices";  // a literal: the rule keeps a pointer
     }
   }
   std::string name() const override { return name_; }
@@ -146,9 +147,12 @@ class EdgeListFormat final : public LineFormat {
       if (fields == 2) wanted = {"0", "1"};
       else if (fields == 3) wanted = {"0", "1", "2"};
       else if (fields < 2) fail("{}: expected an edge with at least 2 fields (source and destination), found {}", where, fields);
-      else fail("{}: lines have {} fields; say which hold source, destination and weight with --columns (e.g. --columns 0,1 or --columns 0,1,2)", where, fields);
+      else fail("{}: lines have {} fields; say which hold source, destination and weight with {} (e.g. {} or {})", where, fields,
+                option_name("columns"), option_with("columns", "0,1"), option_with("columns", "0,1,2"));
     }
-    if (wanted.size() < 2 || wanted.size() > 3) fail("--columns needs 2 or 3 entries (source, destination[, weight]), got {}", wanted.size());
+    if (wanted.size() < 2 || wanted.size() > 3) {
+      fail("{} needs 2 or 3 entries (source, destination[, weight]), got {}", option_name("columns"), wanted.size());
+    }
     for (size_t k = 0; k < wanted.size(); ++k) {
       uint64_t index;
       const auto named = std::find(names_.begin(), names_.end(), wanted[k]);

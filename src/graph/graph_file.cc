@@ -101,6 +101,7 @@ GraphFile::~GraphFile() {
 std::shared_ptr<const GraphFile> GraphFile::open(const std::string& path, OpenOptions options) {
   std::shared_ptr<GraphFile> g(new GraphFile());
   g->path_ = path;
+  g->name_ = options.name.empty() ? "'" + path + "'" : options.name;
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) fail("cannot open graph file '{}': {}", path, std::strerror(errno));
   struct stat st;

@@ -28,6 +28,10 @@ struct OpenOptions {
   // locally, the store's validation when fetched), and the file's pages are dropped as the
   // open reads them.
   bool check_blocks = true;
+  // How messages about the graph name it (name()); empty: the path, quoted. A graph the Python
+  // package built in a scratch file it unlinked is "the graph built from edge arrays", not a
+  // path the user never saw.
+  std::string name{};  // a default member initializer: designated initializers may leave it out
 };
 
 enum class Grid { kOut, kIn };
@@ -41,6 +45,8 @@ class GraphFile {
   GraphFile& operator=(const GraphFile&) = delete;
 
   const std::string& path() const { return path_; }
+  // The graph as a message names it: "'graph.tg'", or the name it was opened with.
+  const std::string& name() const { return name_; }
   const format::Header& header() const { return header_; }
   uint64_t num_vertices() const { return header_.num_vertices; }
   uint64_t num_arcs() const { return header_.num_arcs; }
@@ -52,6 +58,8 @@ class GraphFile {
   IdMode id_mode() const { return static_cast<IdMode>(header_.id_mode); }
   uint32_t blocks_per_side() const { return header_.blocks_per_side; }
   uint64_t file_bytes() const { return size_; }
+  // The whole file as mapped (what Python's Graph.save writes out, its scratch file unlinked).
+  std::span<const unsigned char> bytes() const { return {base_, size_}; }
 
   bool has_section(format::SectionKind kind) const { return find(kind) != nullptr; }
   const format::SectionEntry& section_entry(format::SectionKind kind) const;
@@ -134,6 +142,7 @@ class GraphFile {
   format::Header header_{};
   const unsigned char* base_ = nullptr;
   uint64_t size_ = 0;
+  std::string name_;
   std::span<const uint64_t> id_map_;
   std::span<const unsigned char> out_degrees_, in_degrees_;
   uint32_t degree_bytes_ = 4;

@@ -215,7 +215,7 @@ decltype(auto) with_weighted_view(std::shared_ptr<const GraphFile> file, F f) {
     if (wt == format::WeightType::kInt32) return f(GraphView<Id, int32_t>(file));
     if (wt == format::WeightType::kInt64) return f(GraphView<Id, int64_t>(file));
     if (wt == format::WeightType::kFloat64) return f(GraphView<Id, double>(file));
-    fail("'{}' has no weights", file->path());
+    fail("{} has no weights", file->name());
   };
   if (file->id_bytes() == 4) return by_weight.template operator()<uint32_t>();
   return by_weight.template operator()<uint64_t>();

@@ -12,6 +12,7 @@
 
 #include "store/copying_store.h"
 #include "util/byte_size.h"
+#include "util/option_names.h"
 #include "util/error.h"
 
 namespace tg {
@@ -93,7 +94,7 @@ uint64_t machine_memory_bytes() {
 TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
   if (r.budget.has_value() == r.far_ratio.has_value()) fail("give a memory budget or a far ratio (one of the two)");
   if (r.far_ratio && !(*r.far_ratio >= 0 && *r.far_ratio <= 1)) {
-    fail("--far-ratio must be between 0 and 1, got {}", *r.far_ratio);
+    fail("{} must be between 0 and 1, got {}", option_name("far-ratio"), *r.far_ratio);
   }
   if (r.budget && *r.budget == 0) fail("a memory budget of 0 bytes cannot hold anything; give a size such as 512M");
   if (r.budget && r.machine_bytes && *r.budget > r.machine_bytes) {
@@ -182,7 +183,7 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
                            "not hold this run to the budget)");
     if (r.budget && hot > *r.budget) {
       fail("a memory budget of {} is too small: {} {} needs at least {} besides its edge blocks ({})",
-           bytes_text(*r.budget), r.algorithm, file.path(), bytes_text(hot), hot_parts(plan));
+           bytes_text(*r.budget), r.algorithm, file.name(), bytes_text(hot), hot_parts(plan));
     }
   } else if (r.far_ratio) {
     local_target = static_cast<uint64_t>(std::floor((1.0 - *r.far_ratio) * static_cast<double>(plan.edge_bytes)));
@@ -201,9 +202,9 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
     const uint64_t minimum = hot + pool_of(plan.buffer_bytes);
     if (minimum > *r.budget) {
       fail("a memory budget of {} is too small: {} {} needs at least {} ({}, and a fetch pipeline of {} buffers of {}); "
-           "give --memory-budget {}M or more",
-           bytes_text(*r.budget), r.algorithm, file.path(), bytes_text(minimum), hot_parts(plan), plan.buffers,
-           bytes_text(plan.buffer_bytes), format::align_up(minimum, 1 << 20) >> 20);
+           "give {} or more",
+           bytes_text(*r.budget), r.algorithm, file.name(), bytes_text(minimum), hot_parts(plan), plan.buffers,
+           bytes_text(plan.buffer_bytes), option_with("memory-budget", fmt::format("{}M", format::align_up(minimum, 1 << 20) >> 20)));
     }
     local_target = *r.budget - minimum;
     plan.reasons.push_back(fmt::format(

@@ -10,12 +10,13 @@
 
 #include "util/error.h"
 #include "util/interrupt_cleanup.h"
+#include "util/option_names.h"
 
 namespace tg {
 
 void refuse_existing_output(const std::string& path, bool overwrite) {
   if (!overwrite && std::filesystem::exists(path)) {
-    fail("output '{}' already exists; pass --overwrite to replace it", path);
+    fail("output '{}' already exists; pass {} to replace it", path, option_on("overwrite"));
   }
 }
 

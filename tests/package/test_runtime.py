@@ -1,5 +1,5 @@
-"""How a run behaves as a Python call: the GIL is released, Ctrl-C interrupts it cleanly, and
-its statistics turn into a DataFrame and a plot."""
+"""How a run behaves as a Python call: the GIL is released, Ctrl-C interrupts it cleanly.
+(Its DataFrame and plot are tested in test_graph_api.py.)"""
 
 from __future__ import annotations
 
@@ -70,18 +70,3 @@ def test_the_gil_is_released_while_the_engine_runs():
     t.join()
     assert len(ticks) > 20, "the main thread did not run while the engine ran"
 
-
-def test_to_pandas_and_plot():
-    pd = pytest.importorskip("pandas")
-    g = tg.Graph.from_edges([0, 1, 3], [1, 2, 4], num_vertices=6)
-    r = tg.bfs(g, 0, parents=True)
-    df = r.to_pandas()
-    assert list(df.columns) == ["label", "value", "parent"]
-    assert df["value"].tolist()[:3] == [0, 1, 2] and df["value"].isna().tolist() == [False] * 3 + [True] * 3
-    assert df["parent"].tolist()[1:3] == [0, 1]
-    pr = tg.pagerank(g).to_pandas()
-    assert pr["value"].sum() == pytest.approx(1.0)
-    matplotlib = pytest.importorskip("matplotlib")
-    matplotlib.use("Agg")
-    ax = tg.pagerank(tg.generate("kronecker", 10)).stats.plot()
-    assert len(ax.patches) == len(tg.pagerank(tg.generate("kronecker", 10)).stats.passes)
