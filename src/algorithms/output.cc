@@ -21,10 +21,17 @@ int64_t reported_int(const GraphFile& g, const AlgorithmResult& r, uint64_t v) {
   return x;
 }
 
+// A vertex's parent as its original id, or -1 for none (parents hold dense ids, -1 for none).
+int64_t parent_id(const GraphFile& g, const AlgorithmResult& r, uint64_t v) {
+  const int64_t p = r.parents[v];
+  return p < 0 ? -1 : static_cast<int64_t>(g.original_id(static_cast<uint64_t>(p)));
+}
+
 void write_npy(const GraphFile& g, const AlgorithmResult& r, AtomicFile& out) {
   const uint64_t n = g.num_vertices();
-  const std::string dict = fmt::format("{{'descr': [('id', '<u8'), ('value', '{}')], 'fortran_order': False, 'shape': ({},), }}",
-                                       r.real ? "<f8" : "<i8", n);
+  const bool parents = !r.parents.empty();
+  const std::string dict = fmt::format("{{'descr': [('id', '<u8'), ('value', '{}'){}], 'fortran_order': False, 'shape': ({},), }}",
+                                       r.real ? "<f8" : "<i8", parents ? ", ('parent', '<i8')" : "", n);
   std::string header = dict;
   const size_t preamble = 10;
   header.append(64 - (preamble + header.size() + 1) % 64, ' ');
@@ -35,7 +42,7 @@ void write_npy(const GraphFile& g, const AlgorithmResult& r, AtomicFile& out) {
   out.write(&len, 2);
   out.write(header.data(), header.size());
   std::vector<char> rows;
-  rows.reserve(16 * std::min<uint64_t>(n, 1 << 20));
+  rows.reserve((parents ? 24 : 16) * std::min<uint64_t>(n, 1 << 20));
   for (uint64_t v = 0; v < n; ++v) {
     const uint64_t id = g.original_id(v);
     rows.insert(rows.end(), reinterpret_cast<const char*>(&id), reinterpret_cast<const char*>(&id) + 8);
@@ -45,6 +52,10 @@ void write_npy(const GraphFile& g, const AlgorithmResult& r, AtomicFile& out) {
     } else {
       const int64_t x = reported_int(g, r, v);
       rows.insert(rows.end(), reinterpret_cast<const char*>(&x), reinterpret_cast<const char*>(&x) + 8);
+    }
+    if (parents) {
+      const int64_t p = parent_id(g, r, v);
+      rows.insert(rows.end(), reinterpret_cast<const char*>(&p), reinterpret_cast<const char*>(&p) + 8);
     }
     if (rows.size() >= (size_t{16} << 20)) {
       out.write(rows.data(), rows.size());
@@ -57,17 +68,23 @@ void write_npy(const GraphFile& g, const AlgorithmResult& r, AtomicFile& out) {
 // TSV (separator '\t') or CSV (',', after a header line).
 void write_text(const GraphFile& g, const AlgorithmResult& r, AtomicFile& out, char separator) {
   fmt::memory_buffer buf;
-  if (separator == ',') fmt::format_to(std::back_inserter(buf), "id,value\n");
+  const bool parents = !r.parents.empty();
+  if (separator == ',') fmt::format_to(std::back_inserter(buf), "id,value{}\n", parents ? ",parent" : "");
   for (uint64_t v = 0; v < g.num_vertices(); ++v) {
     if (r.real) {
       const double x = r.reals[v];
-      if (std::isinf(x)) fmt::format_to(std::back_inserter(buf), "{}{}infinity\n", g.original_id(v), separator);
-      else fmt::format_to(std::back_inserter(buf), "{}{}{}\n", g.original_id(v), separator, x);
+      if (std::isinf(x)) fmt::format_to(std::back_inserter(buf), "{}{}infinity", g.original_id(v), separator);
+      else fmt::format_to(std::back_inserter(buf), "{}{}{}", g.original_id(v), separator, x);
     } else {
       const int64_t x = reported_int(g, r, v);
-      if (x == kUnreached) fmt::format_to(std::back_inserter(buf), "{}{}infinity\n", g.original_id(v), separator);
-      else fmt::format_to(std::back_inserter(buf), "{}{}{}\n", g.original_id(v), separator, x);
+      if (x == kUnreached) fmt::format_to(std::back_inserter(buf), "{}{}infinity", g.original_id(v), separator);
+      else fmt::format_to(std::back_inserter(buf), "{}{}{}", g.original_id(v), separator, x);
     }
+    if (parents) {  // an empty field where there is none (what CSV readers take as missing)
+      buf.push_back(separator);
+      if (r.parents[v] >= 0) fmt::format_to(std::back_inserter(buf), "{}", parent_id(g, r, v));
+    }
+    buf.push_back('\n');
     if (buf.size() >= (size_t{16} << 20)) {
       out.write(buf.data(), buf.size());
       buf.clear();

@@ -175,7 +175,9 @@ Runner add_run(CLI::App& app) {
   cmd->add_option("-o,--output", a->output,
                   "Write per-vertex results, in the format the extension names: .tsv/.txt (id<TAB>value lines), .csv "
                   "(header id,value) or .npy (structured array of id u8 and value i8 or f8); unreached vertices are "
-                  "'infinity' in text and the int64 maximum (or inf) in .npy; Parquet comes from the Python package");
+                  "'infinity' in text and the int64 maximum (or inf) in .npy; with --parents a third column, parent "
+                  "(the BFS-tree parent's id; the source is its own, empty if unreached; in .npy i8, -1 for none); "
+                  "Parquet comes from the Python package");
   cmd->add_flag("--overwrite", a->overwrite, "Replace the output file if it exists");
   cmd->add_option("-r,--source", a->request.source, "Source vertex (original id, not negative) for bfs and sssp")->check(vertex_id());
   cmd->add_option("--seed", a->request.seed, "Seed for source sampling (bfs, sssp, radii)");

@@ -125,3 +125,37 @@ def test_a_grid_whose_index_exceeds_memory_is_refused_with_what_fits(tg, tmp_pat
     assert res.returncode == 1
     assert "index rows (80 bytes each) alone take 40.0 GiB" in res.stderr and "blocks per side fit" in res.stderr
     assert not out.exists()
+
+
+@pytest.mark.parametrize("kind", ["tsv", "csv", "npy"])
+def test_output_with_parents_writes_the_bfs_tree_as_original_ids(tg, tmp_path, kind):
+    nx = pytest.importorskip("networkx")
+    rng = np.random.default_rng(34)
+    ids = rng.choice(10**9, size=300, replace=False)  # labels, so a parent index would not pass as an id
+    arcs = {(int(ids[u]), int(ids[v])) for u, v in rng.integers(0, 300, size=(700, 2)) if u != v}
+    edges = tmp_path / "labels.el"
+    edges.write_text("".join(f"{u} {v}\n" for u, v in sorted(arcs)))
+    graph = tmp_path / "labels.tg"
+    tg.convert(edges, graph)
+    source = min(arcs)[0]
+    out = tmp_path / f"r.{kind}"
+    tg.run("run", "bfs", graph, "-r", source, "--parents", "-o", out, check=True)
+    parents = {}  # id -> parent id, None where unreached
+    if kind == "npy":
+        rows = np.load(out)
+        assert rows.dtype.names == ("id", "value", "parent") and rows.dtype["parent"] == np.int64
+        parents = {int(r["id"]): (int(r["parent"]) if r["parent"] >= 0 else None) for r in rows}
+    else:
+        lines = out.read_text().splitlines()
+        if kind == "csv":
+            assert lines.pop(0) == "id,value,parent"
+        for line in lines:
+            vertex, _, parent = line.split("," if kind == "csv" else "\t")
+            parents[int(vertex)] = int(parent) if parent else None
+    G = nx.DiGraph(list(arcs))
+    depth = nx.single_source_shortest_path_length(G, source)
+    assert set(parents) == set(G) and parents[source] == source  # the source is its own parent
+    for v, p in parents.items():  # a BFS tree: each parent one level up, along an arc
+        assert (p is None) == (v not in depth)
+        if p is not None and v != source:
+            assert G.has_edge(p, v) and depth[p] == depth[v] - 1
