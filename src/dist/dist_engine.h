@@ -515,8 +515,11 @@ class DistEngine {
       }
       mine[4 * k + 3] = info.forest.exchange(false, std::memory_order_relaxed) ? 1 : 0;
     }
+    // Every rank's flags, rank 0's included: each branch below ends in a collective, so each is
+    // decided on the same job-wide values everywhere (a rank that skipped rank 0's flags, as one
+    // did, took the other branch of merge_combined when only rank 0's slice changed, and hung).
     const auto all = comm_.allgather(mine.data(), mine.size());
-    for (size_t r = 1; r < static_cast<size_t>(comm_.size()); ++r) {
+    for (size_t r = 0; r < static_cast<size_t>(comm_.size()); ++r) {
       for (size_t i = 0; i < mine.size(); ++i) mine[i] = std::max(mine[i], static_cast<uint8_t>(all[r * mine.size() + i]));
     }
     for (size_t k = 0; k < count; ++k) {
