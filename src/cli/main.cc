@@ -43,6 +43,11 @@ int main(int argc, char** argv) {
     for (auto& [sub, runner] : commands) {
       if (sub->parsed()) runner();
     }
+  } catch (const tg::ReportedElsewhere&) {
+    // Another rank prints it and ends the job. This one leaves through MPI_Finalize (at exit),
+    // which waits for every process of the job, so the reporting rank's message comes out
+    // before its abort ends the job; an abort here could kill it first.
+    return 1;
   } catch (const tg::Error& e) {
     std::fflush(stdout);
     fmt::print(stderr, "tiergraph: error: {}{}\n", tg::mpi::started() && tg::mpi::world_size() > 1

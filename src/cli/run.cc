@@ -122,6 +122,7 @@ void run_command(const RunArgs& a) {
   }
   Timer read_timer;
   auto file = open_graph(a);
+  if (far_ranks) check_far_rank_file(*file);  // before any block moves: the pair reads one file
   if (mpi::serves_far_blocks()) {  // a far-memory rank: serve, print nothing
     serve_far_blocks(*file);
     return;

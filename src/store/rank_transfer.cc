@@ -23,7 +23,7 @@ namespace tg {
 namespace {
 
 constexpr int kServer = 1, kOrigin = 0;
-constexpr int kDoneTag = 7401, kLoadedTag = 7402;
+constexpr int kDoneTag = 7401, kLoadedTag = 7402, kFileTag = 7403;
 constexpr uint64_t kAlign = 64;
 
 void check(int code, const char* what) {
@@ -67,6 +67,35 @@ std::vector<unsigned char> share_slots(const GraphFile& file, std::vector<unsign
 }
 
 }  // namespace
+
+void check_far_rank_file(const GraphFile& file) {
+  // Each side sends what identifies its file: size, header checksum, and the path (for the message).
+  const uint64_t mine[2] = {file.file_bytes(), file.header().header_checksum};
+  uint64_t theirs[2] = {0, 0};
+  const int peer = pair_rank() == kOrigin ? kServer : kOrigin;
+  check(MPI_Sendrecv(mine, 2, MPI_UINT64_T, peer, kFileTag, theirs, 2, MPI_UINT64_T, peer, kFileTag, mpi::far_pair(),
+                     MPI_STATUS_IGNORE),
+        "MPI_Sendrecv");
+  const std::string& path = file.path();
+  const uint64_t length = path.size();
+  uint64_t their_length = 0;
+  check(MPI_Sendrecv(&length, 1, MPI_UINT64_T, peer, kFileTag, &their_length, 1, MPI_UINT64_T, peer, kFileTag,
+                     mpi::far_pair(), MPI_STATUS_IGNORE),
+        "MPI_Sendrecv");
+  std::string their_path(their_length, '\0');
+  check(MPI_Sendrecv(path.data(), static_cast<int>(length), MPI_CHAR, peer, kFileTag, their_path.data(),
+                     static_cast<int>(their_length), MPI_CHAR, peer, kFileTag, mpi::far_pair(), MPI_STATUS_IGNORE),
+        "MPI_Sendrecv");
+  if (mine[0] == theirs[0] && mine[1] == theirs[1]) return;
+  if (pair_rank() == kServer) throw ReportedElsewhere("the far-memory rank's graph file is not its computing rank's");
+  const auto describe = [](const std::string& p, const uint64_t* id) {
+    return fmt::format("'{}' ({} bytes, header checksum {:016x})", p, id[0], id[1]);
+  };
+  fail("the far-memory rank (world rank {}) opened {} where its computing rank (world rank {}) opened {}: a far rank "
+       "must read the very graph file its computing rank reads (the same path on a shared file system, or an identical "
+       "copy)",
+       server_in_window(), describe(their_path, theirs), mpi::world_rank(), describe(path, mine));
+}
 
 FarLayout far_layout(const GraphFile& file, const std::vector<unsigned char>& far_slots) {
   FarLayout layout;

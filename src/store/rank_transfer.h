@@ -37,6 +37,14 @@ struct FarLayout {
 // far_slots: by slot (out grid then in grid of a directed graph, storage order), 1 = far.
 FarLayout far_layout(const GraphFile& file, const std::vector<unsigned char>& far_slots);
 
+// Both ranks of a pair, right after each opened its graph file: stops the job at the start when
+// the far rank's file is not the computing rank's (another size, or another header checksum,
+// which covers the block index and so every block part's hash). A far rank reads the file at
+// the path it was given; one on another machine, or a stale copy, would otherwise serve another
+// graph's blocks, and a same-sized one gave a wrong answer with exit status 0. The computing
+// rank reports the error, naming both files; the far rank throws tg::ReportedElsewhere.
+void check_far_rank_file(const GraphFile& file);
+
 // Rank 1's whole part in a run: receives the far blocks' slots, reads them into its window, and
 // serves one-sided reads until rank 0 says it is done. Throws tg::Error on a failure (the caller
 // ends the job).

@@ -15,6 +15,13 @@ class Error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// An error that another process of the job reports (an MPI rank whose peer found it): this
+// process ends the job without printing it a second time.
+class ReportedElsewhere : public Error {
+ public:
+  using Error::Error;
+};
+
 template <typename... Args>
 [[noreturn]] void fail(fmt::format_string<Args...> format, Args&&... args) {
   throw Error(fmt::format(format, std::forward<Args>(args)...));

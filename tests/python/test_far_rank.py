@@ -191,3 +191,33 @@ def test_calibrate_measures_the_rank_tier_and_run_reads_its_profile(tg, tg_bin, 
     for ranks in (1, 4):
         wrong = mpirun(tg_bin, ranks, "calibrate", "--far", "rank", "--size", "8M", "--seconds", "0.02")
         assert wrong.returncode != 0 and "runs as two ranks" in wrong.stderr, wrong.stderr[-2000:]
+
+
+def same_sized_graph_with_other_weights(tg, folder: Path) -> tuple[Path, Path]:
+    """Two graph files of one edge list's arcs, the same size, the weights of one reversed."""
+    listed = folder / "arcs.wel"
+    tg.run("generate", "-g", "10", "--weights", "int", "--seed", "3", "-o", listed, check=True)
+    lines = [line.split() for line in listed.read_text().splitlines() if line and line[0].isdigit()]
+    other = folder / "other.wel"
+    other.write_text("".join(f"{u} {v} {256 - int(w)}\n" for u, v, w in lines))
+    a, b = folder / "a.tg", folder / "b.tg"
+    tg.convert(listed, a)
+    tg.convert(other, b)
+    assert a.stat().st_size == b.stat().st_size and a.read_bytes() != b.read_bytes()
+    return a, b
+
+
+def test_a_far_rank_with_another_file_of_the_same_size_stops_the_job_at_the_start(tg, tg_bin, tmp):
+    # The far rank opens the path it was given; another file there once served its weights and
+    # SSSP exited 0 with the other graph's distances.
+    a, b = same_sized_graph_with_other_weights(tg, tmp)
+    options = ["-r", "1", "--far", "rank", "--far-ratio", "1", "-o", str(tmp / "d.npy")]
+    argv = [MPIRUN, "--allow-run-as-root", "--oversubscribe", "--bind-to", "none", *SHARED_MEMORY,
+            "-np", "1", str(tg_bin), "-q", "run", "sssp", str(a), *options, ":",
+            "-np", "1", str(tg_bin), "-q", "run", "sssp", str(b), *options]
+    res = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert res.returncode != 0
+    assert "a far rank must read the very graph file its computing rank reads" in res.stderr, res.stderr
+    assert f"'{b}'" in res.stderr and f"'{a}'" in res.stderr, res.stderr  # both named
+    assert res.stderr.count("tiergraph: error:") == 1, res.stderr  # told once, by the computing rank
+    assert not (tmp / "d.npy").exists()
