@@ -221,3 +221,44 @@ def test_a_far_rank_with_another_file_of_the_same_size_stops_the_job_at_the_star
     assert f"'{b}'" in res.stderr and f"'{a}'" in res.stderr, res.stderr  # both named
     assert res.stderr.count("tiergraph: error:") == 1, res.stderr  # told once, by the computing rank
     assert not (tmp / "d.npy").exists()
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system time of a process (all its threads), from /proc/<pid>/stat."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_a_waiting_far_rank_uses_under_a_tenth_of_a_core(tg, tg_bin, tmp):
+    # Once its blocks are in its window the far rank only waits for the word that the run is
+    # over: its computing rank reads it one-sidedly. Waiting must leave the cores to the ranks
+    # that compute (measured over 3 s of PageRank reading every block from it).
+    graph = tmp / "served.tg"
+    tg.run("generate", "-g", "15", "--blocks", "4", "-o", graph, check=True)
+    env = dict(os.environ, OMPI_MCA_rmaps_base_oversubscribe="1",
+               ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "") + ":detect_leaks=0")
+    proc = subprocess.Popen([MPIRUN, "--allow-run-as-root", "-np", "2", "-x", "ASAN_OPTIONS", *SHARED_MEMORY,
+                             str(tg_bin), "-q", "run", "pr", str(graph), "-i", "1000000", "--far-ratio", "1",
+                             "--far", "rank"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        pid = None
+        deadline = time.monotonic() + 60
+        while pid is None and time.monotonic() < deadline and proc.poll() is None:
+            pid = rank_pid(graph, 1)
+            time.sleep(0.2)
+        assert pid is not None, "the far rank never started"
+        time.sleep(2.0)  # its blocks are loaded; the computing rank iterates
+        before, start = cpu_seconds(pid), time.monotonic()
+        time.sleep(3.0)
+        used, wall = cpu_seconds(pid) - before, time.monotonic() - start
+        assert proc.poll() is None, proc.communicate()
+        assert used / wall < 0.10, f"the waiting far rank used {used:.2f} s of CPU in {wall:.2f} s"
+    finally:
+        proc.kill()
+        proc.communicate()
+        # mpirun's ranks end with it; make sure no far rank is left waiting
+        for rank in (0, 1):
+            left = rank_pid(graph, rank)
+            if left:
+                os.kill(left, signal.SIGKILL)
