@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <omp.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -19,6 +20,7 @@
 #include "dist/mpi_runtime.h"
 #include "dist/rank_calibration.h"
 #include "plan/fetch_profile.h"
+#include "plan/tier_plan.h"
 #include "store/file_calibration.h"
 #include "util/atomic_file.h"
 #include "util/byte_size.h"
@@ -34,6 +36,7 @@ struct CalibrateArgs {
   double seconds = 0.2;
   int max_threads = 0;
   bool json = false, overwrite = false;
+  bool output_given = false;  // -o, even as "": an empty name is refused
 };
 
 const std::vector<uint64_t> kChunks{4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20};
@@ -113,7 +116,25 @@ TierProfile calibrate_tier(const std::string& tier, const std::string& where, ui
 void calibrate_command(const CalibrateArgs& a) {
   const auto space = parse_byte_size(a.size);
   if (!space || *space < kChunks.front()) fail("--size must be at least 4K, got '{}'", a.size);
-  if (!a.output.empty()) refuse_existing_output(a.output, a.overwrite);
+  // Refused before a byte is written: a scratch file larger than the free space filled the disk
+  // (--size 99T wrote 66 GB, then "No space left on device"), and a window larger than memory
+  // cannot be held.
+  if (a.far == "file" && a.file.empty()) {
+    struct statvfs fs{};
+    if (::statvfs(a.dir.c_str(), &fs) != 0) fail("calibrate: cannot read the free space of '{}': {}", a.dir, std::strerror(errno));
+    const uint64_t free = static_cast<uint64_t>(fs.f_bavail) * fs.f_frsize;
+    if (*space > free) {
+      fail("calibrate: --size {} asks for a scratch file of {} bytes in '{}', whose filesystem has {} bytes ({}) free; "
+           "give a smaller --size",
+           a.size, *space, a.dir, free, format_byte_size(free));
+    }
+  }
+  if (a.far == "rank" && machine_memory_bytes() > 0 && *space > machine_memory_bytes()) {
+    fail("calibrate: --size {} asks rank 1 for a window of {} bytes, more than this machine's memory ({} bytes); give "
+         "a smaller --size",
+         a.size, *space, machine_memory_bytes());
+  }
+  if (a.output_given) check_output_path(a.output, a.overwrite);  // before measuring, not after
   const int max_threads = a.max_threads > 0 ? a.max_threads : omp_get_num_procs();
   TierProfile tier;
   if (a.far == "file") {
@@ -193,6 +214,7 @@ Runner add_calibrate(CLI::App& app) {
     if (a->far == "rank" && (cmd->count("--dir") > 0 || cmd->count("--file") > 0)) {
       fail("--dir and --file choose what the file tier reads; --far rank reads a window of --size on rank 1");
     }
+    a->output_given = cmd->count("--output") > 0;
     calibrate_command(*a);
   };
 }

@@ -38,6 +38,7 @@ Runner add_generate(CLI::App& app) {
   return [args] {
     apply_threads(args->threads);
     if ((args->kron == 0) == (args->uniform == 0)) fail("give exactly one of -g/--kronecker SCALE or -u/--uniform SCALE");
+    check_output_path(args->output, args->overwrite);  // before generating, not after
     GeneratorOptions gen;
     gen.kind = args->kron ? GeneratorKind::kKronecker : GeneratorKind::kUniform;
     gen.scale = args->kron ? args->kron : args->uniform;

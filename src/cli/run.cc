@@ -44,6 +44,7 @@ struct RunArgs {
   PathArgument graph_arg;
   GraphInputArgs input;
   bool json = false, overwrite = false;
+  bool output_given = false;  // -o, even as "": an empty name is refused, not taken for no output
 };
 
 bool is_graph_file(const std::string& path) {
@@ -92,9 +93,9 @@ std::shared_ptr<const GraphFile> open_graph(const RunArgs& a) {
 void run_command(const RunArgs& a) {
   const RunRequest& r = a.request;
   check_run_request(r);
-  if (!a.output.empty()) {  // before any work: a bad name or an existing file is refused at once
+  if (a.output_given) {  // before any work: a bad name, directory or an existing file is refused at once
+    check_output_path(a.output, a.overwrite);
     result_format(a.output);
-    refuse_existing_output(a.output, a.overwrite);
   }
   const uint64_t baseline_rss = current_rss_bytes();
   const bool far_ranks = r.budget.given() && r.budget.far == "rank";
@@ -215,6 +216,7 @@ Runner add_run(CLI::App& app) {
   return [a, iterations, cmd] {
     a->graph = a->graph_arg.path();
     a->request.far_given = cmd->count("--far") > 0;
+    a->output_given = cmd->count("--output") > 0;
     a->request.iterations_given = iterations->count() > 0;
     a->request.pass_stats = a->json;
     run_command(*a);

@@ -49,7 +49,7 @@ EdgeList extract(const GraphView<Id, WFile>& g) {
 
 void reblock_graph(const std::string& input, const std::string& output, uint32_t blocks, bool overwrite) {
   if (blocks == 0) fail("--blocks must be at least 1");
-  refuse_existing_output(output, overwrite);
+  check_output_path(output, overwrite);  // before reading the input
   BuildOptions options;
   options.blocks = blocks;
   options.keep_self_loops = true;  // the file is already clean (or deliberately not): keep it as is

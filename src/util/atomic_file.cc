@@ -20,6 +20,20 @@ void refuse_existing_output(const std::string& path, bool overwrite) {
   }
 }
 
+void check_output_path(const std::string& path, bool overwrite) {
+  if (path.empty()) fail("the output path is empty: name the file to write");
+  const auto parent = std::filesystem::path(path).parent_path();
+  const std::string dir = parent.empty() ? "." : parent.string();
+  std::error_code ignored;
+  if (!std::filesystem::is_directory(dir, ignored)) fail("cannot write '{}': directory '{}' does not exist", path, dir);
+  if (std::filesystem::is_directory(path, ignored)) fail("cannot write '{}': it is a directory", path);
+  // The output is written beside its name and renamed into place: the directory must be writable.
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    fail("cannot write '{}': directory '{}' is not writable: {}", path, dir, std::strerror(errno));
+  }
+  refuse_existing_output(path, overwrite);
+}
+
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
   if (path_.empty()) fail("output path is empty");
   const auto parent = std::filesystem::path(path_).parent_path();

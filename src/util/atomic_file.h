@@ -14,6 +14,12 @@ namespace tg {
 // decides whether an output may replace what is there.
 void refuse_existing_output(const std::string& path, bool overwrite);
 
+// Checks before any work that `path` can be written (tg::Error otherwise, naming the problem): a
+// name, not a directory, in a directory that exists and that this process may write, and not an
+// existing file unless `overwrite`. A run or a calibration that only failed to write its result
+// once done had spent its time for nothing.
+void check_output_path(const std::string& path, bool overwrite);
+
 class AtomicFile {
  public:
   // Fails (tg::Error) when the directory does not exist or `path` is a directory.
