@@ -38,7 +38,7 @@ void add_budget_options(CLI::App& cmd, BudgetArgs& a) {
                  "measured on this machine (default: built-in defaults, which the plan names)")
       ->check(CLI::ExistingFile);
   cmd.add_option("--far-node", a.far_node, "--far numa: the node holding the far blocks (default: the farthest from this CPU)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number(0, 4095));
 }
 
 void check_budget_options(const BudgetArgs& a, bool far_given) {

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/validators.h"
 #include "graph/convert.h"
 #include "graph/edge_list_text.h"
 #include "util/atomic_file.h"
@@ -30,7 +31,7 @@ Runner add_generate(CLI::App& app) {
   cmd->add_option("--weights", args->weights, "int: integers in [1,255]; real: reals in (0,1]")
       ->check(CLI::IsMember({"int", "real"}));
   cmd->add_flag("-s,--undirected", args->undirected, "Store as undirected (Graph500 graphs are undirected)");
-  cmd->add_option("--blocks", args->blocks, "Vertex ranges per side of the block grid");
+  cmd->add_option("--blocks", args->blocks, "Vertex ranges per side of the block grid")->check(whole_number(1, UINT32_MAX));
   cmd->add_option("-o,--output", args->output, "Graph file, or text edge list if it ends in .el/.wel/.txt")->required();
   cmd->add_option("-t,--threads", args->threads, "Threads, at least 1 (default: all cores)")->check(CLI::Range(1, 4096));
   cmd->add_flag("--overwrite", args->overwrite, "Replace the output if it exists");

@@ -1,5 +1,6 @@
 #include "cli/options.h"
 
+#include "cli/validators.h"
 #include "util/error.h"
 #include "util/option_names.h"
 
@@ -22,7 +23,8 @@ void add_graph_input_options(CLI::App& cmd, GraphInputArgs& a) {
   cmd.add_option("--weights", a.weights, "Generate seeded weights: int ([1,255]) or real ((0,1])")
       ->check(CLI::IsMember({"int", "real"}));
   cmd.add_option("--weight-seed", a.weight_seed, "Seed for --weights");
-  cmd.add_option("--blocks", a.blocks, "Vertex ranges per side of the block grid (default: the fewest that fit)");
+  cmd.add_option("--blocks", a.blocks, "Vertex ranges per side of the block grid (default: the fewest that fit)")
+      ->check(whole_number(1, UINT32_MAX));
 }
 
 void add_path_argument(CLI::App& cmd, PathArgument& arg, const std::string& name, const std::string& help) {

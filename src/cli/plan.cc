@@ -119,7 +119,7 @@ Runner add_plan(CLI::App& app) {
   cmd->add_flag("--parents", a->parents, "bfs: the run would also keep the BFS tree");
   cmd->add_flag("--unit-weights", a->unit_weights, "sssp: the run would ignore weights");
   cmd->add_option("--ranks", a->ranks, "Also (or only) show how this many MPI ranks would divide the graph: contiguous vertex ranges balanced on alpha * vertices + out-arcs, with each rank's cut arcs and mirrors")->check(CLI::Range(1, 4096));
-  cmd->add_option("--partition-alpha", a->partition_alpha, "--ranks: the weight of a vertex against an arc in a rank's load (default 8 * (ranks - 1), as Gemini)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--partition-alpha", a->partition_alpha, "--ranks: the weight of a vertex against an arc in a rank's load (default 8 * (ranks - 1), as Gemini)")->check(non_negative_number());
   cmd->add_option("--exchange-memory", a->exchange_memory, "--ranks under a budget: what each rank's exchange buffers may hold (as run's option)")
       ->check(byte_size());
   cmd->add_option("--exchange", a->exchange, "--ranks under a budget: the exchange the run would use (as run's option; accumulate also holds an inbox window per rank)")

@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/validators.h"
 #include "graph/reblock.h"
 #include "util/log.h"
 
@@ -21,14 +22,17 @@ Runner add_reblock(CLI::App& app) {
   auto args = std::make_shared<Args>();
   add_path_argument(*cmd, args->input_arg, "GRAPH", "Graph file");
   cmd->add_option("-o,--output", args->output, "Graph file to write")->required();
-  cmd->add_option("--blocks", args->blocks, "Vertex ranges per side of the new grid")->required();
+  cmd->add_option("--blocks", args->blocks, "Vertex ranges per side of the new grid")
+      ->required()
+      ->check(whole_number(1, UINT32_MAX));
   cmd->add_option("-t,--threads", args->threads, "Threads, at least 1 (default: all cores)")->check(CLI::Range(1, 4096));
   cmd->add_flag("--overwrite", args->overwrite, "Replace the output if it exists");
   return [args] {
     args->input = args->input_arg.path();
     apply_threads(args->threads);
-    reblock_graph(args->input, args->output, args->blocks, args->overwrite);
-    log::info("Wrote '{}' with a {}x{} block grid", args->output, args->blocks, args->blocks);
+    // The grid really written: a --blocks beyond the vertices' ranges of 64 was noted and capped.
+    const uint32_t side = reblock_graph(args->input, args->output, args->blocks, args->overwrite);
+    log::info("Wrote '{}' with a {}x{} block grid", args->output, side, side);
   };
 }
 

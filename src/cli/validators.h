@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 
@@ -24,6 +25,38 @@ inline CLI::Validator positive_number() {
         return {};
       },
       "NUMBER > 0");
+}
+
+// A finite number, 0 or more (a weight such as --partition-alpha): CLI11's NonNegativeNumber
+// printed its bound, the largest double, in 309 digits.
+inline CLI::Validator non_negative_number() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double x = std::strtod(text.c_str(), &end);
+        if (end == text.c_str() || *end != '\0' || !std::isfinite(x) || !(x >= 0)) {
+          return "must be a finite number, 0 or more, got '" + text + "'";
+        }
+        return {};
+      },
+      "NUMBER >= 0");
+}
+
+// A whole number in [lo, hi] (a count such as --blocks): digits only, so "-3" is named as out of
+// range here rather than reaching CLI11's conversion ("Could not convert").
+inline CLI::Validator whole_number(uint64_t lo, uint64_t hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& text) -> std::string {
+        const std::string range = std::to_string(lo) + " to " + std::to_string(hi);
+        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
+          return "must be a whole number from " + range + ", got '" + text + "'";
+        }
+        // More digits than any bound here has: out of range without overflowing strtoull.
+        const uint64_t x = text.size() > 19 ? ~uint64_t{0} : std::strtoull(text.c_str(), nullptr, 10);
+        if (x < lo || x > hi) return "must be from " + range + ", got " + text;
+        return {};
+      },
+      "INT in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
 }
 
 // A vertex id: digits only (a minus sign would otherwise wrap around to a huge id).

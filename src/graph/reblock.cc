@@ -47,7 +47,7 @@ EdgeList extract(const GraphView<Id, WFile>& g) {
 
 }  // namespace
 
-void reblock_graph(const std::string& input, const std::string& output, uint32_t blocks, bool overwrite) {
+uint32_t reblock_graph(const std::string& input, const std::string& output, uint32_t blocks, bool overwrite) {
   if (blocks == 0) fail("--blocks must be at least 1");
   check_output_path(output, overwrite);  // before reading the input
   BuildOptions options;
@@ -59,20 +59,21 @@ void reblock_graph(const std::string& input, const std::string& output, uint32_t
     Version1Graph old = read_version1_file(input);
     GraphWriter writer(output, {input});
     options.provenance = Provenance{old.header, old.id_map};
-    build_graph(std::move(old.edges), options, writer);
-    return;
+    return build_graph(std::move(old.edges), options, writer).blocks;
   }
   auto file = GraphFile::open(input);
   GraphWriter writer(output, {input});
   options.provenance = Provenance{file->header(), file->has_section(format::SectionKind::kIdMap)
                                                       ? file->section<uint64_t>(format::SectionKind::kIdMap)
                                                       : std::span<const uint64_t>()};
-  auto build = [&](auto view) { build_graph(extract(view), options, writer); };
+  uint32_t written = 0;
+  auto build = [&](auto view) { written = build_graph(extract(view), options, writer).blocks; };
   if (file->weighted()) {
     with_weighted_view(file, build);
   } else {
     with_unweighted_view(file, build);
   }
+  return written;
 }
 
 }  // namespace tg

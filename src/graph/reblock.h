@@ -6,6 +6,7 @@
 namespace tg {
 
 // Rewrites graph file `input` as `output` with a P x P block grid; everything else carries over.
-void reblock_graph(const std::string& input, const std::string& output, uint32_t blocks, bool overwrite);
+// Returns the side of the grid written: P, or fewer when the vertices make fewer ranges of 64.
+uint32_t reblock_graph(const std::string& input, const std::string& output, uint32_t blocks, bool overwrite);
 
 }  // namespace tg

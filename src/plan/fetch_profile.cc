@@ -65,6 +65,28 @@ nlohmann::json profile_to_json(const std::vector<TierProfile>& tiers) {
   return j;
 }
 
+namespace {
+
+// nlohmann's message without its id ("[json.exception.parse_error.101] "), which means nothing to
+// a user: "parse error at line 3, column 5: syntax error while parsing object - ...".
+std::string json_reason(const nlohmann::json::exception& e) {
+  std::string why = e.what();
+  const size_t end = why.find("] ");
+  if (why.starts_with("[json.exception.") && end != std::string::npos) why.erase(0, end + 2);
+  return why;
+}
+
+// A field that must be a whole number, 0 or more: get<uint64_t>() of -5 gave 18446744073709551611.
+uint64_t whole_field(const nlohmann::json& chosen, const char* key, const std::string& path, const std::string& tier) {
+  const nlohmann::json& value = chosen.at(key);
+  if (!value.is_number_unsigned()) {
+    fail("'{}': the {} tier's chosen {} must be a whole number, 0 or more, got {}", path, tier, key, value.dump());
+  }
+  return value.get<uint64_t>();
+}
+
+}  // namespace
+
 FetchProfile load_fetch_profile(const std::string& path, const std::string& tier) {
   std::ifstream in(path);
   if (!in) fail("'{}': cannot read the profile", path);
@@ -72,7 +94,7 @@ FetchProfile load_fetch_profile(const std::string& path, const std::string& tier
   try {
     j = nlohmann::json::parse(in);
   } catch (const nlohmann::json::exception& e) {
-    fail("'{}': not JSON: {}", path, e.what());
+    fail("'{}': the profile is not JSON: {}", path, json_reason(e));
   }
   if (!j.is_object() || j.value("format", "") != "tiergraph-fetch-profile") {
     fail("'{}': not a fetch profile (make one with `tiergraph calibrate -o {}`)", path, path);
@@ -84,17 +106,19 @@ FetchProfile load_fetch_profile(const std::string& path, const std::string& tier
     const auto& c = j["tiers"][tier].at("chosen");
     FetchProfile p;
     p.source = path;
-    p.chunk_bytes = c.at("chunk_bytes").get<uint64_t>();
-    p.smallest_chunk = c.at("smallest_chunk_bytes").get<uint64_t>();
-    p.depth = c.at("depth").get<uint32_t>();
+    p.chunk_bytes = whole_field(c, "chunk_bytes", path, tier);
+    p.smallest_chunk = whole_field(c, "smallest_chunk_bytes", path, tier);
+    const uint64_t depth = whole_field(c, "depth", path, tier);
     if (p.chunk_bytes < 4096 || p.chunk_bytes > (uint64_t{1} << 30) || p.smallest_chunk < 4096 ||
-        p.smallest_chunk > p.chunk_bytes || p.depth < 1 || p.depth > 1024) {
-      fail("'{}': the {} tier's chosen chunk {} bytes, smallest {} bytes, depth {} are out of range", path, tier,
-           p.chunk_bytes, p.smallest_chunk, p.depth);
+        p.smallest_chunk > p.chunk_bytes || depth < 1 || depth > 1024) {
+      fail("'{}': the {} tier's chosen chunk {} bytes, smallest {} bytes, depth {} are out of range (chunks 4096 to "
+           "2^30 bytes, the smallest no larger than the chunk; depth 1 to 1024)",
+           path, tier, p.chunk_bytes, p.smallest_chunk, depth);
     }
+    p.depth = static_cast<uint32_t>(depth);
     return p;
   } catch (const nlohmann::json::exception& e) {
-    fail("'{}': the {} tier's choice is incomplete: {}", path, tier, e.what());
+    fail("'{}': the {} tier's choice is incomplete: {}", path, tier, json_reason(e));
   }
 }
 

@@ -75,6 +75,36 @@ TEST(FetchProfile, BadProfilesAreRefused) {
            "smallest_chunk_bytes": 4096, "depth": 0}}}})", "out of range");
 }
 
+// Numbers and places as the user wrote them: -5 is not shown wrapped to 18446744073709551611,
+// and a syntax error names its line and column without the JSON library's error code.
+TEST(FetchProfile, BadValuesAreShownAsWritten) {
+  const std::string path = temp_path("bad-values.json");
+  auto message = [&](const std::string& text) {
+    std::ofstream(path) << text;
+    try {
+      load_fetch_profile(path, "file");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    ADD_FAILURE() << "accepted: " << text;
+    return std::string();
+  };
+  const std::string negative = message(R"({"format": "tiergraph-fetch-profile", "tiers": {"file": {"chosen":
+      {"chunk_bytes": -5, "smallest_chunk_bytes": 4096, "depth": 4}}}})");
+  EXPECT_NE(negative.find("chunk_bytes must be a whole number, 0 or more, got -5"), std::string::npos) << negative;
+  EXPECT_EQ(negative.find("18446744073709551611"), std::string::npos) << negative;
+  const std::string fraction = message(R"({"format": "tiergraph-fetch-profile", "tiers": {"file": {"chosen":
+      {"chunk_bytes": 65536, "smallest_chunk_bytes": 4096, "depth": 2.5}}}})");
+  EXPECT_NE(fraction.find("depth must be a whole number, 0 or more, got 2.5"), std::string::npos) << fraction;
+  const std::string syntax = message("{\"format\": \"tiergraph-fetch-profile\",\n  \"tiers\": {oops}}");
+  EXPECT_NE(syntax.find("'" + path + "': the profile is not JSON: parse error at line 2, column"), std::string::npos)
+      << syntax;
+  EXPECT_EQ(syntax.find("json.exception"), std::string::npos) << syntax;
+  const std::string missing = message(R"({"format": "tiergraph-fetch-profile", "tiers": {"file": {"chosen": {}}}})");
+  EXPECT_NE(missing.find("incomplete"), std::string::npos) << missing;
+  EXPECT_EQ(missing.find("json.exception"), std::string::npos) << missing;
+}
+
 TEST(FileCalibration, MeasuresReadsOfARealFile) {
   const std::string path = temp_path("calibrate.bin");
   {
