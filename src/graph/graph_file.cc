@@ -321,10 +321,14 @@ void GraphFile::validate_ranges() const {
   }
 }
 
+std::string GraphFile::block_name(Grid grid, uint32_t major, uint32_t minor) const {
+  return fmt::format("{}-grid block (row {}, column {}) at byte {}", grid_name(directed() ? grid : Grid::kOut), major,
+                     minor, entry(grid, major, minor).offset);
+}
+
 void GraphFile::fail_block(Grid grid, uint64_t k, const std::string& problem) const {
   const uint64_t p = blocks_per_side();
-  fail("'{}': {}-grid block (row {}, column {}) at byte {}: {}", path_, grid_name(grid), k / p, k % p,
-       index(grid)[k].offset, problem);
+  fail("'{}': {}: {}", path_, block_name(grid, static_cast<uint32_t>(k / p), static_cast<uint32_t>(k % p)), problem);
 }
 
 // Index rows alone: each consistent with its ranges, blocks in storage order inside their

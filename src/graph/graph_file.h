@@ -79,6 +79,9 @@ class GraphFile {
   const format::BlockEntry& entry(Grid grid, uint32_t major, uint32_t minor) const {
     return index(grid)[uint64_t{major} * blocks_per_side() + minor];
   }
+  // Block (major, minor) as every message names it: "out-grid block (row 2, column 0) at byte N",
+  // the grid and index row the file holds it in (an undirected file's in grid is its out grid).
+  std::string block_name(Grid grid, uint32_t major, uint32_t minor) const;
   BlockShape shape(uint32_t major, uint32_t minor) const;
   // The bytes of block (major, minor) a pass reads: its whole extent, or without weights (or in
   // an unweighted file) the prefix before its weights part. What a tier fetches and holds.

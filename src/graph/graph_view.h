@@ -186,8 +186,8 @@ class GraphView {
       b.presence_rank = ranks;
     }
     if (const uint64_t k = bad.load(); k != ~uint64_t{0}) {
-      fail("'{}': {} block ({}, {}) lists a vertex outside its range (the file is corrupted)", file_->path(), grid_name(grid),
-           k / p_, k % p_);
+      fail("'{}': {} lists a vertex outside its range (the file is corrupted)", file_->path(),
+           file_->block_name(grid, static_cast<uint32_t>(k / p_), static_cast<uint32_t>(k % p_)));
     }
   }
 

@@ -473,9 +473,9 @@ void CopyingStore::cancel_pass() {
 
 void CopyingStore::fail_entry(const Entry& e) const {
   const BlockId& b = e.planned.block;
-  fail("'{}': block (row {}, column {}) of the {} grid at byte offset {}, fetched by the {} store: {}",
-       file_->path(), b.grid == Grid::kOut ? b.major : b.minor, b.grid == Grid::kOut ? b.minor : b.major,
-       grid_name(b.grid), file_->entry(b.grid, b.major, b.minor).offset, name(), e.error);
+  // Named as the file holds it, as an open that checks every block names it.
+  fail("'{}': {}, fetched by the {} store: {}", file_->path(), file_->block_name(b.grid, b.major, b.minor), name(),
+       e.error);
 }
 
 const BlockDecoder& CopyingStore::acquire(uint64_t k) {

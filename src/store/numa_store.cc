@@ -124,8 +124,8 @@ NumaStore::NumaStore(std::shared_ptr<const GraphFile> file, const std::function<
     numa_free(memory_, bytes_);
     memory_ = nullptr;
     const auto& b = held[k].block;
-    fail("'{}': block (row {}, column {}) of the {} grid, placed on NUMA node {}: {}", file_->path(), b.major, b.minor,
-         grid_name(b.grid), node, problems[k]);
+    fail("'{}': {}, placed on NUMA node {}: {}", file_->path(), file_->block_name(b.grid, b.major, b.minor), node,
+         problems[k]);
   }
 }
 

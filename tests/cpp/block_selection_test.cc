@@ -147,7 +147,7 @@ TEST(BlockSelection, ACorruptedEntryIsNamedWithItsBlock) {
     FAIL() << "a corrupted directory entry was used";
   } catch (const Error& error) {
     const std::string message = error.what();
-    EXPECT_NE(message.find("block (row 1, column 2) of the out grid"), std::string::npos) << message;
+    EXPECT_NE(message.find("out-grid block (row 1, column 2)"), std::string::npos) << message;
     EXPECT_NE(message.find("directory entry 3"), std::string::npos) << message;
   }
   store.end_pass();

@@ -308,7 +308,7 @@ TEST(CopyingStore, ABlockThatFailsItsCheckOnArrivalIsNamed) {
     FAIL() << "a corrupted block was used";
   } catch (const Error& error) {
     const std::string message = error.what();
-    EXPECT_NE(message.find("block (row 2, column 1) of the out grid"), std::string::npos) << message;
+    EXPECT_NE(message.find("out-grid block (row 2, column 1)"), std::string::npos) << message;
     EXPECT_NE(message.find("checksum"), std::string::npos) << message;
   }
 }
@@ -398,7 +398,7 @@ TEST(CopyingStore, APieceThatFailsItsCheckIsNamed) {
     FAIL() << "a corrupted piece was used";
   } catch (const Error& error) {
     const std::string message = error.what();
-    EXPECT_NE(message.find("block (row 1, column 0) of the out grid"), std::string::npos) << message;
+    EXPECT_NE(message.find("out-grid block (row 1, column 0)"), std::string::npos) << message;
     EXPECT_NE(message.find("piece "), std::string::npos) << message;
     EXPECT_NE(message.find("outside its"), std::string::npos) << message;
   }
@@ -485,7 +485,7 @@ TEST(CompositeStore, ABadFetchedBlockIsNamedAndEndsThePass) {
     run_pagerank(engine, PageRankOptions{});
     FAIL() << "a corrupted block was used";
   } catch (const Error& error) {
-    EXPECT_NE(std::string(error.what()).find("block (row 3, column 0) of the out grid"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("out-grid block (row 3, column 0)"), std::string::npos) << error.what();
   }
 }
 
