@@ -20,5 +20,8 @@ Runner add_run(CLI::App& app);
 
 // Shared by commands: the thread count option's effect.
 void apply_threads(int threads);
+// The threads each of `ranks_here` computing MPI ranks on this machine runs when -t is not given:
+// its cores shared among them (at least one). `run` on ranks and `plan --ranks` both use it.
+int threads_per_rank(int ranks_here);
 
 }  // namespace tg::cli

@@ -1,5 +1,7 @@
 #include <omp.h>
 
+#include <algorithm>
+
 #include "cli/commands.h"
 #include "util/error.h"
 
@@ -11,5 +13,7 @@ void apply_threads(int threads) {
   if (threads > kMaxThreads) fail("--threads {} is more than the {} tiergraph supports", threads, kMaxThreads);
   if (threads > 0) omp_set_num_threads(threads);
 }
+
+int threads_per_rank(int ranks_here) { return std::max(1, omp_get_num_procs() / std::max(1, ranks_here)); }
 
 }  // namespace tg::cli

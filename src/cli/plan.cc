@@ -44,8 +44,24 @@ void plan_command(const PlanArgs& a) {
   const auto file = GraphFile::open(a.graph.path(), {.check_blocks = false});
   std::optional<Partition> partition;
   if (a.ranks > 0) {
+    if (a.ranks > file->num_vertices()) {
+      fail("--ranks {} is more than the {} vertices of {}: each rank masters vertices, so ask for at most {} (fewer "
+           "ranks are faster on so small a graph)",
+           a.ranks, file->num_vertices(), file->name(), file->num_vertices());
+    }
     partition = partition_vertices(*file, a.ranks, a.partition_alpha.value_or(default_partition_alpha(a.ranks)));
     count_cut_arcs(file, *partition);
+    // Ranks master multiples of 64 vertices: on a small graph some get none and would only wait.
+    uint32_t empty = 0;
+    for (const auto& share : partition->ranks) empty += share.first == share.end ? 1 : 0;
+    if (empty > 0) {
+      log::info("note: {} of the {} ranks master no vertex ({} vertices, in multiples of 64, fill {}): they would "
+                "only wait; {} ranks would do the same work",
+                empty, a.ranks, file->num_vertices(), a.ranks - empty, a.ranks - empty);
+    }
+    // As `run` on N ranks: without -t, the N ranks share this machine's cores (as `mpirun -np N`
+    // here places them), so a rank runs cores / N threads, not every core.
+    if (a.threads == 0) omp_set_num_threads(threads_per_rank(static_cast<int>(a.ranks)));
   }
   if (!a.budget.given()) {
     if (a.json) {
@@ -98,8 +114,9 @@ void plan_command(const PlanArgs& a) {
     fmt::print("Plan for {} on {} ({} threads):\n{}", a.algorithm, file->path(), omp_get_max_threads(), plan.describe());
   } else {
     for (size_t r = 0; r < rank_plans.size(); ++r) {
-      fmt::print("Plan for {} on {}, rank {} of {} ({} threads):\n{}", a.algorithm, file->path(), r, rank_plans.size(),
-                 omp_get_max_threads(), rank_plans[r].describe());
+      const int threads = omp_get_max_threads();
+      fmt::print("Plan for {} on {}, rank {} of {} ({} thread{} a rank):\n{}", a.algorithm, file->path(), r,
+                 rank_plans.size(), threads, threads == 1 ? "" : "s", rank_plans[r].describe());
     }
   }
   if (partition) fmt::print("{}", partition->describe());

@@ -118,7 +118,7 @@ void run_command(const RunArgs& a) {
       const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
       const int processes_here = local ? std::max(1, std::atoi(local)) : 1;
       const int ranks_here = far_ranks ? std::max(1, processes_here / 2) : processes_here;
-      omp_set_num_threads(std::max(1, omp_get_num_procs() / ranks_here));
+      omp_set_num_threads(threads_per_rank(ranks_here));
     }
   }
   Timer read_timer;

@@ -134,13 +134,19 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
   // A grid the passes do not read (PageRank's out grid, SSSP's in grid) is placed far: should a
   // pass read it after all (--direction), its blocks are fetched and checked like any far block.
   bool unread_grid = false;
+  uint64_t unread_bytes = 0, unread_blocks = 0;  // its blocks, should everything fit after all
   for (Grid g : {Grid::kOut, Grid::kIn}) {
     if (g == Grid::kIn && !file.directed()) break;
     const double share = g == Grid::kOut ? use.out : use.in;
     if (share <= 0 && r.far != "paging") {
       unread_grid = true;
       for (uint32_t i = plan.first_row_; i < plan.end_row_; ++i)
-        for (uint32_t j = 0; j < p; ++j) plan.far_of_[plan.slot({g, i, j})] = 1;
+        for (uint32_t j = 0; j < p; ++j) {
+          plan.far_of_[plan.slot({g, i, j})] = 1;
+          if (file.entry(g, i, j).edge_count == 0) continue;
+          unread_bytes += file.block_bytes(g, i, j, r.weights);
+          ++unread_blocks;
+        }
       continue;
     }
     for (uint32_t i = plan.first_row_; i < plan.end_row_; ++i)
@@ -181,6 +187,18 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
     plan.reasons.push_back("paging: every block is read through the file's mapping (MADV_RANDOM) and the kernel pages "
                            "them within the memory limit of the process's cgroup (run it inside one: tiergraph does "
                            "not hold this run to the budget)");
+    if (r.far_ratio) {
+      // Which blocks stay resident is the kernel's choice here, so a share cannot be placed; a
+      // far ratio stands for a memory limit, which is what the baseline is given (a cgroup's).
+      const uint64_t limit = hot + static_cast<uint64_t>(std::floor((1.0 - *r.far_ratio) * static_cast<double>(plan.edge_bytes)));
+      fail("{} leaves to the kernel which edge blocks stay in memory, so {} places none: for {} on {} that ratio stands "
+           "for a memory limit of {} (hot data {} and {:.0f}% of the {} of edge blocks); give {} instead and run "
+           "inside a cgroup memory limit of that plus {} for the runtime",
+           option_with("far", "paging"), option_with("far-ratio", fmt::format("{}", *r.far_ratio), false), r.algorithm,
+           file.name(), bytes_text(limit), bytes_text(hot), 100 * (1 - *r.far_ratio), bytes_text(plan.edge_bytes),
+           option_with("memory-budget", fmt::format("{}K", format::align_up(limit, 1024) >> 10)),
+           bytes_text(kFixedOverheadBytes));
+    }
     if (r.budget && hot > *r.budget) {
       fail("a memory budget of {} is too small: {} {} needs at least {} besides its edge blocks ({})",
            bytes_text(*r.budget), r.algorithm, file.name(), bytes_text(hot), hot_parts(plan));
@@ -189,6 +207,18 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
     local_target = static_cast<uint64_t>(std::floor((1.0 - *r.far_ratio) * static_cast<double>(plan.edge_bytes)));
     plan.reasons.push_back(fmt::format("far ratio {}: at most {} of the {} of edge blocks the passes read stay local",
                                        *r.far_ratio, bytes_text(local_target), bytes_text(plan.edge_bytes)));
+  } else if (unread_grid && *r.budget >= hot + plan.edge_bytes + unread_bytes +
+                                             (blocks.size() + unread_blocks) * 2 * kTransferAlignment) {
+    // Every block fits, the unread grid's too: nothing is far and no pipeline is held for a grid
+    // that is read only if a pass is forced to it (PageRank on a 3.6 MiB graph under 20M planned
+    // a 12 MiB pipeline for its out grid).
+    std::fill(plan.far_of_.begin(), plan.far_of_.end(), 0);
+    unread_grid = false;
+    local_target = ~uint64_t{0};
+    plan.reasons.push_back(fmt::format(
+        "budget {}: the hot data ({}), every edge block its passes read ({}) and those of the grid they do not read "
+        "({}) fit, so all stay local",
+        bytes_text(*r.budget), bytes_text(hot), bytes_text(plan.edge_bytes), bytes_text(unread_bytes)));
   } else if (*r.budget >= hot + (unread_grid ? pool_of(plan.buffer_bytes) : 0) + plan.edge_bytes +
                               blocks.size() * 2 * kTransferAlignment) {
     local_target = *r.budget - hot - (unread_grid ? pool_of(plan.buffer_bytes) : 0);
