@@ -21,6 +21,14 @@ namespace {
 template <typename Kernel>
 void check_kernel_fits(const RunRequest& a, const Kernel& kernel, const GraphFile& g) {
   if (a.parents && kernel.name != "bfs") fail("{} applies to bfs only", option_name("parents"));
+  // A source the kernel would not use is refused, not ignored.
+  if (a.source && kernel.sources != Sources::kOne) {
+    fail("{} is the source of bfs and sssp; {} {}", option_name("source"), kernel.name,
+         kernel.sources == Sources::kSample
+             ? fmt::format("runs from sampled sources (their number is {}, their draw {})", option_name("samples"),
+                           option_name("seed"))
+             : std::string("takes no source"));
+  }
   if (!kernel.weighted) return;
   if (!g.weighted() && !a.unit_weights) {
     fail("{} needs edge weights and {} has none; pass {} to count hops as distance 1", kernel.name, g.name(),
