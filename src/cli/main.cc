@@ -48,6 +48,11 @@ int main(int argc, char** argv) {
     // which waits for every process of the job, so the reporting rank's message comes out
     // before its abort ends the job; an abort here could kill it first.
     return 1;
+  } catch (const tg::JobError& e) {
+    // Every process of the job stopped at the same point and leaves through MPI_Finalize.
+    std::fflush(stdout);
+    fmt::print(stderr, "tiergraph: error: {}\n", e.what());
+    return 1;
   } catch (const tg::Error& e) {
     std::fflush(stdout);
     fmt::print(stderr, "tiergraph: error: {}{}\n", tg::mpi::started() && tg::mpi::world_size() > 1

@@ -92,43 +92,53 @@ std::shared_ptr<const GraphFile> open_graph(const RunArgs& a) {
 
 void run_command(const RunArgs& a) {
   const RunRequest& r = a.request;
-  check_run_request(r);
-  if (a.output_given) {  // before any work: a bad name, directory or an existing file is refused at once
-    check_output_path(a.output, a.overwrite);
-    result_format(a.output);
-  }
   const uint64_t baseline_rss = current_rss_bytes();
   const bool far_ranks = r.budget.given() && r.budget.far == "rank";
-  if (far_ranks) {
-    if (!mpi::launched() || mpi::launched_size() < 2) {
+  const bool under_mpirun = mpi::launched() && mpi::launched_size() > 1;
+  // Under mpirun every process checks the same options and opens the same file: MPI starts
+  // first, so the start is agreed on (mpi::agree) and an error every rank meets is told once.
+  if (under_mpirun) mpi::start();
+  RunRequest request = r;
+  std::shared_ptr<const GraphFile> file;
+  Timer read_timer;
+  mpi::agree([&] {
+    check_run_request(r);
+    if (a.output_given) {  // before any work: a bad name, directory or an existing file is refused at once
+      check_output_path(a.output, a.overwrite);
+      result_format(a.output);
+    }
+    if (far_ranks && !under_mpirun) {
       fail("--far rank reads the far blocks from a second process, a far-memory rank: start the run with "
            "`mpirun -np 2 tiergraph run ...`, or -np 2N for N computing ranks (as root add --allow-run-as-root; on one "
            "machine, --mca osc sm)");
     }
-    mpi::start();
-    mpi::pair_with_far_ranks();  // the first half computes, the second serves their far blocks
-  } else if (mpi::launched() && mpi::launched_size() > 1) {  // `mpirun -np N tiergraph run`: N ranks
-    mpi::start();
-  }
-  RunRequest request = r;
-  if (mpi::started() && !mpi::serves_far_blocks() && mpi::size() > 1) {
-    request.distributed = true;
-    check_run_request(request);
-    if (r.threads == 0) {  // the machine's cores shared among the computing ranks on it
-      const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
-      const int processes_here = local ? std::max(1, std::atoi(local)) : 1;
-      const int ranks_here = far_ranks ? std::max(1, processes_here / 2) : processes_here;
-      omp_set_num_threads(threads_per_rank(ranks_here));
+  });
+  // Each step that calls a collective is agreed on apart: a process that failed before it must
+  // not leave the others waiting in it.
+  if (far_ranks) mpi::agree(mpi::pair_with_far_ranks);  // the first half computes, the second serves their far blocks
+  mpi::agree([&] {
+    if (mpi::started() && !mpi::serves_far_blocks() && mpi::size() > 1) {
+      request.distributed = true;
+      check_run_request(request);
+      if (r.threads == 0) {  // the machine's cores shared among the computing ranks on it
+        const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+        const int processes_here = local ? std::max(1, std::atoi(local)) : 1;
+        const int ranks_here = far_ranks ? std::max(1, processes_here / 2) : processes_here;
+        omp_set_num_threads(threads_per_rank(ranks_here));
+      }
     }
-  }
-  Timer read_timer;
-  auto file = open_graph(a);
-  if (far_ranks) check_far_rank_file(*file);  // before any block moves: the pair reads one file
+    read_timer.restart();
+    file = open_graph(a);
+  });
+  // Every process holds its file now: the pair of a far rank, and the computing ranks, compare theirs.
+  if (far_ranks) mpi::agree([&] { check_far_rank_file(*file); });  // before any block moves: the pair reads one file
+  mpi::agree([&] {  // every process agrees, though only the computing ranks compare
+    if (request.distributed) dist::check_same_graph(file->file_bytes(), file->header().header_checksum, file->path().c_str());
+  });
   if (mpi::serves_far_blocks()) {  // a far-memory rank: serve, print nothing
     serve_far_blocks(*file);
     return;
   }
-  if (request.distributed) dist::check_same_graph(file->file_bytes(), file->header().header_checksum, file->path().c_str());
   const RunOutcome out = run_algorithm(request, file, read_timer.seconds(), baseline_rss);
   if (request.distributed && mpi::rank() != 0) return;  // rank 0 reports and writes
   if (a.json) {

@@ -86,8 +86,8 @@ class Comm {
   uint64_t peak_buffer_bytes_ = 0;
 };
 
-// Each rank's (file bytes, header checksum) compared on every rank: a rank that opened a
-// different or differently sized graph file ends the job with which rank and what differs.
+// Each rank's (file bytes, header checksum) against rank 0's (collective over the computing
+// ranks): a rank whose file differs throws, naming its file and what differs.
 void check_same_graph(uint64_t file_bytes, uint64_t header_checksum, const char* path);
 
 }  // namespace tg::dist

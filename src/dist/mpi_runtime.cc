@@ -3,10 +3,15 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
+
+#include <fmt/ranges.h>
 
 #include "util/error.h"
 
@@ -37,6 +42,12 @@ int launched_size() {
 
 void start() {
   if (g_started) return;
+  // A rank that waits in MPI (a blocking collective for a slower peer, a far rank) polls; with
+  // Open MPI's default it spins at full speed and takes the core from the threads that compute
+  // when ranks and threads share the cores (two ranks of PageRank on soc-Slashdot0902, 2 cores:
+  // 0.2-1.47 s, 0.086 s with yielding). Yield while idle unless the user chose otherwise;
+  // Open MPI reads its OMPI_MCA_ variables from the environment in MPI_Init.
+  setenv("OMPI_MCA_mpi_yield_when_idle", "1", 0);
   int provided = 0;
   if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS) fail("MPI could not start");
   g_started = true;
@@ -120,6 +131,53 @@ void wait_for_message(int source, int tag) {
     check(MPI_Test(&request, &arrived, MPI_STATUS_IGNORE), "MPI_Test");
     if (!arrived) std::this_thread::sleep_for(std::chrono::microseconds(500));
   }
+}
+
+void agree(const std::function<void()>& step) {
+  if (!g_started || world_size() == 1) return step();
+  std::string mine;
+  try {
+    step();
+  } catch (const Error& e) {
+    mine = e.what();
+    if (mine.empty()) mine = "failed";  // every failure counts, even one without words
+  }
+  auto check = [](int code, const char* what) {
+    if (code != MPI_SUCCESS) fail("{} failed: {}", what, error_text(code));
+  };
+  const int all = world_size();
+  const int length = static_cast<int>(mine.size());
+  std::vector<int> lengths(static_cast<size_t>(all)), offsets(static_cast<size_t>(all));
+  check(MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Allgather");
+  int total = 0;
+  for (int r = 0; r < all; ++r) {
+    offsets[static_cast<size_t>(r)] = total;
+    total += lengths[static_cast<size_t>(r)];
+  }
+  if (total == 0) return;
+  std::string texts(static_cast<size_t>(total), '\0');
+  check(MPI_Allgatherv(mine.data(), length, MPI_CHAR, texts.data(), lengths.data(), offsets.data(), MPI_CHAR, MPI_COMM_WORLD),
+        "MPI_Allgatherv");
+  // Each distinct message with the ranks that gave it, in rank order of first appearance.
+  std::vector<std::pair<std::string, std::vector<int>>> messages;
+  for (int r = 0; r < all; ++r) {
+    if (lengths[static_cast<size_t>(r)] == 0) continue;
+    std::string text = texts.substr(static_cast<size_t>(offsets[static_cast<size_t>(r)]), static_cast<size_t>(lengths[static_cast<size_t>(r)]));
+    auto it = std::find_if(messages.begin(), messages.end(), [&](const auto& m) { return m.first == text; });
+    if (it == messages.end()) messages.push_back({std::move(text), {r}});
+    else it->second.push_back(r);
+  }
+  if (world_rank() != 0) throw ReportedElsewhere(mine.empty() ? "another rank failed" : mine);
+  std::string report;
+  for (const auto& [text, ranks] : messages) {
+    if (!report.empty()) report += "\n";
+    if (messages.size() == 1 && static_cast<int>(ranks.size()) == all) {
+      report += text;  // every rank alike: the message, as one process would give it
+    } else {
+      report += fmt::format("{} {}: {}", ranks.size() == 1 ? "rank" : "ranks", fmt::join(ranks, ", "), text);
+    }
+  }
+  throw JobError(report);
 }
 
 void abort_job(int code) {

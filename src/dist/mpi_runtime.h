@@ -3,6 +3,7 @@
 // every process of a job runs the same command line.
 #pragma once
 
+#include <functional>
 #include <string>
 
 namespace tg::mpi {
@@ -40,6 +41,14 @@ std::string error_text(int code);
 // of this rank's window progress only then on transports without a progress thread (TCP, UCX);
 // over shared memory they need none. Throws tg::Error if MPI fails.
 void wait_for_message(int source, int tag);
+
+// Runs `step`, a part of a job's start that every process reaches alike (checking the options,
+// opening the graph, comparing files), and agrees on its outcome over the whole job: when it
+// failed on any process, world rank 0 throws tg::JobError with each distinct message once
+// (naming the ranks when not all of them failed alike) and every other process throws
+// tg::ReportedElsewhere, so the error is told once and every process leaves through
+// MPI_Finalize instead of an abort. Without MPI, or on one process, it just runs `step`.
+void agree(const std::function<void()>& step);
 
 // Ends the whole job (every rank) with `code`: an error on one rank must not leave another
 // waiting forever.

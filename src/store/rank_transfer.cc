@@ -87,14 +87,25 @@ void check_far_rank_file(const GraphFile& file) {
                      static_cast<int>(their_length), MPI_CHAR, peer, kFileTag, mpi::far_pair(), MPI_STATUS_IGNORE),
         "MPI_Sendrecv");
   if (mine[0] == theirs[0] && mine[1] == theirs[1]) return;
-  if (pair_rank() == kServer) throw ReportedElsewhere("the far-memory rank's graph file is not its computing rank's");
+  // Both ranks of the pair give the same message, told once (mpi::agree), from the computing
+  // rank's side.
+  const bool serving = pair_rank() == kServer;
   const auto describe = [](const std::string& p, const uint64_t* id) {
     return fmt::format("'{}' ({} bytes, header checksum {:016x})", p, id[0], id[1]);
   };
+  int origin = 0;
+  MPI_Group pair, world;
+  MPI_Comm_group(mpi::far_pair(), &pair);
+  MPI_Comm_group(MPI_COMM_WORLD, &world);
+  const int origin_in_pair = kOrigin;
+  MPI_Group_translate_ranks(pair, 1, &origin_in_pair, world, &origin);
+  MPI_Group_free(&pair);
+  MPI_Group_free(&world);
   fail("the far-memory rank (world rank {}) opened {} where its computing rank (world rank {}) opened {}: a far rank "
        "must read the very graph file its computing rank reads (the same path on a shared file system, or an identical "
        "copy)",
-       server_in_window(), describe(their_path, theirs), mpi::world_rank(), describe(path, mine));
+       server_in_window(), serving ? describe(path, mine) : describe(their_path, theirs), origin,
+       serving ? describe(their_path, theirs) : describe(path, mine));
 }
 
 FarLayout far_layout(const GraphFile& file, const std::vector<unsigned char>& far_slots) {

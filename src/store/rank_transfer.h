@@ -41,8 +41,8 @@ FarLayout far_layout(const GraphFile& file, const std::vector<unsigned char>& fa
 // the far rank's file is not the computing rank's (another size, or another header checksum,
 // which covers the block index and so every block part's hash). A far rank reads the file at
 // the path it was given; one on another machine, or a stale copy, would otherwise serve another
-// graph's blocks, and a same-sized one gave a wrong answer with exit status 0. The computing
-// rank reports the error, naming both files; the far rank throws tg::ReportedElsewhere.
+// graph's blocks, and a same-sized one gave a wrong answer with exit status 0. Both ranks throw
+// the same tg::Error, naming both files (run it under mpi::agree to have it told once).
 void check_far_rank_file(const GraphFile& file);
 
 // Rank 1's whole part in a run: receives the far blocks' slots, reads them into its window, and

@@ -22,6 +22,13 @@ class ReportedElsewhere : public Error {
   using Error::Error;
 };
 
+// An error every process of an MPI job has agreed on (mpi::agree): printed once, by this
+// process, and every process leaves normally, so no abort is needed to end the others.
+class JobError : public Error {
+ public:
+  using Error::Error;
+};
+
 template <typename... Args>
 [[noreturn]] void fail(fmt::format_string<Args...> format, Args&&... args) {
   throw Error(fmt::format(format, std::forward<Args>(args)...));

@@ -371,6 +371,8 @@ def test_ranks_with_different_graph_files_are_stopped_at_the_start(tg, tg_bin, g
     res = subprocess.run(argv, capture_output=True, text=True, timeout=120)
     assert res.returncode != 0
     assert "every rank must read the same file" in res.stderr, res.stderr
+    assert f"rank 1 opened '{b}'" in res.stderr, res.stderr  # the rank whose file differs, and its file
+    assert res.stderr.count("tiergraph: error:") == 1, res.stderr
 
 
 def test_a_killed_rank_ends_the_job_within_30_seconds(tg, tg_bin, tmp):
@@ -398,3 +400,18 @@ def test_a_killed_rank_ends_the_job_within_30_seconds(tg, tg_bin, tmp):
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
+
+
+@pytest.mark.parametrize("ranks", [2, 4])
+def test_an_error_every_rank_meets_at_the_start_is_told_once_without_an_abort(tg_bin, graphs, tmp, ranks):
+    # Every rank checks the same options and opens the same file: they agree on the outcome, rank 0
+    # tells it once, and every rank leaves normally (no MPI_Abort and its banner).
+    graph = graphs["kron-directed"]
+    for args, words in ((["bfs", graph, "-r", "1", "--exchange", "collective", "--slices", "3"], "--slices 3 needs"),
+                        (["bfs", tmp / "no-such.tg"], "no such file"),
+                        (["pr", graph, "-o", tmp / "no-such-folder" / "pr.npy"], "no-such-folder")):
+        res = mpirun(tg_bin, ranks, "run", *args, timeout=120)
+        assert res.returncode != 0, args
+        assert words in res.stderr, (args, res.stderr)
+        assert res.stderr.count("tiergraph: error:") == 1, (args, res.stderr)
+        assert "MPI_ABORT" not in res.stderr, (args, res.stderr)
