@@ -48,7 +48,7 @@ nlohmann::json store_json(const BlockStore& store) {
       {"wait_seconds", c.wait_seconds},
       {"request_seconds", c.request_seconds},
       {"max_in_flight", c.max_in_flight},
-      {"overlap", c.request_seconds > 0 ? 1.0 - c.wait_seconds / c.request_seconds : 1.0}};
+      {"overlap", overlap(c.wait_seconds, c.request_seconds)}};
   if (const auto* numa = dynamic_cast<const NumaStore*>(&store)) {
     j["node"] = numa->node();
     j["node_bytes"] = numa->node_bytes();

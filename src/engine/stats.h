@@ -1,5 +1,7 @@
 #pragma once
 
+#include <algorithm>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -41,9 +43,12 @@ struct IterationStats {
   std::vector<TierPassStats> tiers;  // per tier, when the store has more than one
 };
 
-// 1 - wait / total request time: the share of fetching hidden behind computing (1 with no fetch).
+// 1 - wait / total request time: the share of fetching hidden behind computing (1 with no fetch),
+// from 0 (none hidden) to 1. Waits are summed over workers, and several workers may wait on one
+// request, so the waits can exceed the requests' time: that is nothing hidden, 0, not the
+// negative share (-2.24 for a far rank) the plain ratio gave.
 inline double overlap(double wait_seconds, double request_seconds) {
-  return request_seconds > 0 ? 1.0 - wait_seconds / request_seconds : 1.0;
+  return request_seconds > 0 ? 1.0 - std::min(1.0, wait_seconds / request_seconds) : 1.0;
 }
 inline double overlap(const IterationStats& s) { return overlap(s.wait_seconds, s.request_seconds); }
 

@@ -142,10 +142,10 @@ class GraphFile {
   }
 
   std::string path_;
+  std::string name_;
   format::Header header_{};
   const unsigned char* base_ = nullptr;
   uint64_t size_ = 0;
-  std::string name_;
   std::span<const uint64_t> id_map_;
   std::span<const unsigned char> out_degrees_, in_degrees_;
   uint32_t degree_bytes_ = 4;

@@ -92,6 +92,8 @@ def test_json_reports_the_rank_tier(tg_bin, graphs):
     assert sum(it["blocks_partial"] for it in steps) > 0
     for it in steps:
         assert it["bytes_partial"] + it["bytes_whole"] == it["bytes_fetched"]
+        assert 0 <= it["overlap"] <= 1, it  # a share of the fetch time (was -2.24 where waits outran it)
+    assert all(0 <= tier["overlap"] <= 1 for tier in report["tiers"]), report["tiers"]
 
 
 def test_without_a_far_rank_for_each_rank_it_says_how_to_start_them(tg, tg_bin, graphs):
