@@ -223,8 +223,8 @@ def markdown(graph, info, results):
              f"{info['vertices']} vertices, {info['edges']} edges, {info['blocks']['per_side']}x"
              f"{info['blocks']['per_side']} blocks; `{' '.join(results['command'])}`; medians of "
              f"{results['trials']} trials, kernel time only (the plan, the local block check and the numa "
-             "tier's load happen before it). Overlap sums every worker's wait, so it goes below 0 when "
-             "several wait on one request.", "",
+             "tier's load happen before it). Overlap is the share of fetch time hidden behind computing, 0 "
+             "when the workers' summed waits reach the requests' time.", "",
              "## E1: kernel time / all-local, against the far ratio", ""]
     header = "| algorithm | all-local | tier | " + " | ".join(f"far {r}" for r in RATIOS) + " | turning point |"
     lines += [header, "|" + "---|" * (4 + len(RATIOS))]
