@@ -53,12 +53,13 @@ def summary_lines(stdout: str) -> dict[str, list[str]]:
 
 
 def read_tsv(path) -> dict[int, str]:
-    """original id -> value text; asserts one line per id, two fields each."""
+    """original id -> value text; asserts one line per id, two fields each (three with BFS's
+    parent column, which `run --parents -o` adds)."""
     values: dict[int, str] = {}
     with open(path) as f:
         for lineno, line in enumerate(f, 1):
             parts = line.rstrip("\n").split("\t")
-            assert len(parts) == 2, f"{path}:{lineno}: expected 'id<TAB>value', got {line!r}"
+            assert len(parts) in (2, 3), f"{path}:{lineno}: expected 'id<TAB>value[<TAB>parent]', got {line!r}"
             vid = int(parts[0])
             assert vid not in values, f"{path}:{lineno}: id {vid} listed twice"
             values[vid] = parts[1]
