@@ -41,20 +41,22 @@ int pair_size() {
   MPI_Comm_size(mpi::far_pair(), &s);
   return s;
 }
+// A rank of this pair (kOrigin or kServer) as a rank of the whole job.
+int in_world(int rank_in_pair) {
+  MPI_Group pair, world;
+  MPI_Comm_group(mpi::far_pair(), &pair);
+  MPI_Comm_group(MPI_COMM_WORLD, &world);
+  int translated = MPI_UNDEFINED;
+  MPI_Group_translate_ranks(pair, 1, &rank_in_pair, world, &translated);
+  MPI_Group_free(&pair);
+  MPI_Group_free(&world);
+  return translated;
+}
 // The far window spans the whole job (each far rank exposes its blocks, every other process
 // nothing), not a pair: Open MPI 4.1's default one-sided component names a window's shared
 // segment after its communicator's context id, which the pairs split from one call share, so
 // pairs' windows on one machine collided (a bus error). This is the serving rank's place in it.
-int server_in_window() {
-  MPI_Group pair, world;
-  MPI_Comm_group(mpi::far_pair(), &pair);
-  MPI_Comm_group(MPI_COMM_WORLD, &world);
-  int server = kServer, in_world = MPI_UNDEFINED;
-  MPI_Group_translate_ranks(pair, 1, &server, world, &in_world);
-  MPI_Group_free(&pair);
-  MPI_Group_free(&world);
-  return in_world;
-}
+int server_in_window() { return in_world(kServer); }
 
 // The slots, as the computing rank decided them, on both ranks of the pair.
 std::vector<unsigned char> share_slots(const GraphFile& file, std::vector<unsigned char> slots) {
@@ -93,18 +95,10 @@ void check_far_rank_file(const GraphFile& file) {
   const auto describe = [](const std::string& p, const uint64_t* id) {
     return fmt::format("'{}' ({} bytes, header checksum {:016x})", p, id[0], id[1]);
   };
-  int origin = 0;
-  MPI_Group pair, world;
-  MPI_Comm_group(mpi::far_pair(), &pair);
-  MPI_Comm_group(MPI_COMM_WORLD, &world);
-  const int origin_in_pair = kOrigin;
-  MPI_Group_translate_ranks(pair, 1, &origin_in_pair, world, &origin);
-  MPI_Group_free(&pair);
-  MPI_Group_free(&world);
   fail("the far-memory rank (world rank {}) opened {} where its computing rank (world rank {}) opened {}: a far rank "
        "must read the very graph file its computing rank reads (the same path on a shared file system, or an identical "
        "copy)",
-       server_in_window(), serving ? describe(path, mine) : describe(their_path, theirs), origin,
+       in_world(kServer), serving ? describe(path, mine) : describe(their_path, theirs), in_world(kOrigin),
        serving ? describe(their_path, theirs) : describe(path, mine));
 }
 

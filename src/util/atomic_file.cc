@@ -35,12 +35,7 @@ void check_output_path(const std::string& path, bool overwrite) {
 }
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
-  if (path_.empty()) fail("output path is empty");
-  const auto parent = std::filesystem::path(path_).parent_path();
-  if (!parent.empty() && !std::filesystem::is_directory(parent)) {
-    fail("cannot write '{}': directory '{}' does not exist", path_, parent.string());
-  }
-  if (std::filesystem::is_directory(path_)) fail("cannot write '{}': it is a directory", path_);
+  check_output_path(path_, /*overwrite=*/true);  // whether it may replace a file is the caller's to say
   temp_ = path_ + ".tmp-XXXXXX";
   fd_ = create_temporary_file(temp_);
   if (fd_ < 0) fail("cannot create a temporary file beside '{}': {}", path_, std::strerror(errno));
