@@ -2,12 +2,14 @@
 """Memory tiers, in the shape of the Fargraph+ paper's experiments, side by side in one run.
 
   E1  kernel time against the far ratio (0 .. 0.9) for BFS, WCC and PageRank, on each far tier:
-      file (O_DIRECT through io_uring), numa (node-bound memory read in place) and rank (a
-      far-memory MPI rank read with MPI_Rget over shared memory, `--mca osc sm`); the all-local run
-      (far ratio 0, no budget) is the baseline every ratio is divided by;
+      file (O_DIRECT through io_uring), numa (node-bound memory read in place), rank (a far-memory
+      MPI rank on this machine, its shared window read in place) and rank-copy (the same rank read
+      with MPI_Rget into buffers, `--far-rank-copy`, `--mca osc sm`: what a far rank on another
+      machine does, its copies made by this CPU where an RDMA NIC would make them); the all-local
+      run (far ratio 0, no budget) is the baseline every ratio is divided by;
   E2  the file tier's chunk size, 64 KiB .. 16 MiB (all blocks far, PageRank): the "smile";
   E3  the prefetch pipeline: depth 1 (a request at a time) against the planner's depth 4;
-  E4  threads 1 .. all cores at far ratio 0.7 (file and rank tiers) against all-local at as many;
+  E4  threads 1 .. all cores at far ratio 0.7 (every tier) against all-local at as many;
   E5  the kernel-paging baseline (Fastswap's comparison in the paper): the file tier under a budget
       against `--far paging` inside a cgroup v1 memory limit of the same budget, cold page cache;
   E6  GridGraph at the same budget: its own budget argument (whole GiB, the smallest it takes) and
@@ -36,7 +38,12 @@ from common import ROOT, ensure_time_tool, run, tiergraph_bin
 
 RATIOS = [0.0, 0.3, 0.5, 0.7, 0.9]
 ALGORITHMS = ["bfs", "wcc", "pr"]
-TIERS = ["file", "numa", "rank"]
+TIERS = ["file", "numa", "rank", "rank-copy"]
+
+
+def tier_options(tier):
+    """The run options of a far tier's name in these tables."""
+    return ["--far", "rank", "--far-rank-copy"] if tier == "rank-copy" else ["--far", tier]
 CHUNKS = ["64K", "256K", "1M", "4M", "16M"]
 
 
@@ -71,8 +78,8 @@ def e1(tg, graph, trials, threads):
         row = {"algorithm": algorithm, "local_seconds": base["seconds"], "points": []}
         for tier in TIERS:
             for ratio in RATIOS:
-                r = kernel(tg, algorithm, graph, trials, ["-t", threads, "--far-ratio", ratio, "--far", tier],
-                           mpi=tier == "rank")
+                r = kernel(tg, algorithm, graph, trials, ["-t", threads, "--far-ratio", ratio, *tier_options(tier)],
+                           mpi=tier.startswith("rank"))
                 row["points"].append({"tier": tier, "ratio": ratio, "seconds": r["seconds"],
                                       "slowdown": r["seconds"] / base["seconds"],
                                       "far_ratio": r["plan"]["far_ratio"], "peak_rss": r["peak_rss"],
@@ -111,9 +118,9 @@ def e4(tg, graph, trials, planned):
     for threads in range(1, (os.cpu_count() or 1) + 1):
         for algorithm in ("bfs", "pr"):
             local = kernel(tg, algorithm, graph, trials, ["-t", threads])
-            for tier in ("file", "rank"):
-                r = kernel(tg, algorithm, graph, trials, ["--far-ratio", "0.7", "--far", tier, "-t", threads],
-                           mpi=tier == "rank")
+            for tier in TIERS:
+                r = kernel(tg, algorithm, graph, trials, ["--far-ratio", "0.7", *tier_options(tier), "-t", threads],
+                           mpi=tier.startswith("rank"))
                 rows.append({"algorithm": algorithm, "tier": tier, "threads": threads, "seconds": r["seconds"],
                              "local_seconds": local["seconds"], "planned": str(threads) == str(planned)})
                 print(f"E4 {algorithm} {tier} {threads} threads: {r['seconds']:.3f} s "

@@ -9,8 +9,10 @@
 #include "cli/validators.h"
 #include "store/composite_store.h"
 #include "store/copying_store.h"
+#include "store/far_rank_store.h"
 #include "store/mapped_store.h"
 #include "store/numa_store.h"
+#include "store/rank_transfer.h"
 #include "store/uring_transfer.h"
 #include "util/byte_size.h"
 #include "util/error.h"
@@ -37,6 +39,9 @@ void add_budget_options(CLI::App& cmd, BudgetArgs& a) {
                  "A fetch profile from `tiergraph calibrate` for the far tier (file or rank): the chunk size and depth "
                  "measured on this machine (default: built-in defaults, which the plan names)")
       ->check(CLI::ExistingFile);
+  cmd.add_flag("--far-rank-copy", a.far_rank_copy,
+               "--far rank: copy the far blocks with one-sided MPI_Rget even where the far rank shares this machine "
+               "(there its window is shared memory, read in place, by default): what a far rank on another machine does");
   cmd.add_option("--far-node", a.far_node, "--far numa: the node holding the far blocks (default: the farthest from this CPU)")
       ->check(whole_number(0, 4095));
 }
@@ -57,6 +62,9 @@ void check_budget_options(const BudgetArgs& a, bool far_given) {
   if (!a.given() && far_given) fail("{} places blocks under a budget: give {} or {} too", option_name("far"), budget, ratio);
   if (a.far_node && a.far != "numa") {
     fail("{} names the node of the numa tier: give {} too", option_name("far-node"), option_with("far", "numa"));
+  }
+  if (a.far_rank_copy && a.far != "rank") {
+    fail("{} says how a far-memory rank is read: give {} too", option_name("far-rank-copy"), option_with("far", "rank"));
   }
   if (!a.profile.empty() && !a.given()) {
     fail("{} sizes the fetch pipeline under a budget: give {} or {} too", option_name("profile"), budget, ratio);
@@ -131,7 +139,11 @@ TieredStores make_tiered_stores(const TierPlan& plan, std::shared_ptr<const Grap
                                 const BlockDecoder* in, const TierOptions& options) {
   TieredStores s;
   if (!plan.needs_far_tier()) {
-    if (plan.far == "rank") s.idle_far_rank = std::make_unique<RankTransfer>(*file, plan.far_slots(), 1 << 20);
+    if (plan.far == "rank" && options.far_rank_in_place) {
+      s.idle_far_rank = std::make_shared<FarRankStore>(file, plan.far_slots(), out, in, options.weights, options.check_hashes);
+    } else if (plan.far == "rank") {
+      s.idle_far_rank = std::make_shared<RankTransfer>(*file, plan.far_slots(), 1 << 20);
+    }
     return s;
   }
   s.local = std::make_unique<MappedStore>(out, in, file->blocks_per_side());
@@ -145,6 +157,8 @@ TieredStores make_tiered_stores(const TierPlan& plan, std::shared_ptr<const Grap
     }
     s.far = std::make_unique<NumaStore>(file, [&plan](const BlockId& b) { return plan.is_far(b); }, out, in, node,
                                         options.weights, options.check_hashes);
+  } else if (plan.far == "rank" && options.far_rank_in_place) {
+    s.far = std::make_unique<FarRankStore>(file, plan.far_slots(), out, in, options.weights, options.check_hashes);
   } else {
     CopyingStoreOptions o;
     o.buffers = plan.buffers;

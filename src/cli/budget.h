@@ -14,7 +14,6 @@
 #include "graph/graph_file.h"
 #include "plan/tier_plan.h"
 #include "store/block_store.h"
-#include "store/rank_transfer.h"
 
 namespace tg::cli {
 
@@ -24,6 +23,7 @@ struct BudgetArgs {
   std::string far = "file";
   std::optional<int> far_node;      // --far numa: the node (default: the farthest from this CPU's)
   std::string profile;              // --profile: a calibrated fetch profile (empty: the defaults)
+  bool far_rank_copy = false;       // --far rank: copy with MPI_Rget even where the window could be read in place
   bool given() const { return !memory_budget.empty() || far_ratio.has_value(); }
 };
 
@@ -86,14 +86,15 @@ void check_local_blocks(const GraphFile& file, const TierPlan& plan, bool hashes
 struct TieredStores {
   std::unique_ptr<BlockStore> local, far, composite;
   // The far-memory rank waits for the plan whatever it says: with nothing far it is told so, and
-  // told the run is over when this goes.
-  std::unique_ptr<RankTransfer> idle_far_rank;
+  // told the run is over when this goes (a FarRankStore or a RankTransfer holding nothing).
+  std::shared_ptr<void> idle_far_rank;
 };
 struct TierOptions {
   uint32_t io_threads = 1;     // the fetching tiers' own threads
   bool weights = false;        // passes read weights
   bool check_hashes = true;    // blocks' hashes are checked as they arrive
   std::optional<int> far_node;  // numa: the node (default: the farthest)
+  bool far_rank_in_place = false;  // rank: far_rank_reads_in_place said yes (every process was asked)
 };
 // out, in: the view's decoders (the local blocks, and the DCSR index the numa tier shares).
 TieredStores make_tiered_stores(const TierPlan& plan, std::shared_ptr<const GraphFile> file, const BlockDecoder* out,

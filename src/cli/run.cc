@@ -23,7 +23,7 @@
 #include "dist/mpi_runtime.h"
 #include "engine/engine.h"
 #include "graph/format.h"
-#include "store/rank_transfer.h"
+#include "store/far_rank.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/interrupt_cleanup.h"
@@ -135,8 +135,10 @@ void run_command(const RunArgs& a) {
   mpi::agree([&] {  // every process agrees, though only the computing ranks compare
     if (request.distributed) dist::check_same_graph(file->file_bytes(), file->header().header_checksum, file->path().c_str());
   });
+  // In place where every pair shares a machine (the same answer on every process).
+  if (far_ranks) mpi::agree([&] { request.far_rank_in_place = far_rank_reads_in_place(!r.budget.far_rank_copy); });
   if (mpi::serves_far_blocks()) {  // a far-memory rank: serve, print nothing
-    serve_far_blocks(*file);
+    serve_far_blocks(*file, request.far_rank_in_place);
     return;
   }
   const RunOutcome out = run_algorithm(request, file, read_timer.seconds(), baseline_rss);

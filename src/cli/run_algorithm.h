@@ -39,6 +39,7 @@ struct RunRequest {
   std::string store_buffer_bytes;  // empty: the largest block's size
   double store_delay = 0;
   BudgetArgs budget;
+  bool far_rank_in_place = false;  // --far rank: the job reads its far ranks in place (decided at its start)
   bool far_given = false;  // --far on the command line (meaningless without a budget)
   bool progress = true;    // a status line per pass on a terminal, for runs of a second or more
   // On the ranks of an MPI job (MPI started, more than one rank): each rank masters a vertex range

@@ -1,8 +1,12 @@
 // The non-template parts of a run's trials (run_trials_impl.h): its block store and the store's
 // report.
 #include "cli/run_trials_impl.h"
+
+#include <optional>
+
 #include "store/composite_store.h"
 #include "store/copying_store.h"
+#include "store/far_rank_store.h"
 #include "store/numa_store.h"
 #include "store/rank_transfer.h"
 #include "store/uring_transfer.h"
@@ -54,18 +58,27 @@ nlohmann::json store_json(const BlockStore& store) {
     j["node_bytes"] = numa->node_bytes();
     j["blocks_held"] = numa->blocks_held();
   }
-  // A far-memory rank's window and memory, from the store that reads it (alone or a tier).
-  auto far_rank = [](const BlockStore& s) -> const RankTransfer* {
+  // A far-memory rank's window and memory, and how it is read, from the store that reads it
+  // (alone or a tier).
+  auto far_rank = [](const BlockStore& s) -> std::optional<nlohmann::json> {
+    const auto describe = [](const auto& rank, const char* reads) {
+      return nlohmann::json{{"window_bytes", rank.window_bytes()},
+                            {"peak_rss_bytes", rank.server_peak_rss_bytes()},
+                            {"reads", reads}};
+    };
+    if (const auto* in_place = dynamic_cast<const FarRankStore*>(&s)) return describe(*in_place, "in place");
     const auto* copying = dynamic_cast<const CopyingStore*>(&s);
-    return copying ? dynamic_cast<const RankTransfer*>(&copying->transfer()) : nullptr;
+    const auto* rank = copying ? dynamic_cast<const RankTransfer*>(&copying->transfer()) : nullptr;
+    if (rank) return describe(*rank, "one-sided copies");
+    return std::nullopt;
   };
-  const RankTransfer* rank = far_rank(store);
+  std::optional<nlohmann::json> rank = far_rank(store);
   if (const auto* composite = dynamic_cast<const CompositeStore*>(&store)) {
     for (const BlockStore* tier : composite->tiers()) {
       if ((rank = far_rank(*tier))) break;
     }
   }
-  if (rank) j["far_rank"] = {{"window_bytes", rank->window_bytes()}, {"peak_rss_bytes", rank->server_peak_rss_bytes()}};
+  if (rank) j["far_rank"] = *rank;
   if (const auto* copying = dynamic_cast<const CopyingStore*>(&store)) {
     j["buffer_bytes"] = copying->piece_bytes();
     j["blocks_in_pieces"] = copying->blocks_in_pieces();

@@ -15,7 +15,7 @@
 #include "dist/partition.h"
 #include "engine/engine.h"
 #include "store/block_store.h"
-#include "store/numa_store.h"
+#include "store/resident_store.h"
 #include "util/byte_size.h"
 #include "util/log.h"
 #include "util/memory.h"
@@ -198,7 +198,8 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
                                {.io_threads = a.store_io_threads,
                                 .weights = kWeights,
                                 .check_hashes = !a.no_checksums,
-                                .far_node = a.budget.far_node});
+                                .far_node = a.budget.far_node,
+                                .far_rank_in_place = a.far_rank_in_place});
   } else {
     store = make_store(a, file, kWeights);
   }
@@ -231,7 +232,8 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
   }
   out.peak_rss = peak_rss_bytes();
   if (tiers.composite) extras.tiers = {store_json(*tiers.local), store_json(*tiers.far)};
-  if (const auto* numa = dynamic_cast<const NumaStore*>(tiers.far.get())) extras.far_node_bytes = numa->node_bytes();
+  // The far tier's memory, where this process maps it: a NUMA node's, or a far rank's shared window.
+  if (const auto* resident = dynamic_cast<const ResidentStore*>(tiers.far.get())) extras.far_node_bytes = resident->region_bytes();
   extras.local_peak_rss = out.peak_rss - std::min(out.peak_rss, extras.far_node_bytes);
   if (comm) {  // the largest rank's
     comm->allreduce(&out.peak_rss, 1, dist::Scalar::kU64, dist::MergeOp::kMax);

@@ -11,14 +11,9 @@
 
 #include <fmt/format.h>
 
-#include "graph/block_check.h"
 #include "util/error.h"
 
 namespace tg {
-
-namespace {
-constexpr uint64_t kAlign = 64;  // each block on its own cache line
-}
 
 NumaNodes numa_nodes() {
   NumaNodes n;
@@ -44,106 +39,50 @@ int NumaStore::node_of(const void* address) {
   return node;
 }
 
-uint64_t NumaStore::slot(const BlockId& b) const {
-  const uint64_t p = file_->blocks_per_side();
-  const bool in = b.grid == Grid::kIn && file_->directed();
-  return (in ? p * p : 0) + b.major * p + b.minor;
-}
+void FreeOnNode::operator()(unsigned char* memory) const { numa_free(memory, bytes); }
 
 NumaStore::NumaStore(std::shared_ptr<const GraphFile> file, const std::function<bool(const BlockId&)>& holds,
                      const BlockDecoder* out, const BlockDecoder* in, int node, bool weights, bool check_hashes)
-    : file_(std::move(file)), node_(node) {
+    : ResidentStore(std::move(file)), node_(node) {
   if (numa_available() < 0) fail("the numa tier needs NUMA support, and this kernel has none (libnuma: numa_available failed)");
   if (node < 0 || node > numa_max_node() || numa_node_size64(node, nullptr) <= 0) {
     fail("the numa tier: node {} has no memory on this machine (nodes 0 to {})", node, numa_max_node());
   }
-  weights = weights && file_->weighted();
-  const uint32_t p = file_->blocks_per_side();
-  const uint64_t grids = file_->directed() ? 2 : 1;
-  decoders_.resize(grids * p * p);
-  has_.assign(grids * p * p, 0);
-  struct Held {
-    BlockId block;
-    uint64_t at, bytes;
-  };
-  std::vector<Held> held;
-  for (Grid g : {Grid::kOut, Grid::kIn}) {
-    if (g == Grid::kIn && !file_->directed()) break;
-    for (uint32_t i = 0; i < p; ++i)
-      for (uint32_t j = 0; j < p; ++j) {
-        if (!holds({g, i, j})) continue;
-        const uint64_t bytes = file_->block_bytes(g, i, j, weights);
-        held.push_back({{g, i, j}, bytes_, bytes});
-        bytes_ = format::align_up(bytes_ + bytes, kAlign);
-      }
-  }
-  held_ = held.size();
-  if (bytes_ == 0) return;
+  weights = weights && this->file().weighted();
+  uint64_t bytes = 0;
+  const std::vector<Placed> placed = lay_out(holds, weights, bytes);
+  if (bytes == 0) return;  // nothing to hold
   // numa_alloc_onnode maps the region with a policy binding its pages to the node (mbind).
-  memory_ = static_cast<unsigned char*>(numa_alloc_onnode(bytes_, node));
-  if (memory_ == nullptr) fail("the numa tier: cannot allocate {} bytes on node {}", bytes_, node);
-  const int fd = ::open(file_->path().c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    numa_free(memory_, bytes_);
-    fail("cannot open '{}' for the numa tier: {}", file_->path(), std::strerror(errno));
-  }
-  // Read and check the blocks in parallel; the first failure in block order is reported.
-  std::vector<std::string> problems(held.size());
+  memory_ = std::unique_ptr<unsigned char, FreeOnNode>(static_cast<unsigned char*>(numa_alloc_onnode(bytes, node)),
+                                                      FreeOnNode{bytes});
+  if (!memory_) fail("the numa tier: cannot allocate {} bytes on node {}", bytes, node);
+  const std::string& path = this->file().path();
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail("cannot open '{}' for the numa tier: {}", path, std::strerror(errno));
+  // Read in parallel; the first failure in block order is reported.
+  std::vector<std::string> problems(placed.size());
 #pragma omp parallel for schedule(dynamic, 1)
-  for (size_t k = 0; k < held.size(); ++k) {
-    const Held& h = held[k];
-    const auto& e = file_->entry(h.block.grid, h.block.major, h.block.minor);
-    unsigned char* to = memory_ + h.at;
+  for (size_t k = 0; k < placed.size(); ++k) {
+    const Placed& h = placed[k];
+    const uint64_t offset = this->file().entry(h.block.grid, h.block.major, h.block.minor).offset;
     uint64_t done = 0;
     while (done < h.bytes) {
-      const ssize_t got = ::pread(fd, to + done, h.bytes - done, static_cast<off_t>(e.offset + done));
+      const ssize_t got = ::pread(fd, memory_.get() + h.at + done, h.bytes - done, static_cast<off_t>(offset + done));
       if (got <= 0) {
-        problems[k] = fmt::format("reading {} bytes at offset {} failed: {}", h.bytes, e.offset + done,
+        problems[k] = fmt::format("reading {} bytes at offset {} failed: {}", h.bytes, offset + done,
                                   got < 0 ? std::strerror(errno) : "the file ends there");
         break;
       }
       done += static_cast<uint64_t>(got);
     }
-    const auto r = file_->ranges();
-    const auto& b = h.block;
-    if (problems[k].empty()) {
-      problems[k] = validate_block(to, h.bytes, e, file_->shape(b.major, b.minor), r[b.major], r[b.minor],
-                                   check_hashes, weights);
-    }
-    if (!problems[k].empty()) continue;
-    BlockDecoder d = BlockDecoder::at(to, e, r[b.major], r[b.minor]);
-    const BlockDecoder& viewed = (b.grid == Grid::kOut ? out : in)[uint64_t{b.major} * p + b.minor];
-    d.presence = viewed.presence;
-    d.presence_rank = viewed.presence_rank;
-    decoders_[slot(b)] = d;
-    has_[slot(b)] = 1;
   }
   ::close(fd);
-  for (size_t k = 0; k < held.size(); ++k) {
+  for (size_t k = 0; k < placed.size(); ++k) {
     if (problems[k].empty()) continue;
-    numa_free(memory_, bytes_);
-    memory_ = nullptr;
-    const auto& b = held[k].block;
-    fail("'{}': {}, placed on NUMA node {}: {}", file_->path(), file_->block_name(b.grid, b.major, b.minor), node,
-         problems[k]);
+    const BlockId& b = placed[k].block;
+    fail("'{}': {}, placed on NUMA node {}: {}", path, this->file().block_name(b.grid, b.major, b.minor), node, problems[k]);
   }
-}
-
-NumaStore::~NumaStore() {
-  if (memory_ != nullptr) numa_free(memory_, bytes_);
-}
-
-void NumaStore::begin_pass(std::vector<PlannedBlock> plan) {
-  plan_.resize(plan.size());
-  for (size_t k = 0; k < plan.size(); ++k) {
-    const uint64_t s = slot(plan[k].block);
-    if (!has_[s]) {
-      fail("internal: the numa store was asked for block ({}, {}) of the {} grid, which it does not hold",
-           plan[k].block.major, plan[k].block.minor, grid_name(plan[k].block.grid));
-    }
-    plan_[k] = &decoders_[s];
-  }
-  blocks_ += plan.size();
+  hold(memory_.get(), bytes, placed, out, in, weights, check_hashes, fmt::format("placed on NUMA node {}", node));
 }
 
 }  // namespace tg

@@ -45,7 +45,7 @@ def options_for(algorithm, graph_name):
 
 
 # The ways ranks fetch blocks: some far under a budget (the file tier, NUMA memory, or a far-memory
-# rank per computing rank: 4 processes are 2 ranks), or all of them from a fetching store without
+# rank per computing rank, read in place or copied: 4 processes are 2 ranks), or all of them from a fetching store without
 # one (the disk tier, or the copying store with completions out of order and late); each exchange
 # at least once, sliced or not (a sliced push reads block-major too, a slice a run of whole block
 # rows). The kernel-paging baseline places nothing far: every rank maps its rows.
@@ -53,6 +53,7 @@ FAR = ["--far-ratio", "0.6", "--far"]
 WAYS = [
     (2, [*FAR, "file"]),
     (4, [*FAR, "rank", "--exchange", "ring", "--slices", "3"]),
+    (4, [*FAR, "rank", "--far-rank-copy", "--exchange", "collective"]),
     (2, ["--memory-budget", "64M", "--far", "paging"]),
     (4, [*FAR, "file", "--exchange", "ring", "--slices", "4"]),
     (2, [*FAR, "numa"]),
@@ -93,8 +94,10 @@ def test_every_algorithm_with_fetched_blocks_on_ranks_gives_the_one_rank_answer(
             assert all(r["plan"]["far_blocks"] == 0 and r["store"]["name"] == "mapped" for r in reports), reports
             continue
         assert all(r["plan"]["far_blocks"] > 0 for r in reports), rows
-        if far != "numa":  # each rank fetched its far blocks (the numa tier reads them in place)
-            assert all(r["store"]["bytes_fetched"] > 0 for r in reports)
+        # Each rank fetched its far blocks, or read them in place (the numa tier; a far rank on
+        # this machine unless told to copy).
+        in_place = far == "numa" or (far == "rank" and "--far-rank-copy" not in options)
+        assert all((r["store"]["bytes_fetched"] == 0) == in_place for r in reports), reports
         if far == "rank":
             assert all(r["store"]["name"] == "composite(mapped+rank)" for r in reports), reports
 
@@ -148,12 +151,14 @@ def test_each_rank_reads_its_far_blocks_from_its_own_far_memory_rank(tg, tg_bin,
     assert_same_answer(np.load(out), np.load(reference), "pr", f"{ranks} ranks, each with a far rank")
     report = json.loads(res.stdout)
     if ranks == 1:  # one computing rank is a plain run with the rank tier
-        assert report["tiers"][1]["name"] == "rank" and report["tiers"][1]["bytes_fetched"] > 0
+        assert report["tiers"][1]["name"] == "rank" and report["tiers"][1]["blocks_read"] > 0
+        assert report["tiers"][1]["far_rank"]["reads"] == "in place"
         return
     reports = report["trials"][0]["ranks"]
     assert [r["rank"] for r in reports] == list(range(ranks))
     for r in reports:
         assert r["store"]["name"] == "composite(mapped+rank)" and r["plan"]["local_blocks"] == 0, r
+        assert r["store"]["far_rank"]["reads"] == "in place", r["store"]
         # Its own far rank holds its far blocks (with the grid no pass reads, placed far too) and
         # reports the memory that costs.
         window = r["store"]["far_rank"]["window_bytes"]

@@ -1,7 +1,8 @@
 """The far-memory rank tier: under `mpirun -np 2 tiergraph run ... --far rank`, rank 1 holds the far
-blocks in an MPI window and rank 0 reads them with one-sided MPI_Rget (on N computing ranks,
+blocks in an MPI window and rank 0 reads them: in place where the window is shared memory (the
+two on one machine), else, or with --far-rank-copy, with one-sided MPI_Rget (on N computing ranks,
 `-np 2N`: rank N + r serves rank r; test_dist_budget.py runs those). Every algorithm gives the
-all-local answer over shared memory (osc sm) and over UCX on TCP; a run without a far rank for
+all-local answer read in place and copied over shared memory (osc sm), and over UCX on TCP; a run without a far rank for
 each computing rank says how to start them; an error on any rank, or a far rank that dies, ends
 the job with a non-zero exit instead of a hang."""
 
@@ -18,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import graphfile
 from same_answer import assert_same_answer, convert_datasets
 
 MPIRUN = shutil.which("mpirun")
@@ -56,10 +58,12 @@ def test_every_algorithm_through_a_far_rank(tg, tg_bin, graphs, dataset, algorit
     graph = graphs[dataset]
     extra = ["--unit-weights"] if algorithm == "sssp" and not tg.info(graph)["weighted"] else []
     want = expected(tg, graph, algorithm, extra, tmp)
-    for ratio in ("0", "0.6", "1"):  # at 0 nothing is far, and rank 1 must still be let go
-        out = tmp / f"rank-{ratio}.npy"
-        res = mpirun(tg_bin, 2, "run", algorithm, graph, *extra, "--far-ratio", ratio, "--far", "rank", "-t", "2",
-                     "-v", "-o", out)
+    # At 0 nothing is far, and rank 1 must still be let go; read in place, then copied.
+    for ratio, reads in (("0", []), ("0", ["--far-rank-copy"]), ("0.6", []), ("0.6", ["--far-rank-copy"]),
+                         ("1", []), ("1", ["--far-rank-copy"])):
+        out = tmp / f"rank-{ratio}-{len(reads)}.npy"
+        res = mpirun(tg_bin, 2, "run", algorithm, graph, *extra, "--far-ratio", ratio, "--far", "rank", *reads,
+                     "-t", "2", "-v", "-o", out)
         assert res.returncode == 0, res.stderr[-2000:]
         assert_same_answer(np.load(out), want, algorithm)
 
@@ -74,15 +78,56 @@ def test_the_far_rank_over_ucx_on_tcp(tg, tg_bin, graphs, tmp, processes):
                  transport=UCX_TCP)
     assert res.returncode == 0, res.stderr[-2000:]
     assert_same_answer(np.load(out), want, "pr")
+    # osc ucx makes no shared-memory windows: the far blocks are copied, though on one machine.
+    assert json.loads(res.stdout)["tiers"][1]["far_rank"]["reads"] == "one-sided copies"
 
 
-def test_json_reports_the_rank_tier(tg_bin, graphs):
-    res = mpirun(tg_bin, 2, "run", "bfs", graphs["road-rome99.gr.xz"], "--far-ratio", "1", "--far", "rank",
+def test_json_reports_the_rank_tier_read_in_place(tg_bin, graphs):
+    # Its two ranks on one machine, rank 0 loads the far blocks from the far rank's shared window.
+    res = mpirun(tg_bin, 2, "run", "pr", graphs["email-Eu-core.txt.xz"], "--far-ratio", "0.7", "--far", "rank",
                  "--json")
+    assert res.returncode == 0, res.stderr[-2000:]
+    report = json.loads(res.stdout)
+    far = report["tiers"][1]
+    assert far["name"] == "rank" and far["far_rank"]["reads"] == "in place"
+    assert far["blocks_read"] > 0 and far["bytes_fetched"] == 0 and far["requests"] == 0 and far["pool_bytes"] == 0
+    assert far["far_rank"]["window_bytes"] >= report["plan"]["far_bytes"] > 0
+    assert far["far_rank"]["peak_rss_bytes"] >= far["far_rank"]["window_bytes"]
+    # Pages rank 0 maps from the far rank are the far tier's, not its own memory.
+    assert report["far_node_bytes"] == far["far_rank"]["window_bytes"]
+
+
+def test_a_corrupt_block_held_by_the_far_rank_is_named_before_it_is_read_in_place(tg, tg_bin, tmp):
+    good = tmp / "served.tg"
+    tg.run("generate", "-g", "11", "--blocks", "2", "-o", good, check=True)
+    rows = graphfile.GraphFile(good).index("out")
+    k = max(range(len(rows)), key=lambda k: int(rows[k]["edge_count"]))
+    row = rows[k]
+    b = [int(x) for x in row["part_bytes"]]
+    data = bytearray(good.read_bytes())
+    data[int(row["offset"]) + (b[0] + 7) // 8 * 8 + b[1] // 2] ^= 0x5A  # the middle of its neighbours
+    bad = tmp / "bad.tg"
+    bad.write_bytes(bytes(data))
+    res = mpirun(tg_bin, 2, "run", "bfs", bad, "--far-ratio", "1", "--far", "rank", timeout=120)
+    assert res.returncode != 0
+    assert f"out-grid block (row {k // 2}, column {k % 2})" in res.stderr, res.stderr[-2000:]
+    assert "held by the far-memory rank (world rank 1)" in res.stderr and "checksum" in res.stderr, res.stderr[-2000:]
+
+
+def test_far_rank_copy_needs_the_rank_tier(tg, graphs):
+    res = tg.run("run", "bfs", graphs["tiny-lesmis.graph.xz"], "--far-ratio", "0.5", "--far-rank-copy")
+    assert res.returncode == 1 and any("--far-rank-copy says how a far-memory rank is read: give --far rank too" in line
+                                       for line in res.error_lines()), res
+
+
+def test_json_reports_the_rank_tier_copied(tg_bin, graphs):
+    res = mpirun(tg_bin, 2, "run", "bfs", graphs["road-rome99.gr.xz"], "--far-ratio", "1", "--far", "rank",
+                 "--far-rank-copy", "--json")
     assert res.returncode == 0, res.stderr[-2000:]
     report = json.loads(res.stdout)  # printed once, by rank 0
     far = report["tiers"][1]
     assert far["name"] == "rank" and far["bytes_fetched"] > 0 and far["requests"] > 0
+    assert far["far_rank"]["reads"] == "one-sided copies"
     # The far rank's window holds every far block (aligned), and its memory is reported.
     assert far["far_rank"]["window_bytes"] >= report["plan"]["far_bytes"] > 0
     assert far["far_rank"]["peak_rss_bytes"] >= far["far_rank"]["window_bytes"]
