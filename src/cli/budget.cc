@@ -87,6 +87,7 @@ TierPlan make_plan(const BudgetArgs& a, const GraphFile& file, const PlanInputs&
   r.far_ratio = a.far_ratio;
   r.far = a.far;
   r.threads = in.threads;
+  r.far_in_place = in.far_in_place;
   if (!a.profile.empty()) r.profile = load_fetch_profile(a.profile, a.far);
   r.machine_bytes = machine_memory_bytes();
   if (in.masters) {

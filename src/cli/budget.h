@@ -39,6 +39,7 @@ struct PlanInputs {
   bool weights = false;      // its passes read weights
   bool parents = false;      // bfs --parents: a second per-vertex result
   uint32_t threads = 1;
+  bool far_in_place = false;  // --far rank, read in place (far_rank_reads_in_place said so)
   // On an MPI rank: its masters [first, end), and what its exchange holds (PlanRequest).
   std::optional<std::pair<uint64_t, uint64_t>> masters;
   uint64_t communication_bytes = 0;
@@ -63,6 +64,7 @@ PlanInputs plan_inputs(const Kernel& kernel, const View& view, bool weights, boo
                 .weights = weights,
                 .parents = parents,
                 .threads = threads,
+                .far_in_place = false,
                 .masters = std::nullopt,
                 .communication_bytes = 0};
   if (rank) {

@@ -181,12 +181,13 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
   if (a.budget.given()) {
     const uint32_t threads = static_cast<uint32_t>(omp_get_max_threads());
     // On ranks, this rank's share: the rows of its masters, and its exchange's memory.
-    out.plan = make_plan(a.budget, *file,
-                         comm ? plan_inputs(kernel, g, kWeights, a.parents, threads,
-                                            RankShare{{comm->first(comm->rank()), comm->end(comm->rank())},
-                                                      dist_options.exchange_bytes,
-                                                      dist_options.exchange == Exchange::kAccumulate})
-                              : plan_inputs(kernel, g, kWeights, a.parents, threads));
+    PlanInputs inputs = comm ? plan_inputs(kernel, g, kWeights, a.parents, threads,
+                                           RankShare{{comm->first(comm->rank()), comm->end(comm->rank())},
+                                                     dist_options.exchange_bytes,
+                                                     dist_options.exchange == Exchange::kAccumulate})
+                             : plan_inputs(kernel, g, kWeights, a.parents, threads);
+    inputs.far_in_place = a.far_rank_in_place;
+    out.plan = make_plan(a.budget, *file, inputs);
     if (root) {
       for (const auto& line : out.plan->reasons) log::info("plan: {}", line);
     }

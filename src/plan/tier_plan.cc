@@ -168,8 +168,8 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
   plan.buffers = plan.depth + 2 * std::max<uint32_t>(r.threads, 1);
   plan.buffer_bytes = std::min(largest, std::max(kWholeBlockBytes, r.profile.chunk_bytes));
   plan.chunk_bytes = r.profile.chunk_bytes;
-  // The numa tier is read in place: no pipeline.
-  const bool fetching = r.far != "numa" && r.far != "paging";
+  // The numa tier, and a far rank on this machine, are read in place: no pipeline.
+  const bool fetching = r.far != "numa" && r.far != "paging" && !(r.far == "rank" && r.far_in_place);
   auto pool_of = [&](uint64_t buffer) {
     return fetching ? CopyingStore::pool_bytes_for(plan.buffers, plan.depth, buffer, kTransferAlignment) : 0;
   };
@@ -292,6 +292,10 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
       plan.reasons.push_back(fmt::format("pipeline: {} buffers of {}, {} requests in flight, read in chunks of {} ({} profile)",
                                          plan.buffers, bytes_text(plan.buffer_bytes), plan.depth,
                                          bytes_text(plan.chunk_bytes), plan.profile_source));
+    } else if (r.far == "rank") {
+      plan.reasons.push_back("rank: the far-memory rank shares this machine, so its window is shared memory that every "
+                             "pass reads in place (no pipeline; --far-rank-copy copies with MPI_Rget as from another "
+                             "machine)");
     } else {
       plan.reasons.push_back("numa: the far blocks are read once into the far node's memory and read there in place by every pass (no pipeline)");
     }

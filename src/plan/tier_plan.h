@@ -53,7 +53,8 @@ struct PlanRequest {
   bool weights = false;             // passes read the weights part
   std::optional<uint64_t> budget;   // --memory-budget
   std::optional<double> far_ratio;  // --far-ratio (give one of the two)
-  std::string far = "file";         // the far tier: file or numa
+  std::string far = "file";         // the far tier: file, numa, rank or paging
+  bool far_in_place = false;        // rank: its window is shared memory, read in place (no pipeline)
   uint32_t threads = 1;
   FetchProfile profile;
   uint64_t machine_bytes = 0;       // physical memory (a budget above it is refused); 0: unchecked

@@ -95,6 +95,10 @@ def test_json_reports_the_rank_tier_read_in_place(tg_bin, graphs):
     assert far["far_rank"]["peak_rss_bytes"] >= far["far_rank"]["window_bytes"]
     # Pages rank 0 maps from the far rank are the far tier's, not its own memory.
     assert report["far_node_bytes"] == far["far_rank"]["window_bytes"]
+    # Nothing is fetched, so the plan holds no pipeline for it and says why.
+    assert report["plan"]["memory"]["pool"] == 0, report["plan"]
+    assert any("its window is shared memory that every pass reads in place" in line
+               for line in report["plan"]["reasons"]), report["plan"]
 
 
 def test_a_corrupt_block_held_by_the_far_rank_is_named_before_it_is_read_in_place(tg, tg_bin, tmp):
@@ -128,6 +132,7 @@ def test_json_reports_the_rank_tier_copied(tg_bin, graphs):
     far = report["tiers"][1]
     assert far["name"] == "rank" and far["bytes_fetched"] > 0 and far["requests"] > 0
     assert far["far_rank"]["reads"] == "one-sided copies"
+    assert report["plan"]["memory"]["pool"] > 0, report["plan"]  # the copies' pipeline
     # The far rank's window holds every far block (aligned), and its memory is reported.
     assert far["far_rank"]["window_bytes"] >= report["plan"]["far_bytes"] > 0
     assert far["far_rank"]["peak_rss_bytes"] >= far["far_rank"]["window_bytes"]
@@ -228,8 +233,9 @@ def test_calibrate_measures_the_rank_tier_and_run_reads_its_profile(tg, tg_bin, 
     graph = graphs["email-Eu-core.txt.xz"]
     want = expected(tg, graph, "bfs", [], tmp)
     out = tmp / "profiled.npy"
-    run = mpirun(tg_bin, 2, "run", "bfs", graph, "--far-ratio", "0.7", "--far", "rank", "--profile", profile,
-                 "-o", out, "--json")
+    # The profile sizes the copies (read in place, nothing is fetched in chunks).
+    run = mpirun(tg_bin, 2, "run", "bfs", graph, "--far-ratio", "0.7", "--far", "rank", "--far-rank-copy",
+                 "--profile", profile, "-o", out, "--json")
     assert run.returncode == 0, run.stderr[-2000:]
     report = json.loads(run.stdout)
     assert report["plan"]["profile"] == str(profile)
