@@ -15,6 +15,7 @@
 #include "store/far_rank_pair.h"
 #include "util/error.h"
 #include "util/memory.h"
+#include "util/read_at.h"
 
 namespace tg {
 
@@ -189,16 +190,10 @@ void serve_far_blocks(const GraphFile& file, bool in_place) {
   for (size_t k = 0; k < layout.extents.size(); ++k) {
     if (fd < 0) continue;
     const auto& x = layout.extents[k];
-    uint64_t done = 0;
-    while (done < x.bytes) {
-      const ssize_t got = ::pread(fd, memory + x.window_offset + done, x.bytes - done, static_cast<off_t>(x.file_offset + done));
-      if (got <= 0) {
+    if (const auto failed = read_at(fd, memory + x.window_offset, x.bytes, x.file_offset)) {
 #pragma omp critical(tg_far_rank)
-        problem = fmt::format("far-memory rank: reading '{}' at offset {} failed: {}", file.path(), x.file_offset + done,
-                              got < 0 ? std::strerror(errno) : "the file ends there");
-        break;
-      }
-      done += static_cast<uint64_t>(got);
+      problem = fmt::format("far-memory rank: reading '{}' at offset {} failed: {}", file.path(), failed->offset,
+                            failed->reason);
     }
   }
   if (fd >= 0) ::close(fd);

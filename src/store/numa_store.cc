@@ -12,8 +12,33 @@
 #include <fmt/format.h>
 
 #include "util/error.h"
+#include "util/read_at.h"
 
 namespace tg {
+
+namespace {
+
+// The blocks `holds` names, laid out one after another, each on its own cache line.
+std::vector<ResidentStore::Placed> lay_out(const GraphFile& file, const std::function<bool(const BlockId&)>& holds,
+                                           bool weights, uint64_t& total_bytes) {
+  constexpr uint64_t kAlign = 64;
+  std::vector<ResidentStore::Placed> placed;
+  total_bytes = 0;
+  const uint32_t p = file.blocks_per_side();
+  for (Grid g : {Grid::kOut, Grid::kIn}) {
+    if (g == Grid::kIn && !file.directed()) break;
+    for (uint32_t i = 0; i < p; ++i)
+      for (uint32_t j = 0; j < p; ++j) {
+        if (!holds(BlockId{g, i, j})) continue;
+        const uint64_t bytes = file.block_bytes(g, i, j, weights);
+        placed.push_back({{g, i, j}, total_bytes, bytes});
+        total_bytes = format::align_up(total_bytes + bytes, kAlign);
+      }
+  }
+  return placed;
+}
+
+}  // namespace
 
 NumaNodes numa_nodes() {
   NumaNodes n;
@@ -50,7 +75,7 @@ NumaStore::NumaStore(std::shared_ptr<const GraphFile> file, const std::function<
   }
   weights = weights && this->file().weighted();
   uint64_t bytes = 0;
-  const std::vector<Placed> placed = lay_out(holds, weights, bytes);
+  const std::vector<Placed> placed = lay_out(this->file(), holds, weights, bytes);
   if (bytes == 0) return;  // nothing to hold
   // numa_alloc_onnode maps the region with a policy binding its pages to the node (mbind).
   memory_ = std::unique_ptr<unsigned char, FreeOnNode>(static_cast<unsigned char*>(numa_alloc_onnode(bytes, node)),
@@ -65,15 +90,8 @@ NumaStore::NumaStore(std::shared_ptr<const GraphFile> file, const std::function<
   for (size_t k = 0; k < placed.size(); ++k) {
     const Placed& h = placed[k];
     const uint64_t offset = this->file().entry(h.block.grid, h.block.major, h.block.minor).offset;
-    uint64_t done = 0;
-    while (done < h.bytes) {
-      const ssize_t got = ::pread(fd, memory_.get() + h.at + done, h.bytes - done, static_cast<off_t>(offset + done));
-      if (got <= 0) {
-        problems[k] = fmt::format("reading {} bytes at offset {} failed: {}", h.bytes, offset + done,
-                                  got < 0 ? std::strerror(errno) : "the file ends there");
-        break;
-      }
-      done += static_cast<uint64_t>(got);
+    if (const auto failed = read_at(fd, memory_.get() + h.at, h.bytes, offset)) {
+      problems[k] = fmt::format("reading {} bytes at offset {} failed: {}", h.bytes, failed->offset, failed->reason);
     }
   }
   ::close(fd);

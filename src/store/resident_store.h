@@ -20,6 +20,13 @@ namespace tg {
 
 class ResidentStore : public BlockStore {
  public:
+  // A block and where it lies in the region: `bytes` from `at` (what the run's passes read:
+  // the weights part only when they read weights).
+  struct Placed {
+    BlockId block;
+    uint64_t at = 0, bytes = 0;
+  };
+
   bool zero_copy() const override { return false; }
   uint64_t capacity_blocks() const override { return ~uint64_t{0}; }
   uint64_t pool_bytes() const override { return 0; }  // its memory is the region's: region_bytes()
@@ -36,21 +43,12 @@ class ResidentStore : public BlockStore {
   StoreCounters counters() const override { return {.blocks = blocks_.load()}; }
 
  protected:
-  // A block and where it lies in the region: `bytes` from `at` (what the run's passes read:
-  // the weights part only when they read weights).
-  struct Placed {
-    BlockId block;
-    uint64_t at = 0, bytes = 0;
-  };
   explicit ResidentStore(std::shared_ptr<const GraphFile> file);
   // Checks the blocks in `placed` at `region` and serves them; fails naming the first bad block
   // in storage order and `where` (what the region is, for the message). out/in: the view's
   // decoders (their DCSR presence index, which the vertex-major passes use, is shared).
   void hold(const unsigned char* region, uint64_t region_bytes, const std::vector<Placed>& placed, const BlockDecoder* out,
             const BlockDecoder* in, bool weights, bool check_hashes, const std::string& where);
-  // The blocks `holds` names, laid out one after another, each on its own cache line.
-  template <typename Holds>
-  std::vector<Placed> lay_out(Holds&& holds, bool weights, uint64_t& total_bytes) const;
   const GraphFile& file() const { return *file_; }
 
  private:
@@ -62,24 +60,5 @@ class ResidentStore : public BlockStore {
   std::vector<const BlockDecoder*> plan_;
   std::atomic<uint64_t> blocks_{0};
 };
-
-template <typename Holds>
-std::vector<ResidentStore::Placed> ResidentStore::lay_out(Holds&& holds, bool weights, uint64_t& total_bytes) const {
-  constexpr uint64_t kAlign = 64;
-  std::vector<Placed> placed;
-  total_bytes = 0;
-  const uint32_t p = file_->blocks_per_side();
-  for (Grid g : {Grid::kOut, Grid::kIn}) {
-    if (g == Grid::kIn && !file_->directed()) break;
-    for (uint32_t i = 0; i < p; ++i)
-      for (uint32_t j = 0; j < p; ++j) {
-        if (!holds(BlockId{g, i, j})) continue;
-        const uint64_t bytes = file_->block_bytes(g, i, j, weights);
-        placed.push_back({{g, i, j}, total_bytes, bytes});
-        total_bytes = format::align_up(total_bytes + bytes, kAlign);
-      }
-  }
-  return placed;
-}
 
 }  // namespace tg
