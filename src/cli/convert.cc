@@ -1,6 +1,7 @@
 // `tiergraph convert INPUT -o GRAPH`: any supported text format to a graph file.
 #include <unistd.h>
 
+#include <filesystem>
 #include <memory>
 
 #include "cli/commands.h"
@@ -10,12 +11,27 @@
 
 namespace tg::cli {
 
+namespace {
+
+// What the in-memory build of this input would hold, about: its edges parsed (24 bytes each,
+// at about 8 bytes of text per edge, a compressed file holding some 4 times its size).
+uint64_t in_memory_build_bytes(const std::string& input) {
+  std::error_code error;
+  const auto size = input == "-" ? 0 : std::filesystem::file_size(input, error);
+  if (error) return 0;
+  const bool compressed = input.ends_with(".gz") || input.ends_with(".xz") || input.ends_with(".zst");
+  return static_cast<uint64_t>(size) * (compressed ? 4 : 1) / 8 * 24;
+}
+
+}  // namespace
+
 Runner add_convert(CLI::App& app) {
   auto* cmd = app.add_subcommand("convert", "Convert an edge list / Matrix Market / DIMACS / METIS file to a graph file");
   struct Args {
     std::string input, output;
     PathArgument input_arg;
     GraphInputArgs graph;
+    BuildBudgetArgs budget;
     int threads = 0;
     bool json = false, overwrite = false;
   };
@@ -23,6 +39,7 @@ Runner add_convert(CLI::App& app) {
   add_path_argument(*cmd, args->input_arg, "INPUT", "Input file (.gz/.xz/.zst read transparently; - for stdin)");
   cmd->add_option("-o,--output", args->output, "Graph file to write")->required();
   add_graph_input_options(*cmd, args->graph);
+  add_build_budget_options(*cmd, args->budget);
   cmd->add_option("-t,--threads", args->threads, "Threads, at least 1 (default: all cores)")->check(CLI::Range(1, 4096));
   cmd->add_flag("--overwrite", args->overwrite, "Replace the output if it exists");
   cmd->add_flag("--json", args->json, "Print the conversion report as JSON on stdout");
@@ -31,6 +48,7 @@ Runner add_convert(CLI::App& app) {
     apply_threads(args->threads);
     ConvertOptions options = make_convert_options(args->graph);
     options.overwrite = args->overwrite;
+    apply_build_budget(args->budget, in_memory_build_bytes(args->input), options);
     const ConvertReport report = convert_file(args->input, args->output, options);
     log::info("Converted '{}' ({}) to '{}'", args->input, report.format, args->output);
     log_convert_report(report);

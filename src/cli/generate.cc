@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/validators.h"
 #include "graph/convert.h"
 #include "graph/edge_list_text.h"
@@ -21,6 +22,7 @@ Runner add_generate(CLI::App& app) {
     std::string weights, output;
     bool undirected = false, json = false, overwrite = false;
     uint32_t blocks = 0;
+    BuildBudgetArgs budget;
   };
   auto args = std::make_shared<Args>();
   auto* g = cmd->add_option("-g,--kronecker", args->kron, "Kronecker graph of 2^SCALE vertices");
@@ -36,6 +38,7 @@ Runner add_generate(CLI::App& app) {
   cmd->add_option("-t,--threads", args->threads, "Threads, at least 1 (default: all cores)")->check(CLI::Range(1, 4096));
   cmd->add_flag("--overwrite", args->overwrite, "Replace the output if it exists");
   cmd->add_flag("--json", args->json, "Print the report as JSON on stdout");
+  add_build_budget_options(*cmd, args->budget);
   return [args] {
     apply_threads(args->threads);
     if ((args->kron == 0) == (args->uniform == 0)) fail("give exactly one of -g/--kronecker SCALE or -u/--uniform SCALE");
@@ -47,13 +50,12 @@ Runner add_generate(CLI::App& app) {
     gen.seed = args->seed;
     gen.weights = args->weights == "int" ? GeneratedWeights::kInteger
                   : args->weights == "real" ? GeneratedWeights::kReal : GeneratedWeights::kNone;
-    Timer timer;
-    EdgeList list = generate(gen);
-    const double gen_seconds = timer.seconds();
-    log::info("Generated {} ({} edges) in {:.3f}s", list.source_name, list.size(), gen_seconds);
     const std::string& out = args->output;
     const bool text = out.ends_with(".el") || out.ends_with(".wel") || out.ends_with(".txt");
     if (text) {
+      Timer timer;
+      EdgeList list = generate(gen);
+      log::info("Generated {} ({} edges) in {:.3f}s", list.source_name, list.size(), timer.seconds());
       refuse_existing_output(out, args->overwrite);
       write_edge_list_text(list, out);
       log::info("Wrote the edge list to '{}'", out);
@@ -65,13 +67,15 @@ Runner add_generate(CLI::App& app) {
     options.build.progress = true;
     options.build.generated_weights = gen.weights != GeneratedWeights::kNone;
     options.overwrite = args->overwrite;
-    ConvertReport report = convert_edge_list(std::move(list), out, options);
-    report.format = "generated";
+    // In memory: the edges (8 bytes, 16 weighted), their sorted copy's share and the permutation.
+    const uint64_t edge_bytes = gen.weights != GeneratedWeights::kNone ? 16 : 8;
+    apply_build_budget(args->budget, generated_edge_count(gen) * edge_bytes * 3 / 2 * (args->undirected ? 2 : 1), options);
+    ConvertReport report = generate_file(gen, out, options);
     log::info("Wrote '{}'", out);
     log_convert_report(report);
     if (args->json) {
       auto j = report.to_json();
-      j["generate_seconds"] = gen_seconds;
+      j["generate_seconds"] = report.read_seconds;
       fmt::print("{}\n", j.dump(2));
     }
   };

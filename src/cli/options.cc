@@ -1,10 +1,14 @@
 #include "cli/options.h"
 
 #include "cli/validators.h"
+#include "plan/tier_plan.h"
+#include "util/byte_size.h"
 #include "util/error.h"
+#include "util/log.h"
 #include "util/option_names.h"
 
 #include <cctype>
+#include <filesystem>
 
 namespace tg::cli {
 
@@ -25,6 +29,39 @@ void add_graph_input_options(CLI::App& cmd, GraphInputArgs& a) {
   cmd.add_option("--weight-seed", a.weight_seed, "Seed for --weights");
   cmd.add_option("--blocks", a.blocks, "Vertex ranges per side of the block grid (default: the fewest that fit)")
       ->check(whole_number(1, UINT32_MAX));
+}
+
+void add_build_budget_options(CLI::App& cmd, BuildBudgetArgs& a) {
+  cmd.add_option("--memory-budget", a.memory_budget,
+                 "Memory the build may hold, e.g. 512M or 2G: edges beyond it are sorted in runs on the scratch disk "
+                 "and merged (the same file as the in-memory build). Peak RSS stays within it plus 64 MiB for the "
+                 "runtime. Default: half of the memory this process may use (its cgroup's limit included), used only "
+                 "when the build needs more")
+      ->check(byte_size());
+  cmd.add_option("--scratch", a.scratch, "Folder for the build's sorted runs (default: the output's folder); they "
+                                         "are freed when the build ends, however it ends");
+}
+
+void apply_build_budget(const BuildBudgetArgs& a, uint64_t in_memory_bytes, ConvertOptions& o) {
+  o.scratch = a.scratch;
+  if (!a.scratch.empty() && !std::filesystem::is_directory(a.scratch)) {
+    fail("{} '{}' is not a folder", option_name("scratch"), a.scratch);
+  }
+  if (!a.memory_budget.empty()) {
+    const auto bytes = parse_byte_size(a.memory_budget);
+    if (!bytes || *bytes == 0) {
+      fail("{} must be a size above 0 such as 4096, 64K, 512M or 2G, got '{}'", option_name("memory-budget"), a.memory_budget);
+    }
+    o.memory_budget = *bytes;
+    return;
+  }
+  const uint64_t half = machine_memory_bytes() / 2;
+  if (in_memory_bytes > half) {
+    log::info("note: building in memory would take about {}, more than half of the memory this process may use; "
+              "building within {} (give {} to choose)", format_byte_size(in_memory_bytes), format_byte_size(half),
+              option_name("memory-budget"));
+    o.memory_budget = half;
+  }
 }
 
 void add_path_argument(CLI::App& cmd, PathArgument& arg, const std::string& name, const std::string& help) {

@@ -24,6 +24,17 @@ struct GraphInputArgs {
 
 void add_graph_input_options(CLI::App& cmd, GraphInputArgs& args);
 
+// --memory-budget and --scratch of the commands that build a graph file (convert, generate).
+struct BuildBudgetArgs {
+  std::string memory_budget;  // empty: half of what this process may use, when the build needs it
+  std::string scratch;
+};
+void add_build_budget_options(CLI::App& cmd, BuildBudgetArgs& args);
+// Sets the options' budget: the one given (the bounded build, always), or, when the in-memory
+// build would need more than half of the memory this process may use (`in_memory_bytes`, an
+// estimate), that half (with a note); otherwise none (the in-memory build).
+void apply_build_budget(const BuildBudgetArgs& args, uint64_t in_memory_bytes, ConvertOptions& options);
+
 // The graph (or input) a command reads, given as a positional argument or, GAPBS style, with
 // -f/--file: exactly one of the two. (One CLI11 option named "graph,-f,--file" printed REQUIRED
 // twice in --help and said "At Most 1 required but received 2" when given both ways.)

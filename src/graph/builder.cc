@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "graph/build_steps.h"
 #include "graph/format.h"
 #include "graph/grid_builder.h"
 #include "graph/vertex_ranges.h"
@@ -162,17 +163,6 @@ void sort_edges(EdgeArray<Id, W>& edges, uint64_t n) {
                        [shift](const Edge<Id, W>& e) { return static_cast<size_t>(e.u) >> shift; });
 }
 
-WeightType choose_weight_type(const EdgeList& list) {
-  if (!list.weighted()) return WeightType::kNone;
-  const auto& info = list.weight_info;
-  if (!info.all_integral) return WeightType::kFloat64;
-  if (info.min >= std::numeric_limits<int32_t>::min() && info.max <= std::numeric_limits<int32_t>::max()) {
-    return WeightType::kInt32;
-  }
-  if (info.min >= -9.2e18 && info.max <= 9.2e18) return WeightType::kInt64;
-  return WeightType::kFloat64;
-}
-
 template <typename Id, typename W>
 BuildReport build_dense(EdgeArray<Id, W>& edges, const EdgeList& list, IdResolution& ids,
                         const BuildOptions& options, GraphWriter& writer, BuildReport report) {
@@ -214,46 +204,30 @@ BuildReport build_dense(EdgeArray<Id, W>& edges, const EdgeList& list, IdResolut
   report.clean_seconds = timer.seconds();
   timer.restart();
 
-  // The grid: P as asked (or the smallest whose blocks hold < 2^32 arcs), at most ceil(n / 64)
-  // ranges; ranges balanced on out-degree.
   using grid_build::Orientation;
   const Orientation out_orientation = undirected ? Orientation::kSymmetric : Orientation::kBySource;
-  const auto out_degrees = grid_build::major_degrees(edges, out_orientation, n);
-  uint32_t requested = options.blocks;
-  if (requested == 0) {
-    const uint64_t arcs_bound = undirected ? 2 * edges.size() : edges.size();
-    requested = static_cast<uint32_t>(std::max<uint64_t>(1, arcs_bound >> 31));
-  }
-  const uint32_t p = std::min(requested, most_ranges(n));
-  if (p < requested) {
-    log::info("note: {} vertices make at most {} ranges of 64; the grid is {}x{}, not {}x{}", n, p, p, p, requested,
-              requested);
-  }
-  refuse_an_index_beyond_memory(p, undirected ? 1 : 2);
-  const std::vector<uint64_t> bounds = balanced_ranges(out_degrees.span(), p);
-  const std::vector<uint32_t> of_word = range_of_words(bounds, n);
-  const grid_build::Ranges ranges{bounds, of_word};
+  const auto out_degrees = grid_build::major_degrees(grid_build::EdgeArraySource<Id, W>(edges, out_orientation), n);
+  const build::GridPlan grid = build::plan_grid(out_degrees.span(), edges.size(), undirected, options.blocks);
+  const uint32_t p = grid.p;
+  const std::vector<uint64_t>& bounds = grid.bounds;
+  const grid_build::Ranges ranges = grid.ranges();
 
   const auto& carried = options.provenance;
-  const WeightType weight_type = carried ? static_cast<WeightType>(carried->header.weight_type) : choose_weight_type(list);
-  format::Header header{};
-  header.num_vertices = n;
-  header.num_edges = edges.size();
-  header.input_edges = report.input_edges;
-  header.self_loops_removed = report.self_loops_removed;
-  header.duplicates_removed = report.duplicates_removed;
-  header.id_base = ids.base;
-  header.flags = (undirected ? 0 : format::Flags::kDirected) |
-                 (options.keep_self_loops ? format::Flags::kSelfLoopsKept : 0) |
-                 (options.keep_duplicates ? format::Flags::kDuplicatesKept : 0) |
-                 (options.generated_weights ? format::Flags::kGeneratedWeights : 0);
-  header.blocks_per_side = p;
-  header.requested_blocks = requested;
-  header.id_bytes = sizeof(Id);
-  header.id_mode = static_cast<uint8_t>(list.id_mode);
+  build::GraphFacts facts;
+  facts.vertices = n;
+  facts.edges = edges.size();
+  facts.input_edges = report.input_edges;
+  facts.self_loops_removed = report.self_loops_removed;
+  facts.duplicates_removed = report.duplicates_removed;
+  facts.id_base = ids.base;
+  facts.undirected = undirected;
+  facts.id_mode = list.id_mode;
+  facts.id_bytes = sizeof(Id);
+  facts.weighted = list.weighted();
+  facts.weights = list.weight_info;
+  format::Header header = build::graph_header(facts, grid, options);
+  const WeightType weight_type = carried ? static_cast<WeightType>(carried->header.weight_type) : build::weight_type_for(facts.weighted, facts.weights);
   header.weight_type = static_cast<uint8_t>(weight_type);
-  header.min_weight = list.weighted() ? list.weight_info.min : 0;
-  header.max_weight = list.weighted() ? list.weight_info.max : 0;
   if (carried) {
     const auto& c = carried->header;
     header.input_edges = c.input_edges;
@@ -270,14 +244,19 @@ BuildReport build_dense(EdgeArray<Id, W>& edges, const EdgeList& list, IdResolut
   // A sixth of the arcs per gathered chunk bounds the extra memory (at least 8 M arcs).
   const uint64_t arcs_bound = undirected ? 2 * edges.size() : edges.size();
   const uint64_t chunk_arcs = std::min<uint64_t>(std::max<uint64_t>(uint64_t{1} << 23, arcs_bound / 6 + 1), uint64_t{1} << 31);
+  // Counts of a group stay near the vertex count (and at least 16 M), whatever P is.
+  const grid_build::GridLimits limits{chunk_arcs, std::max<uint64_t>(n + p, uint64_t{1} << 24)};
   auto write_both = [&]<typename WOut>() {
-    using Writer = grid_build::GridWriter<Id, W, WOut>;
-    header.num_arcs = Writer(edges, out_orientation, ranges, out_degrees.span(), writer, options.progress)
-                          .write({SectionKind::kOutIndex, SectionKind::kOutBlocks, SectionKind::kOutDegrees}, chunk_arcs);
+    using Source = grid_build::EdgeArraySource<Id, W>;
+    using Writer = grid_build::GridWriter<Source, Id, WOut>;
+    const Source out_arcs(edges, out_orientation);
+    header.num_arcs = Writer(out_arcs, false, ranges, out_degrees.span(), writer, options.progress)
+                          .write({SectionKind::kOutIndex, SectionKind::kOutBlocks, SectionKind::kOutDegrees}, limits);
     if (!undirected) {
-      const auto in_degrees = grid_build::major_degrees(edges, Orientation::kByDestination, n);
-      Writer(edges, Orientation::kByDestination, ranges, in_degrees.span(), writer, options.progress)
-          .write({SectionKind::kInIndex, SectionKind::kInBlocks, SectionKind::kInDegrees}, chunk_arcs);
+      const Source in_arcs(edges, Orientation::kByDestination);
+      const auto in_degrees = grid_build::major_degrees(in_arcs, n);
+      Writer(in_arcs, true, ranges, in_degrees.span(), writer, options.progress)
+          .write({SectionKind::kInIndex, SectionKind::kInBlocks, SectionKind::kInDegrees}, limits);
     }
   };
   if constexpr (std::is_same_v<W, double>) {
@@ -304,6 +283,61 @@ BuildReport build_dense(EdgeArray<Id, W>& edges, const EdgeList& list, IdResolut
 }
 
 }  // namespace
+
+namespace build {
+
+WeightType weight_type_for(bool weighted, const WeightInfo& info) {
+  if (!weighted) return WeightType::kNone;
+  if (!info.all_integral) return WeightType::kFloat64;
+  if (info.min >= std::numeric_limits<int32_t>::min() && info.max <= std::numeric_limits<int32_t>::max()) {
+    return WeightType::kInt32;
+  }
+  if (info.min >= -9.2e18 && info.max <= 9.2e18) return WeightType::kInt64;
+  return WeightType::kFloat64;
+}
+
+GridPlan plan_grid(std::span<const uint64_t> out_degrees, uint64_t edges, bool undirected, uint32_t blocks) {
+  const uint64_t n = out_degrees.size();
+  GridPlan g;
+  g.requested = blocks;
+  if (g.requested == 0) {
+    const uint64_t arcs_bound = undirected ? 2 * edges : edges;
+    g.requested = static_cast<uint32_t>(std::max<uint64_t>(1, arcs_bound >> 31));
+  }
+  g.p = std::min(g.requested, most_ranges(n));
+  if (g.p < g.requested) {
+    log::info("note: {} vertices make at most {} ranges of 64; the grid is {}x{}, not {}x{}", n, g.p, g.p, g.p,
+              g.requested, g.requested);
+  }
+  refuse_an_index_beyond_memory(g.p, undirected ? 1 : 2);
+  g.bounds = balanced_ranges(out_degrees, g.p);
+  g.of_word = range_of_words(g.bounds, n);
+  return g;
+}
+
+format::Header graph_header(const GraphFacts& f, const GridPlan& grid, const BuildOptions& options) {
+  format::Header header{};
+  header.num_vertices = f.vertices;
+  header.num_edges = f.edges;
+  header.input_edges = f.input_edges;
+  header.self_loops_removed = f.self_loops_removed;
+  header.duplicates_removed = f.duplicates_removed;
+  header.id_base = f.id_base;
+  header.flags = (f.undirected ? 0 : format::Flags::kDirected) |
+                 (options.keep_self_loops ? format::Flags::kSelfLoopsKept : 0) |
+                 (options.keep_duplicates ? format::Flags::kDuplicatesKept : 0) |
+                 (options.generated_weights ? format::Flags::kGeneratedWeights : 0);
+  header.blocks_per_side = grid.p;
+  header.requested_blocks = grid.requested;
+  header.id_bytes = f.id_bytes;
+  header.id_mode = static_cast<uint8_t>(f.id_mode);
+  header.weight_type = static_cast<uint8_t>(weight_type_for(f.weighted, f.weights));
+  header.min_weight = f.weighted ? f.weights.min : 0;
+  header.max_weight = f.weighted ? f.weights.max : 0;
+  return header;
+}
+
+}  // namespace build
 
 BuildReport build_graph(EdgeList list, const BuildOptions& options, GraphWriter& writer) {
   BuildReport report;

@@ -20,7 +20,10 @@
 #include <type_traits>
 #include <utility>
 
+#include <omp.h>
+
 #include "util/error.h"
+#include "util/parallel.h"
 
 namespace tg {
 namespace {
@@ -87,49 +90,65 @@ MappedVector<Id> random_permutation(uint64_t n, uint64_t seed) {
   return perm;
 }
 
+// Edge k of a generated graph, a pure function of (options, k).
+template <typename Id>
+class EdgeDrawer {
+ public:
+  explicit EdgeDrawer(const GeneratorOptions& o)
+      : o_(o), kronecker_(o.kind == GeneratorKind::kKronecker),
+        perm_(kronecker_ ? random_permutation<Id>(uint64_t{1} << o.scale, o.seed) : MappedVector<Id>()),
+        endpoints_(o.seed, kronecker_ ? Purpose::kKronecker : Purpose::kUniform), weights_(o.seed, Purpose::kWeight),
+        draws_per_edge_(kronecker_ ? 2 * static_cast<uint64_t>(o.scale) : 2) {}
+
+  template <typename W>
+  Edge<Id, W> at(uint64_t k) const {
+    // This edge's counters are first .. first + draws_per_edge - 1.
+    const uint64_t first = k * draws_per_edge_;
+    const int scale = o_.scale;
+    uint64_t u = 0, v = 0;
+    if (kronecker_) {
+      // One quadrant per bit level, as kronecker_generator.m, with rand = (h >> 11) 2^-53:
+      //   ii_bit = rand > (A+B); jj_bit = rand > (ii_bit ? C/(1-(A+B)) : A/(A+B)).
+      for (int level = 0; level < scale; ++level) {
+        const uint64_t at = first + 2 * static_cast<uint64_t>(level);
+        const bool ii = (endpoints_.at(at) >> 11) > kABBits;
+        const bool jj = (endpoints_.at(at + 1) >> 11) > (ii ? kCNormBits : kANormBits);
+        u |= uint64_t{ii} << level;
+        v |= uint64_t{jj} << level;
+      }
+      u = perm_[u];
+      v = perm_[v];
+    } else {
+      // N is a power of two, so the top scale bits are exactly uniform on [0, N).
+      u = endpoints_.at(first) >> (64 - scale);
+      v = endpoints_.at(first + 1) >> (64 - scale);
+    }
+    Edge<Id, W> e;
+    e.u = static_cast<Id>(u);
+    e.v = static_cast<Id>(v);
+    if constexpr (std::is_same_v<W, double>) e.w = weight_of(o_.weights, weights_.at(k));
+    return e;
+  }
+
+ private:
+  const GeneratorOptions& o_;
+  bool kronecker_;
+  MappedVector<Id> perm_;
+  Stream endpoints_, weights_;
+  uint64_t draws_per_edge_;
+};
+
 template <typename Id, typename W>
 EdgeArray<Id, W> make_edges(const GeneratorOptions& o, uint64_t m, WeightInfo& info) {
-  const int scale = o.scale;
-  const bool kronecker = o.kind == GeneratorKind::kKronecker;
-  const MappedVector<Id> perm =
-      kronecker ? random_permutation<Id>(uint64_t{1} << scale, o.seed) : MappedVector<Id>();
-  const Stream endpoints(o.seed, kronecker ? Purpose::kKronecker : Purpose::kUniform);
-  const Stream weights(o.seed, Purpose::kWeight);
-  const uint64_t draws_per_edge = kronecker ? 2 * static_cast<uint64_t>(scale) : 2;
-
+  const EdgeDrawer<Id> draw(o);
   EdgeArray<Id, W> edges(m);
 #pragma omp parallel
   {
     WeightInfo local;
 #pragma omp for schedule(static)
     for (uint64_t k = 0; k < m; ++k) {
-      // This edge's counters are first .. first + draws_per_edge - 1.
-      const uint64_t first = k * draws_per_edge;
-      uint64_t u = 0, v = 0;
-      if (kronecker) {
-        // One quadrant per bit level, as kronecker_generator.m, with rand = (h >> 11) 2^-53:
-        //   ii_bit = rand > (A+B); jj_bit = rand > (ii_bit ? C/(1-(A+B)) : A/(A+B)).
-        for (int level = 0; level < scale; ++level) {
-          const uint64_t at = first + 2 * static_cast<uint64_t>(level);
-          const bool ii = (endpoints.at(at) >> 11) > kABBits;
-          const bool jj = (endpoints.at(at + 1) >> 11) > (ii ? kCNormBits : kANormBits);
-          u |= uint64_t{ii} << level;
-          v |= uint64_t{jj} << level;
-        }
-        u = perm[u];
-        v = perm[v];
-      } else {
-        // N is a power of two, so the top scale bits are exactly uniform on [0, N).
-        u = endpoints.at(first) >> (64 - scale);
-        v = endpoints.at(first + 1) >> (64 - scale);
-      }
-      Edge<Id, W>& e = edges[k];
-      e.u = static_cast<Id>(u);
-      e.v = static_cast<Id>(v);
-      if constexpr (std::is_same_v<W, double>) {
-        e.w = weight_of(o.weights, weights.at(k));
-        local.add(e.w);
-      }
+      edges[k] = draw.template at<W>(k);
+      if constexpr (std::is_same_v<W, double>) local.add(edges[k].w);
     }
 #pragma omp critical(tg_generate_weight_info)
     info.merge(local);  // min, max and "all integral" do not depend on the merge order
@@ -149,7 +168,10 @@ const char* kind_name(GeneratorKind kind) {
 
 }  // namespace
 
-EdgeList generate(const GeneratorOptions& o) {
+namespace {
+
+// Checks the options; returns the number of edges.
+uint64_t generated_edges(const GeneratorOptions& o) {
   const char* name = kind_name(o.kind);
   if (o.scale < 1 || o.scale > 40)
     fail("{} generator: scale must be in [1, 40], got {}", name, o.scale);
@@ -162,9 +184,29 @@ EdgeList generate(const GeneratorOptions& o) {
     fail("{} generator: edge factor {} * 2^{} vertices is too many edges (at most {})", name,
          o.edge_factor, o.scale, max_edges);
   }
-  const uint64_t m = static_cast<uint64_t>(o.edge_factor) * n;
+  return static_cast<uint64_t>(o.edge_factor) * n;
+}
 
+// The list's description, without edges.
+EdgeList describe_generated(const GeneratorOptions& o) {
   EdgeList list;
+  list.declared_vertices = uint64_t{1} << o.scale;
+  list.id_base = 0;
+  list.undirected_input = false;
+  list.id_mode = IdMode::kIndex;
+  list.source_name =
+      fmt::format("{} scale {} edge factor {} seed {}{}", kind_name(o.kind), o.scale, o.edge_factor, o.seed,
+                  o.weights == GeneratedWeights::kInteger ? " integer weights"
+                  : o.weights == GeneratedWeights::kReal  ? " real weights"
+                                                          : "");
+  return list;
+}
+
+}  // namespace
+
+EdgeList generate(const GeneratorOptions& o) {
+  const uint64_t m = generated_edges(o);
+  EdgeList list = describe_generated(o);
   const bool weighted = o.weights != GeneratedWeights::kNone;
   auto build = [&](auto id_tag) {
     using Id = typename decltype(id_tag)::type;
@@ -180,16 +222,50 @@ EdgeList generate(const GeneratorOptions& o) {
   } else {
     build(std::type_identity<uint64_t>{});
   }
-  list.declared_vertices = n;
-  list.id_base = 0;
-  list.undirected_input = false;
-  list.id_mode = IdMode::kIndex;
-  list.source_name =
-      fmt::format("{} scale {} edge factor {} seed {}{}", name, o.scale, o.edge_factor, o.seed,
-                  o.weights == GeneratedWeights::kInteger ? " integer weights"
-                  : o.weights == GeneratedWeights::kReal  ? " real weights"
-                                                          : "");
   return list;
+}
+
+uint64_t generated_edge_count(const GeneratorOptions& o) { return generated_edges(o); }
+
+EdgeList generate_into(const GeneratorOptions& o, EdgeBatchSink& sink, uint64_t batch_edges) {
+  const uint64_t m = generated_edges(o);
+  EdgeList list = describe_generated(o);
+  const bool weighted = o.weights != GeneratedWeights::kNone;
+  sink.start(weighted, false);
+  const EdgeDrawer<uint64_t> draw(o);
+  const uint64_t threads = static_cast<uint64_t>(max_threads());
+  batch_edges = std::max<uint64_t>(batch_edges, threads);
+  std::vector<std::vector<Edge<uint64_t, double>>> parts(threads);
+  for (uint64_t first = 0; first < m; first += batch_edges) {
+    const uint64_t count = std::min(batch_edges, m - first);
+    // Each thread draws a contiguous stretch: the sink takes them in order.
+#pragma omp parallel num_threads(static_cast<int>(threads))
+    {
+      const uint64_t t = static_cast<uint64_t>(omp_get_thread_num());
+      const uint64_t a = first + count * t / threads, b = first + count * (t + 1) / threads;
+      auto& part = parts[t];
+      part.resize(b - a);
+      WeightInfo local;
+      for (uint64_t k = a; k < b; ++k) {
+        if (weighted) {
+          part[k - a] = draw.template at<double>(k);
+          local.add(part[k - a].w);
+        } else {
+          const auto e = draw.template at<NoWeight>(k);
+          part[k - a] = {e.u, e.v, 0.0};
+        }
+      }
+#pragma omp critical(tg_generate_weight_info)
+      list.weight_info.merge(local);
+    }
+    std::vector<EdgeBatch> batches(parts.begin(), parts.end());
+    sink.add(batches, (uint64_t{1} << o.scale) - 1);
+  }
+  return list;
+}
+
+double generated_weight(GeneratedWeights kind, uint64_t seed, uint64_t k) {
+  return weight_of(kind, Stream(seed, Purpose::kWeight).at(k));
 }
 
 void add_generated_weights(EdgeList& list, GeneratedWeights kind, uint64_t seed) {

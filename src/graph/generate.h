@@ -7,6 +7,7 @@
 #include <string>
 
 #include "graph/edge_list.h"
+#include "graph/edge_sink.h"
 
 namespace tg {
 
@@ -23,6 +24,16 @@ struct GeneratorOptions {
 
 // Generates the edge list (index ids, declared_vertices = 2^scale, directed as generated).
 EdgeList generate(const GeneratorOptions& options);
+
+// The number of edges generate() makes (after checking the options).
+uint64_t generated_edge_count(const GeneratorOptions& options);
+
+// Draws the same edges as generate(), in order, into `sink`, about `batch_edges` at a time
+// (never holding more); returns the list's description, which holds no edges.
+EdgeList generate_into(const GeneratorOptions& options, EdgeBatchSink& sink, uint64_t batch_edges);
+
+// Edge k's weight under `convert --weights` (what add_generated_weights gives it).
+double generated_weight(GeneratedWeights kind, uint64_t seed, uint64_t k);
 
 // Replaces or adds weights on an existing edge list with seeded generated ones, edge k's weight
 // a function of (seed, k) only. Used by `convert --weights`.

@@ -41,16 +41,36 @@ void for_each_arc(const Edge<Id, W>& e, Orientation o, F&& emit) {
   }
 }
 
-// Arcs per major vertex (the degrees section of the grid of that orientation).
+// The arcs of an in-memory edge array in one orientation: for_arcs_of(a, b, f) calls
+// f(major, minor, w) for every arc whose major vertex lies in [a, b), from all threads (one
+// pass over the edges). The bounded-memory build has another source, merged from sorted runs.
 template <typename Id, typename W>
-MappedVector<uint64_t> major_degrees(const EdgeArray<Id, W>& edges, Orientation o, uint64_t n) {
-  MappedVector<uint64_t> degrees(n);
-#pragma omp parallel for
-  for (size_t i = 0; i < edges.size(); ++i) {
-    for_each_arc(edges[i], o, [&](uint64_t major, uint64_t, const W&) {
-      __atomic_add_fetch(&degrees[major], uint64_t{1}, __ATOMIC_RELAXED);
-    });
+class EdgeArraySource {
+ public:
+  using Weight = W;
+  EdgeArraySource(const EdgeArray<Id, W>& edges, Orientation o) : edges_(edges), o_(o) {}
+  template <typename F>
+  void for_arcs_of(uint64_t a, uint64_t b, F&& f) const {
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < edges_.size(); ++i) {
+      for_each_arc(edges_[i], o_, [&](uint64_t major, uint64_t minor, const W& w) {
+        if (major >= a && major < b) f(major, minor, w);
+      });
+    }
   }
+
+ private:
+  const EdgeArray<Id, W>& edges_;
+  Orientation o_;
+};
+
+// Arcs per major vertex (the degrees section of the grid of that orientation).
+template <typename Source>
+MappedVector<uint64_t> major_degrees(const Source& arcs, uint64_t n) {
+  MappedVector<uint64_t> degrees(n);
+  arcs.for_arcs_of(0, n, [&](uint64_t major, uint64_t, const auto&) {
+    __atomic_add_fetch(&degrees[major], uint64_t{1}, __ATOMIC_RELAXED);
+  });
   return degrees;
 }
 
@@ -97,15 +117,25 @@ struct Group {
   }
 };
 
-template <typename Id, typename W, typename WOut>
+// The limits on what a GridWriter holds beyond its source: arcs gathered at once, and per-(vertex,
+// column) counters of a group of rows (each a count and a cursor: 12 bytes).
+struct GridLimits {
+  uint64_t chunk_arcs = 0;
+  uint64_t counters = 0;
+};
+
+template <typename Source, typename Id, typename WOut>
 class GridWriter {
+  using W = typename Source::Weight;
+
  public:
-  GridWriter(const EdgeArray<Id, W>& edges, Orientation o, const Ranges& ranges,
-             std::span<const uint64_t> degrees, GraphWriter& writer, bool progress)
-      : edges_(edges), o_(o), g_(ranges), degrees_(degrees), writer_(writer), progress_(progress) {}
+  GridWriter(const Source& arcs, bool by_destination, const Ranges& ranges, std::span<const uint64_t> degrees,
+             GraphWriter& writer, bool progress)
+      : arcs_(arcs), by_destination_(by_destination), g_(ranges), degrees_(degrees), writer_(writer), progress_(progress) {}
 
   // Writes the grid's three sections; returns the arcs it holds.
-  uint64_t write(const GridSections& kinds, uint64_t chunk_arcs) {
+  uint64_t write(const GridSections& kinds, const GridLimits& limits) {
+    const uint64_t chunk_arcs = limits.chunk_arcs;
     const uint32_t p = g_.p();
     index_.assign(uint64_t{p} * p, format::BlockEntry{});
     done_.assign(uint64_t{p} * p, {0, 0});
@@ -114,10 +144,9 @@ class GridWriter {
     base_ = writer_.section_offset(s_blocks_);
     uint64_t total = 0;
     for (uint64_t x = 0; x < degrees_.size(); ++x) total += degrees_[x];
-    Progress bar(o_ == Orientation::kByDestination ? "writing in" : "writing", total, progress_);
+    Progress bar(by_destination_ ? "writing in" : "writing", total, progress_);
     uint64_t written = 0;
-    // Counts of a group stay near the vertex count (and at least 16 M), whatever P is.
-    const uint64_t count_budget = std::max<uint64_t>(degrees_.size() + p, uint64_t{1} << 24);
+    const uint64_t count_budget = limits.counters;
     uint32_t r = 0;
     while (r < p) {
       Group group;
@@ -155,15 +184,9 @@ class GridWriter {
     uint64_t arcs, listed;  // of a block, written by earlier chunks
   };
 
-  // Calls f(major, minor, w) for every arc whose major vertex lies in [a, b): one pass.
   template <typename F>
   void for_arcs_of(uint64_t a, uint64_t b, F&& f) const {
-#pragma omp parallel for schedule(static)
-    for (size_t i = 0; i < edges_.size(); ++i) {
-      for_each_arc(edges_[i], o_, [&](uint64_t major, uint64_t minor, const W& w) {
-        if (major >= a && major < b) f(major, minor, w);
-      });
-    }
+    arcs_.for_arcs_of(a, b, std::forward<F>(f));
   }
 
   void count(Group& group) {
@@ -398,8 +421,8 @@ class GridWriter {
     }
   }
 
-  const EdgeArray<Id, W>& edges_;
-  Orientation o_;
+  const Source& arcs_;
+  bool by_destination_;
   Ranges g_;
   std::span<const uint64_t> degrees_;
   GraphWriter& writer_;

@@ -102,19 +102,16 @@ void for_each_line(const char* begin, const char* end, F f) {
   }
 }
 
-// The edge array grows as batches arrive, 32-bit ids until an id needs 64.
-class EdgeSink {
+// The in-memory reader's sink: the edge array grows as batches arrive, 32-bit ids until an id
+// needs 64.
+class ArraySink final : public EdgeBatchSink {
  public:
-  explicit EdgeSink(bool weighted) {
+  void start(bool weighted, bool) override {
     if (weighted) edges_ = EdgeArray<uint32_t, double>();
   }
-  void append(std::vector<parse::Batch>& batches) {
-    uint64_t max_id = 0;
+  void add(std::span<const EdgeBatch> batches, uint64_t max_id) override {
     size_t total = 0;
-    for (const auto& b : batches) {
-      max_id = std::max(max_id, b.max_id);
-      total += b.edges.size();
-    }
+    for (const auto& b : batches) total += b.size();
     if (max_id > UINT32_MAX) widen();
     std::visit(
         [&]<typename Id, typename W>(EdgeArray<Id, W>& out) {
@@ -123,12 +120,12 @@ class EdgeSink {
           std::vector<size_t> starts;
           for (const auto& b : batches) {
             starts.push_back(at);
-            at += b.edges.size();
+            at += b.size();
           }
 #pragma omp parallel for schedule(dynamic, 1)
           for (size_t k = 0; k < batches.size(); ++k) {
             Edge<Id, W>* dst = out.data() + starts[k];
-            for (const auto& e : batches[k].edges) {
+            for (const auto& e : batches[k]) {
               if constexpr (std::is_same_v<W, double>) {
                 *dst++ = {static_cast<Id>(e.u), static_cast<Id>(e.v), e.w};
               } else {
@@ -178,7 +175,7 @@ std::string detect_format(const std::string& path, const ParseOptions& options) 
   return sniff_content(path);
 }
 
-EdgeList read_edge_list(const std::string& path, const ParseOptions& options) {
+EdgeList read_edges(const std::string& path, const ParseOptions& options, EdgeBatchSink& sink) {
   const std::string format_name = detect_format(path, options);
   auto format = parse::make_format(format_name, options);
   auto stream = InputStream::open(path);
@@ -190,7 +187,9 @@ EdgeList read_edge_list(const std::string& path, const ParseOptions& options) {
   uint64_t next_line = 1, data_lines = 0;
   parse::LineFormat::Totals totals;
   bool in_header = true, at_end = false;
-  std::optional<EdgeSink> sink;
+  bool started = false;
+  uint64_t edges_read = 0;
+  const size_t largest_chunk = options.chunk_bytes > 0 ? std::max(options.chunk_bytes, kFirstChunkBytes) : kChunkBytes;
   EdgeList list;
   list.source_name = path;
   const int threads = max_threads();
@@ -217,11 +216,11 @@ EdgeList read_edge_list(const std::string& path, const ParseOptions& options) {
     size_t usable = filled;
     if (!at_end) {
       const char* last_nl = static_cast<const char*>(memrchr(buffer.data(), '\n', filled));
-      if (last_nl == nullptr && chunk == kChunkBytes) {
-        fail("{}:{}: a line is longer than {} MiB", path, next_line, kChunkBytes >> 20);
+      if (last_nl == nullptr && chunk == largest_chunk) {
+        fail("{}:{}: a line is longer than {} KiB", path, next_line, largest_chunk >> 10);
       }
       usable = last_nl ? static_cast<size_t>(last_nl - buffer.data()) + 1 : 0;
-      chunk = std::min(2 * chunk, kChunkBytes);
+      chunk = std::min(2 * chunk, largest_chunk);
     }
     const char* begin = buffer.data();
     const char* end = buffer.data() + usable;
@@ -249,7 +248,12 @@ EdgeList read_edge_list(const std::string& path, const ParseOptions& options) {
       begin = line_end + (nl ? 1 : 0);
       ++next_line;
     }
-    if (!in_header && !sink) sink.emplace(format->weighted());
+    if (!in_header && !started) {
+      EdgeList declared;  // what the opening lines said (symmetric, declared count)
+      format->describe(declared);
+      sink.start(format->weighted(), declared.undirected_input);
+      started = true;
+    }
     if (!in_header && begin < end) {
       // Cut into stretches at line boundaries, count lines (and data lines) before each.
       std::vector<Stretch> stretches;
@@ -315,7 +319,14 @@ EdgeList read_edge_list(const std::string& path, const ParseOptions& options) {
         list.weight_info.merge(b.weights);
         if (!format->blank_lines_are_data()) data_lines += parsed_lines[k];
       }
-      sink->append(batches);
+      std::vector<EdgeBatch> spans;
+      uint64_t max_id = 0;
+      for (const auto& b : batches) {
+        spans.emplace_back(b.edges);
+        max_id = std::max(max_id, b.max_id);
+        edges_read += b.edges.size();
+      }
+      sink.add(spans, max_id);
     }
     held = carry;
     std::swap(buffer, next_buffer);
@@ -324,16 +335,26 @@ EdgeList read_edge_list(const std::string& path, const ParseOptions& options) {
     if (at_end) break;
   }
   progress.finish();
-  if (!sink) sink.emplace(format->weighted());
-  list.edges = sink->take();
-  totals.edges = list.size();
+  if (!started) {
+    EdgeList declared;
+    format->describe(declared);
+    sink.start(format->weighted(), declared.undirected_input);
+  }
+  totals.edges = edges_read;
   totals.data_lines = data_lines;
   format->finish(path, totals);
   format->describe(list);
   if (options.id_mode) {
     if (*options.id_mode == IdMode::kIndex && list.id_mode == IdMode::kLabel) list.id_mode = IdMode::kIndex;
   }
-  if (list.size() == 0 && !list.declared_vertices) fail("{}: no edges found (the input is empty)", path);
+  if (edges_read == 0 && !list.declared_vertices) fail("{}: no edges found (the input is empty)", path);
+  return list;
+}
+
+EdgeList read_edge_list(const std::string& path, const ParseOptions& options) {
+  ArraySink sink;
+  EdgeList list = read_edges(path, options, sink);
+  list.edges = sink.take();
   return list;
 }
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "graph/edge_list.h"
+#include "graph/edge_sink.h"
 
 namespace tg {
 
@@ -29,11 +30,16 @@ struct ParseOptions {
   std::vector<std::string> columns;
   std::optional<bool> header;  // CSV/TSV: whether the first line names the columns (default: sniff)
   bool progress = false;       // draw a progress bar on stderr
+  size_t chunk_bytes = 0;      // text read per round at most (0: 32 MiB); a memory budget lowers it
 };
 
 // The format that `path` would be read as, after sniffing (for messages and tests).
 std::string detect_format(const std::string& path, const ParseOptions& options);
 
 EdgeList read_edge_list(const std::string& path, const ParseOptions& options);
+
+// Reads the input as read_edge_list does, handing the edges to `sink` as they are parsed; the
+// list returned describes them (ids, declared count, weights seen) and holds no edges.
+EdgeList read_edges(const std::string& path, const ParseOptions& options, EdgeBatchSink& sink);
 
 }  // namespace tg

@@ -1,0 +1,220 @@
+#include "graph/arc_runs.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <cstring>
+#include <queue>
+
+#include "util/error.h"
+#include "util/parallel.h"
+
+namespace tg {
+
+namespace {
+
+constexpr uint64_t kSparse = 4096;  // records per sparse-index entry
+constexpr size_t kWriteBytes = size_t{4} << 20;
+
+template <typename T>
+void put(unsigned char*& p, T x) {
+  std::memcpy(p, &x, sizeof(T));
+  p += sizeof(T);
+}
+template <typename T>
+T take(const unsigned char*& p) {
+  T x;
+  std::memcpy(&x, p, sizeof(T));
+  p += sizeof(T);
+  return x;
+}
+
+void write_fully(int fd, const unsigned char* data, size_t bytes, const std::string& folder) {
+  while (bytes > 0) {
+    const ssize_t n = ::write(fd, data, bytes);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      fail("scratch folder '{}': writing a sorted run failed: {}{}", folder, std::strerror(errno),
+           errno == ENOSPC ? " (give --scratch a folder on a disk with more room)" : "");
+    }
+    data += n;
+    bytes -= static_cast<size_t>(n);
+  }
+}
+
+}  // namespace
+
+// Reads one run from a starting record on, decoding a buffer of records at a time.
+class ArcRuns::Reader {
+ public:
+  Reader(const Run& run, bool weighted, uint64_t first, size_t buffer_bytes)
+      : run_(run), weighted_(weighted), next_(first),
+        record_(2 * run.id_bytes + (weighted ? 8 : 0)),
+        capacity_(std::max<size_t>(1, buffer_bytes / record_)) {}
+
+  // The current arc, or false at the run's end.
+  bool valid() {
+    if (at_ < held_.size()) return true;
+    refill();
+    return at_ < held_.size();
+  }
+  const RunArc& current() const { return held_[at_]; }
+  void advance() { ++at_; }
+
+ private:
+  void refill() {
+    held_.clear();
+    at_ = 0;
+    const uint64_t count = std::min<uint64_t>(capacity_, run_.records - next_);
+    if (count == 0) return;
+    bytes_.resize(count * record_);
+    size_t got = 0;
+    while (got < bytes_.size()) {
+      const ssize_t n = ::pread(run_.fd, bytes_.data() + got, bytes_.size() - got,
+                                static_cast<off_t>(next_ * record_ + got));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) fail("reading a sorted run back from the scratch folder failed: {}", n < 0 ? std::strerror(errno) : "it ended early");
+      got += static_cast<size_t>(n);
+    }
+    held_.resize(count);
+    const unsigned char* p = bytes_.data();
+    for (auto& a : held_) {
+      if (run_.id_bytes == 4) {
+        a.major = take<uint32_t>(p);
+        a.minor = take<uint32_t>(p);
+      } else {
+        a.major = take<uint64_t>(p);
+        a.minor = take<uint64_t>(p);
+      }
+      a.w = weighted_ ? take<double>(p) : 0.0;
+    }
+    next_ += count;
+  }
+
+  const Run& run_;
+  bool weighted_;
+  uint64_t next_;  // the next record to read
+  size_t record_, capacity_;
+  std::vector<unsigned char> bytes_;
+  std::vector<RunArc> held_;
+  size_t at_ = 0;
+};
+
+ArcRuns::ArcRuns(std::string folder, bool weighted) : folder_(std::move(folder)), weighted_(weighted) {}
+
+ArcRuns::~ArcRuns() {
+  for (const Run& r : runs_) ::close(r.fd);  // unnamed: closing frees the disk
+}
+
+uint64_t ArcRuns::arcs() const {
+  uint64_t total = 0;
+  for (const Run& r : runs_) total += r.records;
+  return total;
+}
+
+uint64_t ArcRuns::bytes() const {
+  uint64_t total = 0;
+  for (const Run& r : runs_) total += r.records * (2 * r.id_bytes + (weighted_ ? 8 : 0));
+  return total;
+}
+
+uint64_t ArcRuns::record_bytes(uint64_t largest_id) const {
+  return 2 * (largest_id > UINT32_MAX ? 8 : 4) + (weighted_ ? 8 : 0);
+}
+
+void ArcRuns::add_run(std::span<RunArc> arcs) {
+  if (arcs.empty()) return;
+  uint64_t largest = 0;
+#pragma omp parallel for reduction(max : largest)
+  for (size_t i = 0; i < arcs.size(); ++i) largest = std::max(largest, std::max(arcs[i].major, arcs[i].minor));
+  // Buckets on the major's top bits: the sort is in place and its buckets sort in parallel.
+  const uint64_t buckets_wanted = std::max<uint64_t>(1, static_cast<uint64_t>(max_threads()) * 64);
+  const int shift = std::max(0, static_cast<int>(std::bit_width(largest)) - static_cast<int>(std::bit_width(buckets_wanted)));
+  parallel_bucket_sort(arcs.data(), arcs.size(), (largest >> shift) + 1, run_arc_less,
+                       [shift](const RunArc& a) { return static_cast<size_t>(a.major >> shift); });
+
+  Run run;
+  run.id_bytes = largest > UINT32_MAX ? 8 : 4;
+  run.records = arcs.size();
+  run.fd = ::open(folder_.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (run.fd < 0) fail("scratch folder '{}': cannot create a file there: {}", folder_, std::strerror(errno));
+  runs_.push_back(run);  // owned from here: closed by the destructor on any error below
+  Run& r = runs_.back();
+  const size_t record = 2 * r.id_bytes + (weighted_ ? 8 : 0);
+  std::vector<unsigned char> out(kWriteBytes / record * record);
+  unsigned char* p = out.data();
+  for (uint64_t i = 0; i < arcs.size(); ++i) {
+    if (i % kSparse == 0) r.sparse.push_back(arcs[i].major);
+    if (r.id_bytes == 4) {
+      put(p, static_cast<uint32_t>(arcs[i].major));
+      put(p, static_cast<uint32_t>(arcs[i].minor));
+    } else {
+      put(p, arcs[i].major);
+      put(p, arcs[i].minor);
+    }
+    if (weighted_) put(p, arcs[i].w);
+    if (p == out.data() + out.size()) {
+      write_fully(r.fd, out.data(), out.size(), folder_);
+      p = out.data();
+    }
+  }
+  write_fully(r.fd, out.data(), static_cast<size_t>(p - out.data()), folder_);
+  // Written back and dropped from the page cache: the runs are read once per pass, much later,
+  // and cached pages would count against a memory limit the build is meant to keep.
+  ::fdatasync(r.fd);
+  ::posix_fadvise(r.fd, 0, 0, POSIX_FADV_DONTNEED);
+}
+
+void ArcRuns::merge(uint64_t first, uint64_t last, size_t buffer_bytes,
+                    const std::function<void(std::span<const RunArc>)>& take) const {
+  if (first > last) return;
+  std::vector<Reader> readers;
+  readers.reserve(runs_.size());
+  for (const Run& r : runs_) {
+    // Enter the run at the last sparse entry below first (records before it all have majors
+    // below first).
+    const auto it = std::lower_bound(r.sparse.begin(), r.sparse.end(), first);
+    const uint64_t entry = it == r.sparse.begin() ? 0 : static_cast<uint64_t>(it - r.sparse.begin()) - 1;
+    readers.emplace_back(r, weighted_, entry * kSparse, buffer_bytes);
+    Reader& reader = readers.back();
+    while (reader.valid() && reader.current().major < first) reader.advance();
+  }
+  // A heap of the runs by their current arc (ties by run number: runs in order).
+  auto later = [&](size_t a, size_t b) {
+    const RunArc& x = readers[a].current();
+    const RunArc& y = readers[b].current();
+    if (run_arc_less(y, x)) return true;
+    if (run_arc_less(x, y)) return false;
+    return a > b;
+  };
+  std::priority_queue<size_t, std::vector<size_t>, decltype(later)> heap(later);
+  for (size_t k = 0; k < readers.size(); ++k) {
+    if (readers[k].valid() && readers[k].current().major <= last) heap.push(k);
+  }
+  std::vector<RunArc> batch;
+  batch.reserve(65536);
+  while (!heap.empty()) {
+    const size_t k = heap.top();
+    heap.pop();
+    Reader& reader = readers[k];
+    // Take from this run while it stays the least (long stretches when runs are disjoint).
+    const RunArc* bound = heap.empty() ? nullptr : &readers[heap.top()].current();
+    do {
+      batch.push_back(reader.current());
+      if (batch.size() == batch.capacity()) {
+        take(batch);
+        batch.clear();
+      }
+      reader.advance();
+    } while (reader.valid() && reader.current().major <= last &&
+             (bound == nullptr || run_arc_less(reader.current(), *bound) ||
+              (!run_arc_less(*bound, reader.current()) && k < heap.top())));
+    if (reader.valid() && reader.current().major <= last) heap.push(k);
+  }
+  if (!batch.empty()) take(batch);
+}
+
+}  // namespace tg

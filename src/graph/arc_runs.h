@@ -1,0 +1,66 @@
+// Sorted runs of arcs on a scratch disk: what the bounded-memory build spills when the edges do
+// not fit its budget, and merges back in order.
+//
+// Each run is a file of fixed-size records sorted by (major, minor, weight): ids as the input
+// wrote them (4 bytes each when the run's largest id fits, else 8) and an 8-byte weight when the
+// graph is weighted. The files have no names (O_TMPFILE in the scratch folder): the kernel frees
+// them when the build ends, however it ends (an error, SIGINT, SIGTERM, even SIGKILL), so no
+// scratch is ever left behind. A merge reads any range of majors: each run is entered by a sparse
+// index of its majors, so block rows can be read again without reading the runs before them.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace tg {
+
+// One arc: raw ids and a weight (0 when the graph is unweighted).
+struct RunArc {
+  uint64_t major, minor;
+  double w;
+};
+
+inline bool run_arc_less(const RunArc& a, const RunArc& b) {
+  if (a.major != b.major) return a.major < b.major;
+  if (a.minor != b.minor) return a.minor < b.minor;
+  return a.w < b.w;
+}
+
+class ArcRuns {
+ public:
+  // Runs in `folder` (which must exist); `weighted` says whether records carry the weight.
+  ArcRuns(std::string folder, bool weighted);
+  ~ArcRuns();
+  ArcRuns(const ArcRuns&) = delete;
+  ArcRuns& operator=(const ArcRuns&) = delete;
+
+  // Sorts `arcs` in place (all threads) and writes them as one more run.
+  void add_run(std::span<RunArc> arcs);
+
+  size_t runs() const { return runs_.size(); }
+  uint64_t arcs() const;
+  uint64_t bytes() const;                 // on the scratch disk
+  uint64_t record_bytes(uint64_t largest_id) const;  // what one arc takes there
+
+  // Calls `take` with every arc whose major lies in [first, last], in (major, minor, weight) order
+  // across all runs, in batches. Each call reads `buffer_bytes` per run at a time; calls on
+  // disjoint ranges may run at once on different threads.
+  void merge(uint64_t first, uint64_t last, size_t buffer_bytes, const std::function<void(std::span<const RunArc>)>& take) const;
+
+ private:
+  struct Run {
+    int fd = -1;
+    uint8_t id_bytes = 4;
+    uint64_t records = 0;
+    std::vector<uint64_t> sparse;  // the major of every kSparse-th record
+  };
+  class Reader;
+  std::string folder_;
+  bool weighted_;
+  std::vector<Run> runs_;
+};
+
+}  // namespace tg

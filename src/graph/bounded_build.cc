@@ -1,0 +1,314 @@
+#include "graph/bounded_build.h"
+
+#include <sys/statvfs.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "graph/build_steps.h"
+#include "graph/grid_builder.h"
+#include "util/byte_size.h"
+#include "util/error.h"
+#include "util/log.h"
+#include "util/parallel.h"
+#include "util/progress.h"
+#include "util/timer.h"
+
+namespace tg {
+
+namespace {
+
+// Dense vertices and the ids the input wrote: an offset (index ids, or labels without gaps) or
+// the sorted distinct labels. Both are monotone, which is why the runs may stay in raw ids.
+struct IdMap {
+  uint64_t n = 0;
+  uint64_t base = 0;
+  MappedVector<uint64_t> labels;  // empty: raw = dense + base
+
+  uint64_t raw(uint64_t dense) const { return labels.empty() ? dense + base : labels[dense]; }
+  uint64_t dense(uint64_t raw) const {
+    if (labels.empty()) return raw - base;
+    return static_cast<uint64_t>(std::lower_bound(labels.begin(), labels.end(), raw) - labels.begin());
+  }
+};
+
+// The arcs of one grid, merged from its runs in dense ids, duplicates and self-loops dropped as
+// the in-memory build drops them: the source the GridWriter reads (grid_builder.h).
+class RunSource {
+ public:
+  using Weight = double;
+  RunSource(const ArcRuns& runs, const IdMap& ids, const BuildOptions& options, size_t buffer_bytes)
+      : runs_(runs), ids_(ids), keep_loops_(options.keep_self_loops), keep_duplicates_(options.keep_duplicates),
+        buffer_bytes_(buffer_bytes) {}
+
+  // f(major, minor, w) for every arc whose major lies in [a, b), from several threads: each
+  // merges a stretch of the majors (duplicates are neighbours in one stretch).
+  template <typename F>
+  void for_arcs_of(uint64_t a, uint64_t b, F&& f) const {
+    b = std::min(b, ids_.n);
+    if (a >= b) return;
+    const uint64_t pieces = std::min<uint64_t>(b - a, static_cast<uint64_t>(max_threads()) * 2);
+#pragma omp parallel for schedule(dynamic, 1)
+    for (uint64_t k = 0; k < pieces; ++k) {
+      const uint64_t first = a + (b - a) * k / pieces, end = a + (b - a) * (k + 1) / pieces;
+      if (first == end) continue;
+      bool any = false;
+      RunArc last{};
+      uint64_t major_dense = first;  // majors come in order: each is found by walking on
+      runs_.merge(ids_.raw(first), ids_.raw(end - 1), buffer_bytes_, [&](std::span<const RunArc> batch) {
+        for (const RunArc& arc : batch) {
+          if (!keep_loops_ && arc.major == arc.minor) continue;
+          if (!keep_duplicates_ && any && arc.major == last.major && arc.minor == last.minor) continue;
+          any = true;
+          last = arc;
+          while (ids_.raw(major_dense) < arc.major) ++major_dense;
+          f(major_dense, ids_.dense(arc.minor), arc.w);
+        }
+      });
+    }
+  }
+
+ private:
+  const ArcRuns& runs_;
+  const IdMap& ids_;
+  bool keep_loops_, keep_duplicates_;
+  size_t buffer_bytes_;
+};
+
+// The distinct majors of the runs, in order (every vertex an input edge names is a major of the
+// out-runs of an undirected graph, or of the out- or in-runs of a directed one).
+MappedVector<uint64_t> distinct_majors(const ArcRuns& runs, size_t buffer_bytes) {
+  MappedVector<uint64_t> out;
+  size_t size = 0;
+  runs.merge(0, UINT64_MAX, buffer_bytes, [&](std::span<const RunArc> batch) {
+    for (const RunArc& arc : batch) {
+      if (size > 0 && out[size - 1] == arc.major) continue;
+      if (size == out.size()) out.resize(std::max<size_t>(1024, 2 * size));
+      out[size++] = arc.major;
+    }
+  });
+  out.resize(size);
+  out.shrink_to_fit();
+  return out;
+}
+
+std::string bytes_text(uint64_t bytes) { return format_byte_size(bytes); }
+
+}  // namespace
+
+size_t BoundedBuilder::read_chunk_bytes(uint64_t budget) {
+  // The reader holds two chunks of text and the parsed edges of one (24 bytes per edge, a line
+  // of about 8 bytes or more): about 6 chunks, kept to a sixteenth of the budget.
+  return static_cast<size_t>(std::clamp<uint64_t>(budget / 96, uint64_t{64} << 10, uint64_t{32} << 20));
+}
+
+BoundedBuilder::BoundedBuilder(const BuildOptions& build, const BoundedOptions& bounded) : build_(build), bounded_(bounded) {
+  if (bounded_.memory_budget < kSmallestBuildBudget) {
+    fail("--memory-budget {} is below the smallest the build takes ({})", bytes_text(bounded_.memory_budget),
+         bytes_text(kSmallestBuildBudget));
+  }
+}
+
+BoundedBuilder::~BoundedBuilder() = default;
+
+void BoundedBuilder::start(bool weighted, bool undirected_input) {
+  started_ = true;
+  weighted_ = weighted || bounded_.weights != GeneratedWeights::kNone;
+  symmetric_ = build_.undirected || undirected_input;
+  out_ = std::make_unique<ArcRuns>(bounded_.scratch, weighted_);
+  if (!symmetric_) in_ = std::make_unique<ArcRuns>(bounded_.scratch, weighted_);
+  // The buffer takes what the reader leaves (a sixteenth): arcs of 24 bytes, sorted in place.
+  const uint64_t bytes = bounded_.memory_budget - bounded_.memory_budget / 16;
+  capacity_ = static_cast<size_t>(std::max<uint64_t>(bytes / sizeof(RunArc), 1024));
+  report_.buffer_arcs = capacity_;
+}
+
+void BoundedBuilder::add(std::span<const EdgeBatch> batches, uint64_t) {
+  if (buffer_.size() < capacity_) buffer_.resize(capacity_);  // mapped lazily: pages come as arcs do
+  const bool generated = bounded_.weights != GeneratedWeights::kNone;
+  for (const EdgeBatch& batch : batches) {
+    for (const auto& e : batch) {
+      const uint64_t k = input_edges_++;
+      double w = e.w;
+      if (generated) {
+        w = generated_weight(bounded_.weights, bounded_.weight_seed, k);
+        generated_.add(w);
+      } else if (!weighted_) {
+        w = 0;
+      }
+      lo_ = std::min(lo_, std::min(e.u, e.v));
+      hi_ = std::max(hi_, std::max(e.u, e.v));
+      // Self-loops are spilled even when dropped: their ids are vertices all the same.
+      self_loops_ += e.u == e.v;
+      if (held_ + 2 > capacity_) spill();
+      buffer_[held_++] = {e.u, e.v, w};
+      if (symmetric_ && e.u != e.v) buffer_[held_++] = {e.v, e.u, w};
+    }
+  }
+}
+
+void BoundedBuilder::refuse_a_full_disk(uint64_t bytes) const {
+  struct statvfs s {};
+  if (::statvfs(bounded_.scratch.c_str(), &s) != 0) return;
+  const uint64_t free = static_cast<uint64_t>(s.f_bavail) * s.f_frsize;
+  if (free < bytes) {
+    fail("scratch folder '{}': the next sorted run needs {} but its disk has {} free (runs so far: {}); "
+         "give --scratch a folder on a disk with more room",
+         bounded_.scratch, bytes_text(bytes), bytes_text(free), bytes_text(out_->bytes() + (in_ ? in_->bytes() : 0)));
+  }
+}
+
+void BoundedBuilder::spill() {
+  if (held_ == 0) return;
+  const std::span<RunArc> arcs(buffer_.data(), held_);
+  refuse_a_full_disk(held_ * out_->record_bytes(hi_) * (in_ ? 2 : 1));
+  out_->add_run(arcs);
+  if (in_) {
+#pragma omp parallel for
+    for (size_t i = 0; i < held_; ++i) std::swap(arcs[i].major, arcs[i].minor);
+    in_->add_run(arcs);
+  }
+  held_ = 0;
+  report_.runs = out_->runs();
+  report_.scratch_bytes = out_->bytes() + (in_ ? in_->bytes() : 0);
+}
+
+BuildReport BoundedBuilder::finish(const EdgeList& list, GraphWriter& writer) {
+  if (!started_) start(false, list.undirected_input);
+  Timer timer;
+  BuildReport report;
+  report.input_edges = input_edges_;
+  spill();
+  buffer_ = MappedVector<RunArc>();  // the budget now goes to the merge
+  const uint64_t budget = bounded_.memory_budget;
+  const uint64_t threads = static_cast<uint64_t>(max_threads());
+  const uint64_t run_count = std::max<uint64_t>(1, out_->runs() + (in_ ? in_->runs() : 0));
+  // Each merge reader holds its bytes and their decoded arcs (up to 3x): an eighth of the budget
+  // over every reader of every thread.
+  const size_t read_bytes = static_cast<size_t>(std::clamp<uint64_t>(budget / 8 / (4 * run_count * threads * 2), 4096, 4 << 20));
+
+  // Ids, as resolve_ids in the in-memory builder.
+  IdMap ids;
+  const bool any = input_edges_ > 0;
+  if (list.declared_vertices || list.id_mode == IdMode::kIndex) {
+    ids.base = list.id_base;
+    ids.n = list.declared_vertices ? *list.declared_vertices : (any ? hi_ - ids.base + 1 : 0);
+    if (any && (lo_ < ids.base || hi_ - ids.base >= ids.n)) {
+      fail("{}: vertex id {} is outside [{}, {}]", list.source_name, lo_ < ids.base ? lo_ : hi_, ids.base,
+           ids.base + ids.n - 1);
+    }
+  } else if (any) {
+    ids.labels = distinct_majors(*out_, read_bytes);
+    if (in_) {
+      MappedVector<uint64_t> heads = distinct_majors(*in_, read_bytes);
+      MappedVector<uint64_t> all(ids.labels.size() + heads.size());
+      const auto end = std::set_union(ids.labels.begin(), ids.labels.end(), heads.begin(), heads.end(), all.begin());
+      all.resize(static_cast<size_t>(end - all.begin()));
+      all.shrink_to_fit();
+      ids.labels = std::move(all);
+    }
+    ids.n = ids.labels.size();
+    if (ids.n == hi_ - lo_ + 1) {  // no gaps: an offset, as the in-memory build finds
+      ids.base = lo_;
+      ids.labels = MappedVector<uint64_t>();
+    }
+  }
+  const uint64_t n = ids.n;
+  report.ids_seconds = timer.seconds();
+  timer.restart();
+  // What the build holds per vertex from here: the degrees of a grid (8 bytes), the label map (8)
+  // and the counters of one block row (a count and a cursor per vertex and column: 12).
+  const uint64_t per_vertex = n * (8 + 12) + ids.labels.size() * 8;
+  if (per_vertex > budget) {
+    fail("{} vertices need {} for the build's per-vertex arrays (degrees, {}one block row's counters), more than "
+         "--memory-budget {}; give --memory-budget {} or more",
+         n, bytes_text(per_vertex), ids.labels.empty() ? "" : "the label map, ", bytes_text(budget),
+         bytes_text(per_vertex + budget / 4));
+  }
+
+  // Degrees of the out grid (both arcs of an undirected edge), the cleaned edge count.
+  const RunSource out_arcs(*out_, ids, build_, read_bytes);
+  MappedVector<uint64_t> out_degrees(n);
+  std::atomic<uint64_t> loops{0};
+  out_arcs.for_arcs_of(0, n, [&](uint64_t major, uint64_t minor, double) {
+    __atomic_add_fetch(&out_degrees[major], uint64_t{1}, __ATOMIC_RELAXED);
+    if (major == minor) loops.fetch_add(1, std::memory_order_relaxed);
+  });
+  uint64_t arc_total = 0;
+#pragma omp parallel for reduction(+ : arc_total)
+  for (uint64_t v = 0; v < n; ++v) arc_total += out_degrees[v];
+  // An undirected edge is two arcs, a self-loop one.
+  const uint64_t edges = symmetric_ ? (arc_total + loops.load()) / 2 : arc_total;
+  report.self_loops_removed = build_.keep_self_loops ? 0 : self_loops_;
+  report.duplicates_removed = input_edges_ - report.self_loops_removed - edges;
+  report.clean_seconds = timer.seconds();
+  timer.restart();
+
+  const build::GridPlan grid = build::plan_grid(out_degrees.span(), edges, symmetric_, build_.blocks);
+  build::GraphFacts facts;
+  facts.vertices = n;
+  facts.edges = edges;
+  facts.input_edges = input_edges_;
+  facts.self_loops_removed = report.self_loops_removed;
+  facts.duplicates_removed = report.duplicates_removed;
+  facts.id_base = ids.base;
+  facts.undirected = symmetric_;
+  facts.id_mode = list.id_mode;
+  facts.id_bytes = (hi_ <= UINT32_MAX || n <= (uint64_t{1} << 32)) ? 4 : 8;
+  facts.weighted = weighted_;
+  facts.weights = bounded_.weights != GeneratedWeights::kNone ? generated_ : list.weight_info;
+  format::Header header = build::graph_header(facts, grid, build_);
+
+  // What a group of block rows may hold: the budget less the per-vertex arrays, the index and
+  // the merge's buffers, a third to counters (16 bytes each with the directory they become)
+  // and half to gathered arcs (with their encoded bytes).
+  const uint64_t index_bytes = uint64_t{grid.p} * grid.p * (sizeof(format::BlockEntry) + 16);
+  const uint64_t held = n * 8 + ids.labels.size() * 8 + index_bytes + budget / 8;
+  const uint64_t room = budget > held ? budget - held : 0;
+  writer.write_all(writer.add_section(format::SectionKind::kRanges, 8, (grid.p + 1) * 8), std::span<const uint64_t>(grid.bounds));
+  auto write_grids = [&]<typename Id, typename WOut>() {
+    using Writer = grid_build::GridWriter<RunSource, Id, WOut>;
+    const uint64_t arc_bytes = sizeof(grid_build::Arc<Id, WOut>) + sizeof(Id) + (std::is_same_v<WOut, NoWeight> ? 0 : sizeof(WOut));
+    const grid_build::GridLimits limits{std::max<uint64_t>(room / 2 / arc_bytes, 1 << 16), std::max<uint64_t>(room / 3 / 16, 1 << 16)};
+    header.num_arcs = Writer(out_arcs, false, grid.ranges(), out_degrees.span(), writer, build_.progress)
+                          .write({format::SectionKind::kOutIndex, format::SectionKind::kOutBlocks, format::SectionKind::kOutDegrees}, limits);
+    if (in_) {
+      out_degrees = MappedVector<uint64_t>();  // the in grid's degrees take their place
+      const RunSource in_arcs(*in_, ids, build_, read_bytes);
+      MappedVector<uint64_t> in_degrees(n);
+      in_arcs.for_arcs_of(0, n, [&](uint64_t major, uint64_t, double) {
+        __atomic_add_fetch(&in_degrees[major], uint64_t{1}, __ATOMIC_RELAXED);
+      });
+      Writer(in_arcs, true, grid.ranges(), in_degrees.span(), writer, build_.progress)
+          .write({format::SectionKind::kInIndex, format::SectionKind::kInBlocks, format::SectionKind::kInDegrees}, limits);
+    }
+  };
+  auto with_weights = [&]<typename Id>() {
+    switch (static_cast<format::WeightType>(header.weight_type)) {
+      case format::WeightType::kInt32: write_grids.template operator()<Id, int32_t>(); break;
+      case format::WeightType::kInt64: write_grids.template operator()<Id, int64_t>(); break;
+      case format::WeightType::kFloat64: write_grids.template operator()<Id, double>(); break;
+      default: write_grids.template operator()<Id, NoWeight>(); break;
+    }
+  };
+  if (n <= (uint64_t{1} << 32)) {
+    with_weights.template operator()<uint32_t>();
+  } else {
+    with_weights.template operator()<uint64_t>();
+  }
+  if (!ids.labels.empty()) {
+    writer.write_all(writer.add_section(format::SectionKind::kIdMap, 8, n * 8), ids.labels.span());
+  }
+  writer.commit(header);
+  report.vertices = n;
+  report.arcs = header.num_arcs;
+  report.edges = edges;
+  report.blocks = grid.p;
+  report.write_seconds = timer.seconds();
+  return report;
+}
+
+}  // namespace tg
