@@ -125,48 +125,71 @@ uint64_t ArcRuns::record_bytes(uint64_t largest_id) const {
   return 2 * (largest_id > UINT32_MAX ? 8 : 4) + (weighted_ ? 8 : 0);
 }
 
-void ArcRuns::add_run(std::span<RunArc> arcs) {
+template <typename Id, typename W>
+void ArcRuns::add_run(std::span<SpillArc<Id, W>> arcs) {
+  using Arc = SpillArc<Id, W>;
   if (arcs.empty()) return;
-  uint64_t largest = 0;
+  Id largest = 0;
 #pragma omp parallel for reduction(max : largest)
   for (size_t i = 0; i < arcs.size(); ++i) largest = std::max(largest, std::max(arcs[i].major, arcs[i].minor));
   // Buckets on the major's top bits: the sort is in place and its buckets sort in parallel.
   const uint64_t buckets_wanted = std::max<uint64_t>(1, static_cast<uint64_t>(max_threads()) * 64);
-  const int shift = std::max(0, static_cast<int>(std::bit_width(largest)) - static_cast<int>(std::bit_width(buckets_wanted)));
-  parallel_bucket_sort(arcs.data(), arcs.size(), (largest >> shift) + 1, run_arc_less,
-                       [shift](const RunArc& a) { return static_cast<size_t>(a.major >> shift); });
+  const int shift = std::max(0, static_cast<int>(std::bit_width(uint64_t{largest})) - static_cast<int>(std::bit_width(buckets_wanted)));
+  auto less = [](const Arc& a, const Arc& b) {
+    if constexpr (std::is_same_v<Id, uint32_t> && std::is_same_v<W, NoWeight>) {
+      return (uint64_t{a.major} << 32 | a.minor) < (uint64_t{b.major} << 32 | b.minor);
+    } else {
+      if (a.major != b.major) return a.major < b.major;
+      if (a.minor != b.minor) return a.minor < b.minor;
+      if constexpr (std::is_same_v<W, double>) return a.w < b.w;
+      return false;
+    }
+  };
+  parallel_bucket_sort(arcs.data(), arcs.size(), (uint64_t{largest} >> shift) + 1, less,
+                       [shift](const Arc& a) { return static_cast<size_t>(uint64_t{a.major} >> shift); });
 
   Run run;
-  run.id_bytes = largest > UINT32_MAX ? 8 : 4;
+  run.id_bytes = uint64_t{largest} > UINT32_MAX ? 8 : 4;
   run.records = arcs.size();
   run.fd = ::open(folder_.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
   if (run.fd < 0) fail("scratch folder '{}': cannot create a file there: {}", folder_, std::strerror(errno));
   runs_.push_back(run);  // owned from here: closed by the destructor on any error below
   Run& r = runs_.back();
   const size_t record = 2 * r.id_bytes + (weighted_ ? 8 : 0);
-  std::vector<unsigned char> out(kWriteBytes / record * record);
-  unsigned char* p = out.data();
-  for (uint64_t i = 0; i < arcs.size(); ++i) {
-    if (i % kSparse == 0) r.sparse.push_back(arcs[i].major);
-    if (r.id_bytes == 4) {
-      put(p, static_cast<uint32_t>(arcs[i].major));
-      put(p, static_cast<uint32_t>(arcs[i].minor));
-    } else {
-      put(p, arcs[i].major);
-      put(p, arcs[i].minor);
+  r.sparse.reserve(arcs.size() / kSparse + 1);
+  for (uint64_t i = 0; i < arcs.size(); i += kSparse) r.sparse.push_back(arcs[i].major);
+  if (record == sizeof(Arc) && !(std::is_same_v<Id, uint64_t> && r.id_bytes == 4)) {
+    // The buffer's layout is the file's (little-endian, no padding): write it as it is.
+    write_fully(r.fd, reinterpret_cast<const unsigned char*>(arcs.data()), arcs.size_bytes(), folder_);
+  } else {
+    std::vector<unsigned char> out(kWriteBytes / record * record);
+    unsigned char* p = out.data();
+    for (uint64_t i = 0; i < arcs.size(); ++i) {
+      if (r.id_bytes == 4) {
+        put(p, static_cast<uint32_t>(arcs[i].major));
+        put(p, static_cast<uint32_t>(arcs[i].minor));
+      } else {
+        put(p, static_cast<uint64_t>(arcs[i].major));
+        put(p, static_cast<uint64_t>(arcs[i].minor));
+      }
+      if constexpr (std::is_same_v<W, double>) put(p, arcs[i].w);
+      if (p == out.data() + out.size()) {
+        write_fully(r.fd, out.data(), out.size(), folder_);
+        p = out.data();
+      }
     }
-    if (weighted_) put(p, arcs[i].w);
-    if (p == out.data() + out.size()) {
-      write_fully(r.fd, out.data(), out.size(), folder_);
-      p = out.data();
-    }
+    write_fully(r.fd, out.data(), static_cast<size_t>(p - out.data()), folder_);
   }
-  write_fully(r.fd, out.data(), static_cast<size_t>(p - out.data()), folder_);
   // Written back and dropped from the page cache: the runs are read once per pass, much later,
   // and cached pages would count against a memory limit the build is meant to keep.
   ::fdatasync(r.fd);
   ::posix_fadvise(r.fd, 0, 0, POSIX_FADV_DONTNEED);
 }
+
+template void ArcRuns::add_run(std::span<SpillArc<uint32_t, NoWeight>>);
+template void ArcRuns::add_run(std::span<SpillArc<uint32_t, double>>);
+template void ArcRuns::add_run(std::span<SpillArc<uint64_t, NoWeight>>);
+template void ArcRuns::add_run(std::span<SpillArc<uint64_t, double>>);
 
 void ArcRuns::merge(uint64_t first, uint64_t last, size_t buffer_bytes,
                     const std::function<void(std::span<const RunArc>)>& take) const {

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "graph/no_weight.h"
+
 namespace tg {
 
 // One arc: raw ids and a weight (0 when the graph is unweighted).
@@ -29,6 +31,14 @@ inline bool run_arc_less(const RunArc& a, const RunArc& b) {
   return a.w < b.w;
 }
 
+// An arc as the spill buffer holds it: as narrow as the ids and the weights allow (8 bytes for
+// 32-bit ids without weights), so a budget holds more arcs per run and sorts move fewer bytes.
+template <typename Id, typename W>
+struct SpillArc {
+  Id major, minor;
+  [[no_unique_address]] W w;
+};
+
 class ArcRuns {
  public:
   // Runs in `folder` (which must exist); `weighted` says whether records carry the weight.
@@ -37,8 +47,10 @@ class ArcRuns {
   ArcRuns(const ArcRuns&) = delete;
   ArcRuns& operator=(const ArcRuns&) = delete;
 
-  // Sorts `arcs` in place (all threads) and writes them as one more run.
-  void add_run(std::span<RunArc> arcs);
+  // Sorts `arcs` in place (all threads) and writes them as one more run (Id: uint32_t or
+  // uint64_t; W: NoWeight or double, as the runs are weighted).
+  template <typename Id, typename W>
+  void add_run(std::span<SpillArc<Id, W>> arcs);
 
   size_t runs() const { return runs_.size(); }
   uint64_t arcs() const;

@@ -120,33 +120,85 @@ void BoundedBuilder::start(bool weighted, bool undirected_input) {
   symmetric_ = build_.undirected || undirected_input;
   out_ = std::make_unique<ArcRuns>(bounded_.scratch, weighted_);
   if (!symmetric_) in_ = std::make_unique<ArcRuns>(bounded_.scratch, weighted_);
-  // The buffer takes what the reader leaves (a sixteenth): arcs of 24 bytes, sorted in place.
-  const uint64_t bytes = bounded_.memory_budget - bounded_.memory_budget / 16;
-  capacity_ = static_cast<size_t>(std::max<uint64_t>(bytes / sizeof(RunArc), 1024));
-  report_.buffer_arcs = capacity_;
+  // The buffer takes what the reader leaves (a sixteenth); it is sorted in place.
+  report_.buffer_bytes = bounded_.memory_budget - bounded_.memory_budget / 16;
 }
 
-void BoundedBuilder::add(std::span<const EdgeBatch> batches, uint64_t) {
-  if (buffer_.size() < capacity_) buffer_.resize(capacity_);  // mapped lazily: pages come as arcs do
+void BoundedBuilder::add(std::span<const EdgeBatch> batches, uint64_t max_id) {
+  if (buffer_.size() < report_.buffer_bytes) buffer_.resize(report_.buffer_bytes);  // mapped: pages come as arcs do
+  if (max_id > UINT32_MAX && !wide_) {
+    spill();
+    wide_ = true;
+  }
+  if (wide_) {
+    weighted_ ? add_as<uint64_t, double>(batches) : add_as<uint64_t, NoWeight>(batches);
+  } else {
+    weighted_ ? add_as<uint32_t, double>(batches) : add_as<uint32_t, NoWeight>(batches);
+  }
+}
+
+template <typename Id, typename W>
+void BoundedBuilder::add_as(std::span<const EdgeBatch> batches) {
+  using Arc = SpillArc<Id, W>;
+  const size_t capacity = buffer_.size() / sizeof(Arc);
   const bool generated = bounded_.weights != GeneratedWeights::kNone;
-  for (const EdgeBatch& batch : batches) {
-    for (const auto& e : batch) {
-      const uint64_t k = input_edges_++;
-      double w = e.w;
-      if (generated) {
-        w = generated_weight(bounded_.weights, bounded_.weight_seed, k);
-        generated_.add(w);
-      } else if (!weighted_) {
-        w = 0;
-      }
-      lo_ = std::min(lo_, std::min(e.u, e.v));
-      hi_ = std::max(hi_, std::max(e.u, e.v));
-      // Self-loops are spilled even when dropped: their ids are vertices all the same.
-      self_loops_ += e.u == e.v;
-      if (held_ + 2 > capacity_) spill();
-      buffer_[held_++] = {e.u, e.v, w};
-      if (symmetric_ && e.u != e.v) buffer_[held_++] = {e.v, e.u, w};
+  const size_t count = batches.size();
+  // Each batch's arcs (two per undirected edge, one per self-loop) and first input edge.
+  std::vector<uint64_t> arcs(count), first(count + 1, input_edges_);
+  for (size_t k = 0; k < count; ++k) first[k + 1] = first[k] + batches[k].size();
+#pragma omp parallel for schedule(dynamic, 1)
+  for (size_t k = 0; k < count; ++k) {
+    uint64_t a = 0;
+    for (const auto& e : batches[k]) a += symmetric_ && e.u != e.v ? 2 : 1;
+    arcs[k] = a;
+  }
+  // Batches in stretches that fit what the buffer has left (a spill between stretches); the
+  // arcs' order in the buffer does not matter, the run is sorted.
+  size_t k0 = 0;
+  while (k0 < count) {
+    if (held_ + arcs[k0] > capacity) spill_as<Id, W>();
+    if (arcs[k0] > capacity) fail("a batch of {} arcs exceeds the build's buffer of {}; give a larger --memory-budget", arcs[k0], capacity);
+    size_t k1 = k0;
+    std::vector<uint64_t> at;
+    uint64_t filled = held_;
+    while (k1 < count && filled + arcs[k1] <= capacity) {
+      at.push_back(filled);
+      filled += arcs[k1++];
     }
+    Arc* buffer = reinterpret_cast<Arc*>(buffer_.data());
+    uint64_t lo = lo_, hi = hi_, loops = 0;
+    WeightInfo info;
+#pragma omp parallel for schedule(dynamic, 1) reduction(min : lo) reduction(max : hi) reduction(+ : loops)
+    for (size_t k = k0; k < k1; ++k) {
+      Arc* out = buffer + at[k - k0];
+      uint64_t index = first[k];
+      WeightInfo local;
+      for (const auto& e : batches[k]) {
+        Arc arc{static_cast<Id>(e.u), static_cast<Id>(e.v), {}};
+        if constexpr (std::is_same_v<W, double>) {
+          arc.w = generated ? generated_weight(bounded_.weights, bounded_.weight_seed, index) : e.w;
+          if (generated) local.add(arc.w);
+        }
+        ++index;
+        lo = std::min(lo, std::min(e.u, e.v));
+        hi = std::max(hi, std::max(e.u, e.v));
+        // Self-loops are spilled even when dropped: their ids are vertices all the same.
+        loops += e.u == e.v;
+        *out++ = arc;
+        if (symmetric_ && e.u != e.v) *out++ = Arc{arc.minor, arc.major, arc.w};
+      }
+      if (generated) {
+#pragma omp critical(tg_bounded_weights)
+        info.merge(local);
+      }
+    }
+    lo_ = lo;
+    hi_ = hi;
+    self_loops_ += loops;
+    generated_.merge(info);
+    input_edges_ = first[k1];
+    held_ = filled;
+    k0 = k1;
   }
 }
 
@@ -161,9 +213,11 @@ void BoundedBuilder::refuse_a_full_disk(uint64_t bytes) const {
   }
 }
 
-void BoundedBuilder::spill() {
+template <typename Id, typename W>
+void BoundedBuilder::spill_as() {
+  using Arc = SpillArc<Id, W>;
   if (held_ == 0) return;
-  const std::span<RunArc> arcs(buffer_.data(), held_);
+  const std::span<Arc> arcs(reinterpret_cast<Arc*>(buffer_.data()), held_);
   refuse_a_full_disk(held_ * out_->record_bytes(hi_) * (in_ ? 2 : 1));
   out_->add_run(arcs);
   if (in_) {
@@ -176,13 +230,21 @@ void BoundedBuilder::spill() {
   report_.scratch_bytes = out_->bytes() + (in_ ? in_->bytes() : 0);
 }
 
+void BoundedBuilder::spill() {
+  if (wide_) {
+    weighted_ ? spill_as<uint64_t, double>() : spill_as<uint64_t, NoWeight>();
+  } else {
+    weighted_ ? spill_as<uint32_t, double>() : spill_as<uint32_t, NoWeight>();
+  }
+}
+
 BuildReport BoundedBuilder::finish(const EdgeList& list, GraphWriter& writer) {
   if (!started_) start(false, list.undirected_input);
   Timer timer;
   BuildReport report;
   report.input_edges = input_edges_;
   spill();
-  buffer_ = MappedVector<RunArc>();  // the budget now goes to the merge
+  buffer_ = MappedVector<unsigned char>();  // the budget now goes to the merge
   const uint64_t budget = bounded_.memory_budget;
   const uint64_t threads = static_cast<uint64_t>(max_threads());
   const uint64_t run_count = std::max<uint64_t>(1, out_->runs() + (in_ ? in_->runs() : 0));

@@ -39,7 +39,7 @@ struct BoundedOptions {
 struct BoundedReport {
   uint64_t runs = 0;           // sorted runs spilled (per grid)
   uint64_t scratch_bytes = 0;  // the runs' size on the scratch disk, at its largest
-  uint64_t buffer_arcs = 0;    // arcs one run holds at most
+  uint64_t buffer_bytes = 0;   // the spill buffer
 };
 
 // The smallest budget the bounded build accepts.
@@ -62,14 +62,19 @@ class BoundedBuilder final : public EdgeBatchSink {
   const BoundedReport& report() const { return report_; }
 
  private:
+  template <typename Id, typename W>
+  void add_as(std::span<const EdgeBatch> batches);
+  template <typename Id, typename W>
+  void spill_as();
   void spill();
   void refuse_a_full_disk(uint64_t bytes) const;
 
   BuildOptions build_;
   BoundedOptions bounded_;
   bool weighted_ = false, symmetric_ = false, started_ = false;
-  MappedVector<RunArc> buffer_;
-  size_t held_ = 0, capacity_ = 0;
+  bool wide_ = false;  // 64-bit ids in the buffer (from the first batch with an id beyond 32 bits)
+  MappedVector<unsigned char> buffer_;  // SpillArc<Id, W>s, as wide_ and weighted_ say
+  size_t held_ = 0;                     // arcs in it
   std::unique_ptr<ArcRuns> out_, in_;  // in_: the in-arcs of a directed graph
   uint64_t input_edges_ = 0, self_loops_ = 0;
   uint64_t lo_ = UINT64_MAX, hi_ = 0;  // the least and greatest id seen
