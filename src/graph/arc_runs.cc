@@ -7,7 +7,6 @@
 #include <bit>
 #include <cerrno>
 #include <cstring>
-#include <queue>
 
 #include "util/error.h"
 #include "util/parallel.h"
@@ -205,37 +204,48 @@ void ArcRuns::merge(uint64_t first, uint64_t last, size_t buffer_bytes,
     Reader& reader = readers.back();
     while (reader.valid() && reader.current().major < first) reader.advance();
   }
-  // A heap of the runs by their current arc (ties by run number: runs in order).
-  auto later = [&](size_t a, size_t b) {
+  // A tournament (loser) tree over the runs: node i < k holds the run that lost the match
+  // there, node 0 the overall winner; leaves k..2k-1 are the runs. Taking the winner's next arc
+  // replays only its path to the root: log2(k) comparisons per arc. Ties go to the lower run.
+  const size_t k = readers.size();
+  std::vector<uint8_t> live(k);
+  for (size_t r = 0; r < k; ++r) live[r] = readers[r].valid() && readers[r].current().major <= last;
+  auto beats = [&](size_t a, size_t b) {
+    if (!live[a] || !live[b]) return live[a] != 0;
     const RunArc& x = readers[a].current();
     const RunArc& y = readers[b].current();
-    if (run_arc_less(y, x)) return true;
-    if (run_arc_less(x, y)) return false;
-    return a > b;
+    if (x.major != y.major) return x.major < y.major;
+    if (x.minor != y.minor) return x.minor < y.minor;
+    if (x.w != y.w) return x.w < y.w;
+    return a < b;
   };
-  std::priority_queue<size_t, std::vector<size_t>, decltype(later)> heap(later);
-  for (size_t k = 0; k < readers.size(); ++k) {
-    if (readers[k].valid() && readers[k].current().major <= last) heap.push(k);
-  }
+  std::vector<size_t> loser(std::max<size_t>(k, 1));
+  // Plays the matches below `node` (an index in the implicit tree); returns their winner.
+  auto play = [&](auto& self, size_t node) -> size_t {
+    if (node >= k) return node - k;
+    const size_t left = self(self, 2 * node), right = self(self, 2 * node + 1);
+    if (beats(left, right)) {
+      loser[node] = right;
+      return left;
+    }
+    loser[node] = left;
+    return right;
+  };
+  size_t winner = k == 0 ? 0 : (k == 1 ? 0 : play(play, 1));
   std::vector<RunArc> batch;
   batch.reserve(65536);
-  while (!heap.empty()) {
-    const size_t k = heap.top();
-    heap.pop();
-    Reader& reader = readers[k];
-    // Take from this run while it stays the least (long stretches when runs are disjoint).
-    const RunArc* bound = heap.empty() ? nullptr : &readers[heap.top()].current();
-    do {
-      batch.push_back(reader.current());
-      if (batch.size() == batch.capacity()) {
-        take(batch);
-        batch.clear();
-      }
-      reader.advance();
-    } while (reader.valid() && reader.current().major <= last &&
-             (bound == nullptr || run_arc_less(reader.current(), *bound) ||
-              (!run_arc_less(*bound, reader.current()) && k < heap.top())));
-    if (reader.valid() && reader.current().major <= last) heap.push(k);
+  while (k > 0 && live[winner]) {
+    Reader& reader = readers[winner];
+    batch.push_back(reader.current());
+    if (batch.size() == batch.capacity()) {
+      take(batch);
+      batch.clear();
+    }
+    reader.advance();
+    live[winner] = reader.valid() && reader.current().major <= last;
+    for (size_t node = (winner + k) / 2; node >= 1; node /= 2) {
+      if (beats(loser[node], winner)) std::swap(loser[node], winner);
+    }
   }
   if (!batch.empty()) take(batch);
 }
