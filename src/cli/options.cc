@@ -14,7 +14,8 @@ namespace tg::cli {
 
 void add_graph_input_options(CLI::App& cmd, GraphInputArgs& a) {
   cmd.add_option("--format", a.format, "Input format (default: from the name and content)")
-      ->check(CLI::IsMember({"auto", "edgelist", "csv", "tsv", "mtx", "dimacs", "pace", "metis", "cedge"}));
+      ->check(CLI::IsMember({"auto", "edgelist", "csv", "tsv", "mtx", "dimacs", "pace", "metis", "cedge", "bin32", "bin64"}));
+  cmd.add_flag("--weighted", a.weighted, "bin32/bin64: each record ends in a 4-byte signed integer weight");
   cmd.add_option("--ids", a.ids, "label: ids are any 64-bit labels (default for edge lists); index: ids are vertex indices")
       ->check(CLI::IsMember({"label", "index"}));
   cmd.add_option("--vertices", a.vertices, "With --ids index: the vertex count; ids must be below it");
@@ -86,6 +87,7 @@ ConvertOptions make_convert_options(const GraphInputArgs& a) {
   if (a.ids == "index") o.parse.id_mode = IdMode::kIndex;
   if (a.ids == "label") o.parse.id_mode = IdMode::kLabel;
   o.parse.vertices = a.vertices;
+  o.parse.weighted = a.weighted;
   if (!a.columns.empty()) {
     std::string rest = a.columns;
     size_t pos;

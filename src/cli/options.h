@@ -16,6 +16,7 @@ struct GraphInputArgs {
   std::string columns;
   bool header = false, no_header = false;
   bool undirected = false, keep_self_loops = false, keep_duplicates = false;
+  bool weighted = false;  // bin32/bin64 records carry a weight
   std::string weights;
   uint64_t weight_seed = 1;
   uint32_t blocks = 0;

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <future>
 
+#include "graph/binary_edges.h"
 #include "graph/formats.h"
 #include "graph/parse_fields.h"
 #include "io/input_stream.h"
@@ -160,7 +161,7 @@ std::string detect_format(const std::string& path, const ParseOptions& options) 
   if (options.format != "auto") return options.format;
   if (path == "-") {
     // Sniffing would consume standard input, which cannot be read twice.
-    fail("reading standard input needs --format (edgelist, csv, tsv, mtx, dimacs, pace, metis or cedge)");
+    fail("reading standard input needs --format (edgelist, csv, tsv, mtx, dimacs, pace, metis, cedge, bin32 or bin64)");
   }
   const std::string ext = lower_extension(path);
   if (ext == ".mtx") return "mtx";
@@ -177,6 +178,12 @@ std::string detect_format(const std::string& path, const ParseOptions& options) 
 
 EdgeList read_edges(const std::string& path, const ParseOptions& options, EdgeBatchSink& sink) {
   const std::string format_name = detect_format(path, options);
+  if (is_binary_format(format_name)) {
+    ParseOptions binary = options;
+    binary.format = format_name;
+    return read_binary_edges(path, binary, sink);
+  }
+  if (options.weighted) fail("--weighted describes the records of --format bin32 or bin64; {} is text", path);
   auto format = parse::make_format(format_name, options);
   auto stream = InputStream::open(path);
   Progress progress("reading", stream->raw_size(), options.progress);

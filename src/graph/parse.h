@@ -20,7 +20,7 @@
 namespace tg {
 
 struct ParseOptions {
-  std::string format = "auto";  // auto, edgelist, csv, tsv, mtx, dimacs, pace, metis, cedge
+  std::string format = "auto";  // auto, edgelist, csv, tsv, mtx, dimacs, pace, metis, cedge, bin32, bin64
   std::optional<IdMode> id_mode;  // default: label for plain lists, declared count for others
   // Index mode on formats that declare no vertex count: the graph has this many vertices, and
   // every id must be below it (vertices that no edge mentions are kept, isolated).
@@ -31,6 +31,7 @@ struct ParseOptions {
   std::optional<bool> header;  // CSV/TSV: whether the first line names the columns (default: sniff)
   bool progress = false;       // draw a progress bar on stderr
   size_t chunk_bytes = 0;      // text read per round at most (0: 32 MiB); a memory budget lowers it
+  bool weighted = false;       // bin32/bin64: each record ends in a 4-byte signed integer weight
 };
 
 // The format that `path` would be read as, after sniffing (for messages and tests).
