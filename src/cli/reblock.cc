@@ -1,14 +1,26 @@
 // `tiergraph reblock GRAPH -o OUT --blocks P`: rewrite a graph file with another block grid,
 // straight from the file (no text involved); ids, weights and properties carry over.
+#include <filesystem>
 #include <memory>
 
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/validators.h"
+#include "graph/bounded_build.h"
 #include "graph/reblock.h"
 #include "util/log.h"
 
 namespace tg::cli {
+
+namespace {
+
+// The folder of the output: the scratch's default, as for convert.
+std::string scratch_folder_of(const std::string& output) {
+  const auto parent = std::filesystem::absolute(output).parent_path();
+  return parent.empty() ? std::string(".") : parent.string();
+}
+
+}  // namespace
 
 Runner add_reblock(CLI::App& app) {
   auto* cmd = app.add_subcommand("reblock", "Rewrite a graph file with a different P x P block grid");
@@ -18,6 +30,7 @@ Runner add_reblock(CLI::App& app) {
     uint32_t blocks = 1;
     int threads = 0;
     bool overwrite = false;
+    BuildBudgetArgs budget;
   };
   auto args = std::make_shared<Args>();
   add_path_argument(*cmd, args->input_arg, "GRAPH", "Graph file");
@@ -27,11 +40,21 @@ Runner add_reblock(CLI::App& app) {
       ->check(whole_number(1, UINT32_MAX));
   cmd->add_option("-t,--threads", args->threads, "Threads, at least 1 (default: all cores)")->check(CLI::Range(1, 4096));
   cmd->add_flag("--overwrite", args->overwrite, "Replace the output if it exists");
+  add_build_budget_options(*cmd, args->budget);
   return [args] {
     args->input = args->input_arg.path();
     apply_threads(args->threads);
     // The grid really written: a --blocks beyond the vertices' ranges of 64 was noted and capped.
-    const uint32_t side = reblock_graph(args->input, args->output, args->blocks, args->overwrite);
+    // In memory the edges take about 1.4 times the file's edge bytes.
+    std::error_code error;
+    const auto file_bytes = std::filesystem::file_size(args->input, error);
+    ConvertOptions budget;
+    apply_build_budget(args->budget, error ? 0 : static_cast<uint64_t>(file_bytes) * 3 / 2, budget);
+    BoundedOptions bounded;
+    bounded.memory_budget = budget.memory_budget;
+    bounded.scratch = budget.scratch.empty() ? scratch_folder_of(args->output) : budget.scratch;
+    const uint32_t side = reblock_graph(args->input, args->output, args->blocks, args->overwrite,
+                                        budget.memory_budget > 0 ? &bounded : nullptr);
     log::info("Wrote '{}' with a {}x{} block grid", args->output, side, side);
   };
 }

@@ -364,6 +364,18 @@ BuildReport BoundedBuilder::finish(const EdgeList& list, GraphWriter& writer) {
   facts.weighted = weighted_;
   facts.weights = bounded_.weights != GeneratedWeights::kNone ? generated_ : list.weight_info;
   format::Header header = build::graph_header(facts, grid, build_);
+  if (const auto& carried = build_.provenance) {  // reblock: the file's own facts carry over
+    const auto& c = carried->header;
+    header.weight_type = c.weight_type;
+    header.input_edges = c.input_edges;
+    header.self_loops_removed = c.self_loops_removed;
+    header.duplicates_removed = c.duplicates_removed;
+    header.id_base = c.id_base;
+    header.flags = c.flags;
+    header.id_mode = c.id_mode;
+    header.min_weight = c.min_weight;
+    header.max_weight = c.max_weight;
+  }
 
   // What a group of block rows may hold: the budget less the per-vertex arrays, the index and
   // the merge's buffers, a third to counters (16 bytes each with the directory they become)
@@ -402,7 +414,9 @@ BuildReport BoundedBuilder::finish(const EdgeList& list, GraphWriter& writer) {
   } else {
     with_weights.template operator()<uint64_t>();
   }
-  if (!ids.labels.empty()) {
+  if (build_.provenance && !build_.provenance->id_map.empty()) {
+    writer.write_all(writer.add_section(format::SectionKind::kIdMap, 8, n * 8), build_.provenance->id_map);
+  } else if (!ids.labels.empty()) {
     writer.write_all(writer.add_section(format::SectionKind::kIdMap, 8, n * 8), ids.labels.span());
   }
   writer.commit(header);

@@ -1,5 +1,6 @@
 #include "graph/reblock.h"
 
+#include "graph/bounded_build.h"
 #include "graph/builder.h"
 #include "graph/graph_view.h"
 #include "graph/v1_file.h"
@@ -45,9 +46,39 @@ EdgeList extract(const GraphView<Id, WFile>& g) {
   return list;
 }
 
+// The same arcs handed to a sink in batches, for the bounded build: nothing the size of the
+// graph is held (the file's pages are mapped and read once, in order).
+template <typename Id, typename WFile>
+EdgeList stream(const GraphView<Id, WFile>& g, EdgeBatchSink& sink, size_t batch_edges) {
+  EdgeList list;
+  list.source_name = g.file().path();
+  list.declared_vertices = g.num_vertices();
+  list.id_mode = IdMode::kIndex;
+  list.undirected_input = !g.directed();
+  const bool keep_all = g.directed();
+  sink.start(!std::is_same_v<WFile, NoWeight>, list.undirected_input);
+  std::vector<Edge<uint64_t, double>> batch;
+  batch.reserve(batch_edges);
+  auto flush = [&] {
+    const EdgeBatch one(batch);
+    sink.add(std::span<const EdgeBatch>(&one, 1), g.num_vertices());
+    batch.clear();
+  };
+  g.for_each_arc([&](uint64_t u, uint64_t v, WFile w) {
+    if (!keep_all && u > v) return;
+    double weight = 0;
+    if constexpr (!std::is_same_v<WFile, NoWeight>) weight = static_cast<double>(w);
+    batch.push_back({u, v, weight});
+    if (batch.size() == batch_edges) flush();
+  });
+  if (!batch.empty()) flush();
+  return list;
+}
+
 }  // namespace
 
-uint32_t reblock_graph(const std::string& input, const std::string& output, uint32_t blocks, bool overwrite) {
+uint32_t reblock_graph(const std::string& input, const std::string& output, uint32_t blocks, bool overwrite,
+                       const BoundedOptions* bounded) {
   if (blocks == 0) fail("--blocks must be at least 1");
   check_output_path(output, overwrite);  // before reading the input
   BuildOptions options;
@@ -67,7 +98,16 @@ uint32_t reblock_graph(const std::string& input, const std::string& output, uint
                                                       ? file->section<uint64_t>(format::SectionKind::kIdMap)
                                                       : std::span<const uint64_t>()};
   uint32_t written = 0;
-  auto build = [&](auto view) { written = build_graph(extract(view), options, writer).blocks; };
+  auto build = [&](auto view) {
+    if (bounded) {
+      BoundedBuilder builder(options, *bounded);
+      const size_t batch = static_cast<size_t>(std::max<uint64_t>(bounded->memory_budget / 16 / sizeof(Edge<uint64_t, double>), 4096));
+      const EdgeList list = stream(view, builder, batch);
+      written = builder.finish(list, writer).blocks;
+    } else {
+      written = build_graph(extract(view), options, writer).blocks;
+    }
+  };
   if (file->weighted()) {
     with_weighted_view(file, build);
   } else {

@@ -175,3 +175,22 @@ def test_per_vertex_arrays_beyond_the_budget_are_refused_saying_what_would_fit(t
     assert res.returncode != 0
     assert "1073741824 vertices need 20 GiB" in res.stderr and "give --memory-budget" in res.stderr, res.stderr
     assert not (tmp / "g.tg").exists()
+
+
+@pytest.mark.parametrize("make", [
+    ["generate", "-g", "16", "-s"],
+    ["generate", "-g", "15", "--weights", "real"],
+    ["convert", "soc-sign-bitcoinotc.csv.xz", "--columns", "0,1,2"],  # sparse labels: an id map, negative weights
+])
+def test_bounded_reblock_writes_the_in_memory_file(tg, datasets_dir, tmp, make):
+    graph = tmp / "g.tg"
+    if make[0] == "convert":
+        tg.convert(datasets_dir / make[1], graph, *make[2:])
+    else:
+        tg.run(*make, "-o", graph, check=True)
+    tg.run("reblock", graph, "-o", tmp / "m.tg", "--blocks", "5", check=True)
+    scratch = tmp / "scratch"
+    scratch.mkdir()
+    tg.run("reblock", graph, "-o", tmp / "b.tg", "--blocks", "5", "--memory-budget", "16M", "--scratch", scratch, check=True)
+    assert (tmp / "m.tg").read_bytes() == (tmp / "b.tg").read_bytes()
+    assert files_in(scratch) == set()
