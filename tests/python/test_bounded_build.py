@@ -34,6 +34,10 @@ CONVERSIONS = [
     ("soc-sign-bitcoinotc.csv.xz", ["--columns", "0,1,2"]),
     ("soc-github-musae.csv.xz", ["-s"]),
 ]
+# Under the sanitizers a few rows cover every path of the build (runs, weights, labels, formats):
+# the suite's time goes where a memory error could hide, not to more of the same.
+if SANITIZED:
+    CONVERSIONS = [CONVERSIONS[i] for i in (1, 2, 6, 9)]
 
 
 def files_in(folder: Path) -> set[str]:
@@ -75,7 +79,7 @@ def test_sparse_64_bit_labels(tg, tmp):
         assert (tmp / "m.tg").read_bytes() == (tmp / "b.tg").read_bytes(), options
 
 
-@pytest.mark.parametrize("options", [["-s"], [], ["--weights", "int"], ["-s", "--weights", "real", "--blocks", "3"]])
+@pytest.mark.parametrize("options", [["-s"], ["-s", "--weights", "real", "--blocks", "3"]] + ([] if SANITIZED else [[], ["--weights", "int"]]))
 def test_bounded_generate_writes_the_in_memory_file(tg, tmp, options):
     tg.run("generate", "-g", "16", *options, "-o", tmp / "m.tg", check=True)
     report = tg.run("generate", "-g", "16", *options, "-o", tmp / "b.tg", "--memory-budget", "16M", "--json", check=True).json()
@@ -83,12 +87,12 @@ def test_bounded_generate_writes_the_in_memory_file(tg, tmp, options):
     assert (tmp / "m.tg").read_bytes() == (tmp / "b.tg").read_bytes()
 
 
+@pytest.mark.skipif(SANITIZED, reason="shadow memory is no part of the promise; the paths run in the other tests")
 def test_peak_rss_holds_the_budget(tg, tmp):
     # Kronecker-19, undirected: about 16 M arcs, 100 MB of edges in memory; a 32M budget.
     report = tg.run("generate", "-g", "19", "-s", "-o", tmp / "b.tg", "--memory-budget", "32M", "--json", check=True).json()
     assert report["runs"] >= 4
-    if not SANITIZED:  # shadow memory is no part of the promise
-        assert report["peak_rss_bytes"] <= (32 << 20) + RUNTIME, report
+    assert report["peak_rss_bytes"] <= (32 << 20) + RUNTIME, report
     tg.run("generate", "-g", "19", "-s", "-o", tmp / "m.tg", check=True)
     assert (tmp / "m.tg").read_bytes() == (tmp / "b.tg").read_bytes()
 
