@@ -104,12 +104,20 @@ class RunSource {
 
 // The distinct majors of the runs, in order (every vertex an input edge names is a major of the
 // out-runs of an undirected graph, or of the out- or in-runs of a directed one): stretches of
-// [lo, hi] merged on all threads, each into its own list, then joined.
-MappedVector<uint64_t> distinct_majors(const ArcRuns& runs, uint64_t lo, uint64_t hi, size_t buffer_bytes) {
+// [lo, hi] merged on all threads, each into its own list, then joined. With `count`, also each
+// major's arcs as the grid keeps them (self-loops and duplicates dropped as `count` says) and the
+// self-loops kept: an undirected graph's out-degrees, found in the same pass as its labels.
+struct Majors {
+  MappedVector<uint64_t> labels, degrees;
+  uint64_t loops = 0;
+};
+
+Majors distinct_majors(const ArcRuns& runs, uint64_t lo, uint64_t hi, size_t buffer_bytes, const BuildOptions* count) {
   const uint64_t pieces = static_cast<uint64_t>(max_threads()) * 2;
-  std::vector<std::vector<uint64_t>> found(pieces);
+  std::vector<std::vector<uint64_t>> found(pieces), degrees(pieces);
+  uint64_t loops = 0;
   const uint64_t width = hi - lo;  // + 1 may overflow
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : loops)
   for (uint64_t k = 0; k < pieces; ++k) {
     // Stretch k: [lo + width * k / pieces, the next one's first - 1], the last one up to hi.
     __extension__ using u128 = unsigned __int128;
@@ -117,21 +125,42 @@ MappedVector<uint64_t> distinct_majors(const ArcRuns& runs, uint64_t lo, uint64_
     const uint64_t first = k == 0 ? lo : at(k) + 1, last = k + 1 == pieces ? hi : at(k + 1);
     if (first > last) continue;
     auto& mine = found[k];
+    auto& degree = degrees[k];
+    bool kept = false;
+    RunArc previous{};
     runs.merge(first, last, buffer_bytes, [&](std::span<const RunArc> batch) {
-      for (const RunArc& arc : batch)
-        if (mine.empty() || mine.back() != arc.major) mine.push_back(arc.major);
+      for (const RunArc& arc : batch) {
+        if (mine.empty() || mine.back() != arc.major) {
+          mine.push_back(arc.major);
+          if (count) degree.push_back(0);
+        }
+        if (!count) continue;
+        if (!count->keep_self_loops && arc.major == arc.minor) continue;
+        if (!count->keep_duplicates && kept && arc.major == previous.major && arc.minor == previous.minor) continue;
+        kept = true;
+        previous = arc;
+        ++degree.back();
+        loops += arc.major == arc.minor;
+      }
     });
   }
-  size_t total = 0;
-  for (const auto& f : found) total += f.size();
-  MappedVector<uint64_t> out(total);
-  size_t at = 0;
-  for (auto& f : found) {
-    std::copy(f.begin(), f.end(), out.begin() + at);
-    at += f.size();
-    std::vector<uint64_t>().swap(f);
-  }
-  return out;
+  auto join = [](std::vector<std::vector<uint64_t>>& parts) {
+    size_t total = 0;
+    for (const auto& f : parts) total += f.size();
+    MappedVector<uint64_t> out(total);
+    size_t at = 0;
+    for (auto& f : parts) {
+      std::copy(f.begin(), f.end(), out.begin() + at);
+      at += f.size();
+      std::vector<uint64_t>().swap(f);
+    }
+    return out;
+  };
+  Majors m;
+  m.labels = join(found);
+  if (count) m.degrees = join(degrees);
+  m.loops = loops;
+  return m;
 }
 
 std::string bytes_text(uint64_t bytes) { return format_byte_size(bytes); }
@@ -294,6 +323,9 @@ BuildReport BoundedBuilder::finish(const EdgeList& list, GraphWriter& writer) {
 
   // Ids, as resolve_ids in the in-memory builder.
   IdMap ids;
+  MappedVector<uint64_t> counted_degrees;
+  uint64_t counted_loops = 0;
+  bool degrees_counted = false;
   const bool any = input_edges_ > 0;
   if (list.declared_vertices || list.id_mode == IdMode::kIndex) {
     ids.base = list.id_base;
@@ -303,14 +335,21 @@ BuildReport BoundedBuilder::finish(const EdgeList& list, GraphWriter& writer) {
            ids.base + ids.n - 1);
     }
   } else if (any) {
-    ids.labels = distinct_majors(*out_, lo_, hi_, read_bytes);
+    // An undirected graph's labels come with its degrees; a directed one's are the union of
+    // its sources and its destinations.
+    Majors majors = distinct_majors(*out_, lo_, hi_, read_bytes, in_ ? nullptr : &build_);
+    ids.labels = std::move(majors.labels);
     if (in_) {
-      MappedVector<uint64_t> heads = distinct_majors(*in_, lo_, hi_, read_bytes);
+      MappedVector<uint64_t> heads = distinct_majors(*in_, lo_, hi_, read_bytes, nullptr).labels;
       MappedVector<uint64_t> all(ids.labels.size() + heads.size());
       const auto end = std::set_union(ids.labels.begin(), ids.labels.end(), heads.begin(), heads.end(), all.begin());
       all.resize(static_cast<size_t>(end - all.begin()));
       all.shrink_to_fit();
       ids.labels = std::move(all);
+    } else {
+      counted_degrees = std::move(majors.degrees);
+      counted_loops = majors.loops;
+      degrees_counted = true;
     }
     ids.n = ids.labels.size();
     if (ids.n - 1 == hi_ - lo_) {  // no gaps: an offset, as the in-memory build finds
@@ -334,12 +373,18 @@ BuildReport BoundedBuilder::finish(const EdgeList& list, GraphWriter& writer) {
 
   // Degrees of the out grid (both arcs of an undirected edge), the cleaned edge count.
   const RunSource out_arcs(*out_, ids, build_, read_bytes);
-  MappedVector<uint64_t> out_degrees(n);
+  MappedVector<uint64_t> out_degrees;
   std::atomic<uint64_t> loops{0};
-  out_arcs.for_arcs_of(0, n, [&](uint64_t major, uint64_t minor, double) {
-    __atomic_add_fetch(&out_degrees[major], uint64_t{1}, __ATOMIC_RELAXED);
-    if (major == minor) loops.fetch_add(1, std::memory_order_relaxed);
-  });
+  if (degrees_counted) {  // with the labels
+    out_degrees = std::move(counted_degrees);
+    loops = counted_loops;
+  } else {
+    out_degrees = MappedVector<uint64_t>(n);
+    out_arcs.for_arcs_of(0, n, [&](uint64_t major, uint64_t minor, double) {
+      __atomic_add_fetch(&out_degrees[major], uint64_t{1}, __ATOMIC_RELAXED);
+      if (major == minor) loops.fetch_add(1, std::memory_order_relaxed);
+    });
+  }
   uint64_t arc_total = 0;
 #pragma omp parallel for reduction(+ : arc_total)
   for (uint64_t v = 0; v < n; ++v) arc_total += out_degrees[v];
