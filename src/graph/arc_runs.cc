@@ -208,12 +208,17 @@ void ArcRuns::merge(uint64_t first, uint64_t last, size_t buffer_bytes,
   // there, node 0 the overall winner; leaves k..2k-1 are the runs. Taking the winner's next arc
   // replays only its path to the root: log2(k) comparisons per arc. Ties go to the lower run.
   const size_t k = readers.size();
+  // Each run's current arc, side by side: the matches read this small array, not the readers.
   std::vector<uint8_t> live(k);
-  for (size_t r = 0; r < k; ++r) live[r] = readers[r].valid() && readers[r].current().major <= last;
+  std::vector<RunArc> head(k);
+  for (size_t r = 0; r < k; ++r) {
+    live[r] = readers[r].valid() && readers[r].current().major <= last;
+    if (live[r]) head[r] = readers[r].current();
+  }
   auto beats = [&](size_t a, size_t b) {
     if (!live[a] || !live[b]) return live[a] != 0;
-    const RunArc& x = readers[a].current();
-    const RunArc& y = readers[b].current();
+    const RunArc& x = head[a];
+    const RunArc& y = head[b];
     if (x.major != y.major) return x.major < y.major;
     if (x.minor != y.minor) return x.minor < y.minor;
     if (x.w != y.w) return x.w < y.w;
@@ -236,13 +241,14 @@ void ArcRuns::merge(uint64_t first, uint64_t last, size_t buffer_bytes,
   batch.reserve(65536);
   while (k > 0 && live[winner]) {
     Reader& reader = readers[winner];
-    batch.push_back(reader.current());
+    batch.push_back(head[winner]);
     if (batch.size() == batch.capacity()) {
       take(batch);
       batch.clear();
     }
     reader.advance();
     live[winner] = reader.valid() && reader.current().major <= last;
+    if (live[winner]) head[winner] = reader.current();
     for (size_t node = (winner + k) / 2; node >= 1; node /= 2) {
       if (beats(loser[node], winner)) std::swap(loser[node], winner);
     }
