@@ -82,6 +82,13 @@ def same_files(a, b):
     return subprocess.run(["cmp", "-s", str(a), str(b)]).returncode == 0
 
 
+def bounded_of(memory_row, seconds, rss, report, budget, limit):
+    """The bounded build's row beside its in-memory row (whose file it matched)."""
+    return {**memory_row, "build": "bounded", "seconds": seconds, "peak_rss": rss, "budget": budget,
+            "limit": limit if have_cgroup() else None, "runs": report["runs"], "scratch_bytes": report["scratch_bytes"],
+            "identical": True, "ratio": seconds / memory_row["seconds"]}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scales", default="20,22")
@@ -108,9 +115,7 @@ def main():
                                               "--memory-budget", str(budget), "--scratch", WORK], limit), args.trials)
         if not same_files(memory_tg, bounded_tg):
             raise SystemExit(f"kron-{scale}: the bounded build's file differs from the in-memory build's")
-        bounded_row = {**memory_row, "build": "bounded", "seconds": seconds, "peak_rss": rss, "budget": budget,
-                       "limit": limit if have_cgroup() else None, "runs": report["runs"], "scratch_bytes": report["scratch_bytes"],
-                       "identical": True, "ratio": seconds / memory_row["seconds"]}
+        bounded_row = bounded_of(memory_row, seconds, rss, report, budget, limit)
         rows += [memory_row, bounded_row]
         print(f"kron-{scale} generated: in memory {memory_row['seconds']:.1f} s ({memory_row['peak_rss'] / 2**20:.0f} MiB), "
               f"bounded {seconds:.1f} s ({rss / 2**20:.0f} MiB, budget {budget / 2**20:.0f} MiB, {report['runs']} runs): "
@@ -127,9 +132,7 @@ def main():
                                               "--memory-budget", str(budget), "--scratch", WORK], limit), args.trials)
         if not same_files(memory_tg, bounded_tg):
             raise SystemExit(f"kron-{scale}: the bounded conversion's file differs from the in-memory one's")
-        bounded_row = {**memory_row, "build": "bounded", "seconds": seconds, "peak_rss": rss, "budget": budget,
-                       "limit": limit if have_cgroup() else None, "runs": report["runs"], "scratch_bytes": report["scratch_bytes"],
-                       "identical": True, "ratio": seconds / memory_row["seconds"]}
+        bounded_row = bounded_of(memory_row, seconds, rss, report, budget, limit)
         rows += [memory_row, bounded_row]
         print(f"kron-{scale} from text: in memory {memory_row['seconds']:.1f} s ({memory_row['peak_rss'] / 2**20:.0f} MiB), "
               f"bounded {seconds:.1f} s ({rss / 2**20:.0f} MiB): {bounded_row['ratio']:.2f}x", flush=True)

@@ -408,19 +408,7 @@ BuildReport BoundedBuilder::finish(const EdgeList& list, GraphWriter& writer) {
   facts.id_bytes = (hi_ <= UINT32_MAX || n <= (uint64_t{1} << 32)) ? 4 : 8;
   facts.weighted = weighted_;
   facts.weights = bounded_.weights != GeneratedWeights::kNone ? generated_ : list.weight_info;
-  format::Header header = build::graph_header(facts, grid, build_);
-  if (const auto& carried = build_.provenance) {  // reblock: the file's own facts carry over
-    const auto& c = carried->header;
-    header.weight_type = c.weight_type;
-    header.input_edges = c.input_edges;
-    header.self_loops_removed = c.self_loops_removed;
-    header.duplicates_removed = c.duplicates_removed;
-    header.id_base = c.id_base;
-    header.flags = c.flags;
-    header.id_mode = c.id_mode;
-    header.min_weight = c.min_weight;
-    header.max_weight = c.max_weight;
-  }
+  format::Header header = build::graph_header(facts, grid, build_);  // reblock: the file's own facts carry over
 
   // What a group of block rows may hold: the budget less the per-vertex arrays, the index and
   // the merge's buffers, a third to counters (16 bytes each with the directory they become)

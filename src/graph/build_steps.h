@@ -38,7 +38,8 @@ struct GraphFacts {
   WeightInfo weights;
 };
 
-// The header of the file (all but the arc count and the sections, which the writer fills).
+// The header of the file (all but the arc count and the sections, which the writer fills);
+// a rebuilt file's own facts (options.provenance: reblock) carry over.
 format::Header graph_header(const GraphFacts& facts, const GridPlan& grid, const BuildOptions& options);
 
 }  // namespace tg::build

@@ -226,19 +226,7 @@ BuildReport build_dense(EdgeArray<Id, W>& edges, const EdgeList& list, IdResolut
   facts.weighted = list.weighted();
   facts.weights = list.weight_info;
   format::Header header = build::graph_header(facts, grid, options);
-  const WeightType weight_type = carried ? static_cast<WeightType>(carried->header.weight_type) : build::weight_type_for(facts.weighted, facts.weights);
-  header.weight_type = static_cast<uint8_t>(weight_type);
-  if (carried) {
-    const auto& c = carried->header;
-    header.input_edges = c.input_edges;
-    header.self_loops_removed = c.self_loops_removed;
-    header.duplicates_removed = c.duplicates_removed;
-    header.id_base = c.id_base;
-    header.flags = c.flags;
-    header.id_mode = c.id_mode;
-    header.min_weight = c.min_weight;
-    header.max_weight = c.max_weight;
-  }
+  const WeightType weight_type = static_cast<WeightType>(header.weight_type);
 
   writer.write_all(writer.add_section(SectionKind::kRanges, 8, (p + 1) * 8), std::span<const uint64_t>(bounds));
   // A sixth of the arcs per gathered chunk bounds the extra memory (at least 8 M arcs).
@@ -334,6 +322,18 @@ format::Header graph_header(const GraphFacts& f, const GridPlan& grid, const Bui
   header.weight_type = static_cast<uint8_t>(weight_type_for(f.weighted, f.weights));
   header.min_weight = f.weighted ? f.weights.min : 0;
   header.max_weight = f.weighted ? f.weights.max : 0;
+  if (const auto& carried = options.provenance) {
+    const auto& c = carried->header;
+    header.weight_type = c.weight_type;
+    header.input_edges = c.input_edges;
+    header.self_loops_removed = c.self_loops_removed;
+    header.duplicates_removed = c.duplicates_removed;
+    header.id_base = c.id_base;
+    header.flags = c.flags;
+    header.id_mode = c.id_mode;
+    header.min_weight = c.min_weight;
+    header.max_weight = c.max_weight;
+  }
   return header;
 }
 

@@ -11,15 +11,22 @@ namespace tg {
 
 namespace {
 
-// The stored arcs back as an edge list of dense ids: all arcs of a directed graph, one copy
-// (u <= v) of each edge of an undirected one.
-template <typename Id, typename WFile>
-EdgeList extract(const GraphView<Id, WFile>& g) {
+// What an edge list of the file's stored arcs is: dense ids, the file's vertices.
+template <typename View>
+EdgeList describe_stored(const View& g) {
   EdgeList list;
   list.source_name = g.file().path();
   list.declared_vertices = g.num_vertices();
   list.id_mode = IdMode::kIndex;
   list.undirected_input = !g.directed();
+  return list;
+}
+
+// The stored arcs back as an edge list of dense ids: all arcs of a directed graph, one copy
+// (u <= v) of each edge of an undirected one.
+template <typename Id, typename WFile>
+EdgeList extract(const GraphView<Id, WFile>& g) {
+  EdgeList list = describe_stored(g);
   const bool keep_all = g.directed();
   auto fill = [&]<typename W>(EdgeArray<Id, W>& edges) {
     edges.reserve(keep_all ? g.num_arcs() : g.file().num_edges());
@@ -50,11 +57,7 @@ EdgeList extract(const GraphView<Id, WFile>& g) {
 // graph is held (the file's pages are mapped and read once, in order).
 template <typename Id, typename WFile>
 EdgeList stream(const GraphView<Id, WFile>& g, EdgeBatchSink& sink, size_t batch_edges) {
-  EdgeList list;
-  list.source_name = g.file().path();
-  list.declared_vertices = g.num_vertices();
-  list.id_mode = IdMode::kIndex;
-  list.undirected_input = !g.directed();
+  EdgeList list = describe_stored(g);
   const bool keep_all = g.directed();
   sink.start(!std::is_same_v<WFile, NoWeight>, list.undirected_input);
   std::vector<Edge<uint64_t, double>> batch;
