@@ -14,7 +14,7 @@ namespace tg::cli {
 
 void add_graph_input_options(CLI::App& cmd, GraphInputArgs& a) {
   cmd.add_option("--format", a.format, "Input format (default: from the name and content)")
-      ->check(CLI::IsMember({"auto", "edgelist", "csv", "tsv", "mtx", "dimacs", "pace", "metis", "cedge", "bin32", "bin64"}));
+      ->check(CLI::IsMember({"auto", "edgelist", "csv", "tsv", "mtx", "dimacs", "pace", "metis", "cedge", "bin32", "bin64", "sg", "wsg"}));
   cmd.add_flag("--weighted", a.weighted, "bin32/bin64: each record ends in a 4-byte signed integer weight");
   cmd.add_option("--ids", a.ids, "label: ids are any 64-bit labels (default for edge lists); index: ids are vertex indices")
       ->check(CLI::IsMember({"label", "index"}));

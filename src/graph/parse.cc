@@ -9,6 +9,7 @@
 
 #include "graph/binary_edges.h"
 #include "graph/formats.h"
+#include "graph/gapbs_sg.h"
 #include "graph/parse_fields.h"
 #include "io/input_stream.h"
 #include "util/error.h"
@@ -169,6 +170,8 @@ std::string detect_format(const std::string& path, const ParseOptions& options) 
   if (ext == ".csv") return "csv";
   if (ext == ".tsv") return "tsv";
   if (ext == ".cedge") return "cedge";
+  if (ext == ".sg") return "sg";
+  if (ext == ".wsg") return "wsg";
   if (ext == ".gr" || ext == ".dimacs") {
     const std::string sniffed = sniff_content(path);
     return sniffed == "pace" ? "pace" : "dimacs";
@@ -178,10 +181,10 @@ std::string detect_format(const std::string& path, const ParseOptions& options) 
 
 EdgeList read_edges(const std::string& path, const ParseOptions& options, EdgeBatchSink& sink) {
   const std::string format_name = detect_format(path, options);
-  if (is_binary_format(format_name)) {
+  if (is_binary_format(format_name) || is_gapbs_format(format_name)) {
     ParseOptions binary = options;
     binary.format = format_name;
-    return read_binary_edges(path, binary, sink);
+    return is_gapbs_format(format_name) ? read_gapbs_graph(path, binary, sink) : read_binary_edges(path, binary, sink);
   }
   if (options.weighted) fail("--weighted describes the records of --format bin32 or bin64; {} is text", path);
   auto format = parse::make_format(format_name, options);

@@ -94,3 +94,72 @@ def test_impossible_binary_inputs_are_refused(tg, tmp, content, options, message
     res = tg.convert(source, tmp / "out.tg", *options, check=False)
     assert res.returncode != 0 and message in res.stderr, res.stderr
     assert not (tmp / "out.tg").exists()
+
+
+def write_gapbs(path, n, arcs, directed, weights=None):
+    """A GAPBS serialized graph as its converter writes one: the 'directed' byte, the int64 arc
+    and vertex counts, the out-CSR (int64 offsets, int32 ids or {int32 id, int32 weight}), and
+    for a directed graph the in-CSR."""
+    arcs = np.asarray(arcs, dtype=np.int64)
+    def csr(major, minor, w):
+        order = np.lexsort((minor, major))
+        offsets = np.zeros(n + 1, dtype="<i8")
+        np.add.at(offsets, major + 1, 1)
+        offsets = np.cumsum(offsets).astype("<i8")
+        if w is None:
+            return offsets.tobytes() + minor[order].astype("<i4").tobytes()
+        pairs = np.zeros(len(order), dtype=[("v", "<i4"), ("w", "<i4")])
+        pairs["v"], pairs["w"] = minor[order], w[order]
+        return offsets.tobytes() + pairs.tobytes()
+    w = None if weights is None else np.asarray(weights, dtype=np.int64)
+    body = csr(arcs[:, 0], arcs[:, 1], w)
+    if directed:
+        body += csr(arcs[:, 1], arcs[:, 0], w)
+    path.write_bytes(bytes([1 if directed else 0]) + np.int64(len(arcs)).tobytes() + np.int64(n).tobytes() + body)
+
+
+@pytest.mark.parametrize("directed,weighted", [(True, False), (False, False), (True, True)])
+def test_gapbs_serialized_graphs_give_the_text_lists_file(tg, edges, tmp, directed, weighted):
+    folder, table = edges
+    n = int(table[:, :2].max()) + 1
+    # The arcs GAPBS would store: no self-loops or duplicates, an undirected edge both ways.
+    pairs = {(int(u), int(v)): int(w) for u, v, w in table if u != v}
+    if not directed:
+        pairs = {**pairs, **{(v, u): w for (u, v), w in pairs.items()}}
+        pairs = {(u, v): w for (u, v), w in pairs.items() if (v, u) in pairs}
+        pairs = {(u, v): pairs[(min(u, v), max(u, v))] for (u, v) in pairs}
+    arcs = np.array(sorted(pairs), dtype=np.int64)
+    ws = np.array([pairs[tuple(a)] for a in arcs], dtype=np.int64) if weighted else None
+    graph = tmp / ("g.wsg" if weighted else "g.sg")
+    write_gapbs(graph, n, arcs, directed, ws)
+    text = tmp / "arcs.txt"
+    np.savetxt(text, np.column_stack([arcs, ws]) if weighted else arcs, fmt="%d")
+    tg.convert(text, tmp / "text.tg", "--ids", "index", "--vertices", n, *([] if directed else ["-s"]))
+    tg.convert(graph, tmp / "gapbs.tg")
+    assert (tmp / "text.tg").read_bytes() == (tmp / "gapbs.tg").read_bytes()
+    tg.convert(graph, tmp / "bounded.tg", "--memory-budget", "16M")
+    assert (tmp / "bounded.tg").read_bytes() == (tmp / "gapbs.tg").read_bytes()
+
+
+@pytest.mark.parametrize("damage,message", [
+    ("truncate", "120 bytes, but a directed GAPBS .sg of 4 vertices and 3 arcs takes 121"),
+    ("id", "arc 1 (at byte 61) names vertex 9, outside [0, 4)"),
+    ("offset", "offset of vertex 2 (at byte 33) is 7: offsets must grow and stay within the 3 arcs"),
+    ("flag", "byte 0 must be 0 or 1"),
+])
+def test_a_damaged_gapbs_graph_is_named_by_its_byte(tg, tmp, damage, message):
+    graph = tmp / "g.sg"
+    write_gapbs(graph, 4, [[0, 1], [0, 2], [2, 3]], True)
+    data = bytearray(graph.read_bytes())
+    if damage == "truncate":
+        data = data[:-1]
+    elif damage == "id":
+        data[61:65] = np.int32(9).tobytes()  # the second out-neighbour: 17 + 5 * 8 + 4
+    elif damage == "offset":
+        data[33:41] = np.int64(7).tobytes()
+    else:
+        data[0] = 7
+    graph.write_bytes(bytes(data))
+    res = tg.convert(graph, tmp / "out.tg", check=False)
+    assert res.returncode != 0 and message in res.stderr, res.stderr
+    assert not (tmp / "out.tg").exists()
