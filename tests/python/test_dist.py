@@ -109,12 +109,12 @@ def test_ranks_read_a_fine_grid_block_major_with_the_one_rank_answer(tg, tg_bin,
         assert edge_passes and all(p["schedule"] == "block" for p in edge_passes), [p["schedule"] for p in passes]
 
 
-@pytest.mark.parametrize("exchange", ["accumulate", "ring"])
 # Under the sanitizers only shared memory: the UCX rows test Open MPI's transports (the slowest
 # rows of the suite, minutes each under ASan), and tiergraph's own code runs the same on all three.
 TRANSPORTS = [SHARED_MEMORY] if SANITIZED else [SHARED_MEMORY, UCX_TCP, UCX_TCP_SELF]
 
 
+@pytest.mark.parametrize("exchange", ["accumulate", "ring"])
 @pytest.mark.parametrize("transport", TRANSPORTS, ids=["shared-memory", "ucx-tcp", "ucx-tcp-self"][:len(TRANSPORTS)])
 def test_one_sided_exchanges_add_up_on_every_transport(tg, tg_bin, graphs, tmp, transport, exchange):
     # PageRank pushed across ranks with --exchange accumulate is MPI_Accumulate(MPI_SUM) on
