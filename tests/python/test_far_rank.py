@@ -32,11 +32,11 @@ DATASETS = ["email-Eu-core.txt.xz", "road-rome99.gr.xz", "tiny-lesmis.graph.xz"]
 ALGORITHMS = ["bfs", "sssp", "wcc", "pr", "radii"]
 
 
-
 def report_of(stdout):
     """The run's JSON report: the first document on stdout. UCX prints its warnings to stdout too
     ("UCX WARN disconnect failed: Endpoint timeout" on a loaded machine), after the report."""
     return json.JSONDecoder().raw_decode(stdout.lstrip())[0]
+
 
 def mpirun(tg_bin, ranks, *args, transport=SHARED_MEMORY, timeout=300):
     env = dict(os.environ, OMPI_MCA_rmaps_base_oversubscribe="1")
