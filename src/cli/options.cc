@@ -1,6 +1,7 @@
 #include "cli/options.h"
 
 #include "cli/validators.h"
+#include "graph/bounded_build.h"
 #include "plan/tier_plan.h"
 #include "util/byte_size.h"
 #include "util/error.h"
@@ -8,7 +9,6 @@
 #include "util/option_names.h"
 
 #include <cctype>
-#include <filesystem>
 
 namespace tg::cli {
 
@@ -45,9 +45,7 @@ void add_build_budget_options(CLI::App& cmd, BuildBudgetArgs& a) {
 
 void apply_build_budget(const BuildBudgetArgs& a, uint64_t in_memory_bytes, ConvertOptions& o) {
   o.scratch = a.scratch;
-  if (!a.scratch.empty() && !std::filesystem::is_directory(a.scratch)) {
-    fail("{} '{}' is not a folder", option_name("scratch"), a.scratch);
-  }
+  if (!a.scratch.empty()) scratch_folder_for(a.scratch, {});  // refused now, before any work
   if (!a.memory_budget.empty()) {
     const auto bytes = parse_byte_size(a.memory_budget);
     if (!bytes || *bytes == 0) {

@@ -12,16 +12,6 @@
 
 namespace tg::cli {
 
-namespace {
-
-// The folder of the output: the scratch's default, as for convert.
-std::string scratch_folder_of(const std::string& output) {
-  const auto parent = std::filesystem::absolute(output).parent_path();
-  return parent.empty() ? std::string(".") : parent.string();
-}
-
-}  // namespace
-
 Runner add_reblock(CLI::App& app) {
   auto* cmd = app.add_subcommand("reblock", "Rewrite a graph file with a different P x P block grid");
   struct Args {
@@ -52,7 +42,7 @@ Runner add_reblock(CLI::App& app) {
     apply_build_budget(args->budget, error ? 0 : static_cast<uint64_t>(file_bytes) * 3 / 2, budget);
     BoundedOptions bounded;
     bounded.memory_budget = budget.memory_budget;
-    bounded.scratch = budget.scratch.empty() ? scratch_folder_of(args->output) : budget.scratch;
+    bounded.scratch = scratch_folder_for(budget.scratch, args->output);
     const uint32_t side = reblock_graph(args->input, args->output, args->blocks, args->overwrite,
                                         budget.memory_budget > 0 ? &bounded : nullptr);
     log::info("Wrote '{}' with a {}x{} block grid", args->output, side, side);

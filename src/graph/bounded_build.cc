@@ -6,6 +6,7 @@
 #include <atomic>
 #include <bit>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <vector>
 
@@ -59,14 +60,32 @@ struct IdMap {
   }
 };
 
-// The arcs of one grid, merged from its runs in dense ids, duplicates and self-loops dropped as
-// the in-memory build drops them: the source the GridWriter reads (grid_builder.h).
+// Which merged arcs the grid keeps: self-loops and duplicates (the same major and minor as the
+// last kept arc; the sort put the least weight first) go unless kept, as the in-memory build
+// drops them. One per stretch of majors (duplicates are neighbours in one stretch).
+class KeptArcs {
+ public:
+  explicit KeptArcs(const BuildOptions& options) : keep_loops_(options.keep_self_loops), keep_duplicates_(options.keep_duplicates) {}
+  bool keep(const RunArc& arc) {
+    if (!keep_loops_ && arc.major == arc.minor) return false;
+    if (!keep_duplicates_ && any_ && arc.major == last_.major && arc.minor == last_.minor) return false;
+    any_ = true;
+    last_ = arc;
+    return true;
+  }
+
+ private:
+  bool keep_loops_, keep_duplicates_, any_ = false;
+  RunArc last_{};
+};
+
+// The arcs of one grid, merged from its runs in dense ids, as KeptArcs keeps them: the source
+// the GridWriter reads (grid_builder.h).
 class RunSource {
  public:
   using Weight = double;
   RunSource(const ArcRuns& runs, const IdMap& ids, const BuildOptions& options, size_t buffer_bytes)
-      : runs_(runs), ids_(ids), keep_loops_(options.keep_self_loops), keep_duplicates_(options.keep_duplicates),
-        buffer_bytes_(buffer_bytes) {}
+      : runs_(runs), ids_(ids), options_(options), buffer_bytes_(buffer_bytes) {}
 
   // f(major, minor, w) for every arc whose major lies in [a, b), from several threads: each
   // merges a stretch of the majors (duplicates are neighbours in one stretch).
@@ -79,15 +98,11 @@ class RunSource {
     for (uint64_t k = 0; k < pieces; ++k) {
       const uint64_t first = a + (b - a) * k / pieces, end = a + (b - a) * (k + 1) / pieces;
       if (first == end) continue;
-      bool any = false;
-      RunArc last{};
+      KeptArcs kept(options_);
       uint64_t major_dense = first;  // majors come in order: each is found by walking on
       runs_.merge(ids_.raw(first), ids_.raw(end - 1), buffer_bytes_, [&](std::span<const RunArc> batch) {
         for (const RunArc& arc : batch) {
-          if (!keep_loops_ && arc.major == arc.minor) continue;
-          if (!keep_duplicates_ && any && arc.major == last.major && arc.minor == last.minor) continue;
-          any = true;
-          last = arc;
+          if (!kept.keep(arc)) continue;
           while (ids_.raw(major_dense) < arc.major) ++major_dense;
           f(major_dense, ids_.dense(arc.minor), arc.w);
         }
@@ -98,7 +113,7 @@ class RunSource {
  private:
   const ArcRuns& runs_;
   const IdMap& ids_;
-  bool keep_loops_, keep_duplicates_;
+  const BuildOptions& options_;
   size_t buffer_bytes_;
 };
 
@@ -126,19 +141,14 @@ Majors distinct_majors(const ArcRuns& runs, uint64_t lo, uint64_t hi, size_t buf
     if (first > last) continue;
     auto& mine = found[k];
     auto& degree = degrees[k];
-    bool kept = false;
-    RunArc previous{};
+    KeptArcs kept(count ? *count : BuildOptions{});
     runs.merge(first, last, buffer_bytes, [&](std::span<const RunArc> batch) {
       for (const RunArc& arc : batch) {
         if (mine.empty() || mine.back() != arc.major) {
           mine.push_back(arc.major);
           if (count) degree.push_back(0);
         }
-        if (!count) continue;
-        if (!count->keep_self_loops && arc.major == arc.minor) continue;
-        if (!count->keep_duplicates && kept && arc.major == previous.major && arc.minor == previous.minor) continue;
-        kept = true;
-        previous = arc;
+        if (!count || !kept.keep(arc)) continue;
         ++degree.back();
         loops += arc.major == arc.minor;
       }
@@ -166,6 +176,15 @@ Majors distinct_majors(const ArcRuns& runs, uint64_t lo, uint64_t hi, size_t buf
 std::string bytes_text(uint64_t bytes) { return format_byte_size(bytes); }
 
 }  // namespace
+
+std::string scratch_folder_for(const std::string& scratch, const std::string& output) {
+  if (!scratch.empty()) {
+    if (!std::filesystem::is_directory(scratch)) fail("--scratch '{}' is not a folder", scratch);
+    return scratch;
+  }
+  const auto parent = std::filesystem::absolute(output).parent_path();
+  return parent.empty() ? std::string(".") : parent.string();
+}
 
 size_t BoundedBuilder::read_chunk_bytes(uint64_t budget) {
   // The reader holds two chunks of text and the parsed edges of one (24 bytes per edge, a line
@@ -328,12 +347,9 @@ BuildReport BoundedBuilder::finish(const EdgeList& list, GraphWriter& writer) {
   bool degrees_counted = false;
   const bool any = input_edges_ > 0;
   if (list.declared_vertices || list.id_mode == IdMode::kIndex) {
-    ids.base = list.id_base;
-    ids.n = list.declared_vertices ? *list.declared_vertices : (any ? hi_ - ids.base + 1 : 0);
-    if (any && (lo_ < ids.base || hi_ - ids.base >= ids.n)) {
-      fail("{}: vertex id {} is outside [{}, {}]", list.source_name, lo_ < ids.base ? lo_ : hi_, ids.base,
-           ids.base + ids.n - 1);
-    }
+    const build::IndexRange range = build::index_range(list, any, lo_, hi_);
+    ids.base = range.base;
+    ids.n = range.n;
   } else if (any) {
     // An undirected graph's labels come with its degrees; a directed one's are the union of
     // its sources and its destinations.

@@ -42,6 +42,10 @@ struct BoundedReport {
   uint64_t buffer_bytes = 0;   // the spill buffer
 };
 
+// The scratch folder for an output: `scratch` when given (refused unless it is a folder), else
+// the output's own folder.
+std::string scratch_folder_for(const std::string& scratch, const std::string& output);
+
 // The smallest budget the bounded build accepts.
 inline constexpr uint64_t kSmallestBuildBudget = uint64_t{16} << 20;
 

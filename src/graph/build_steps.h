@@ -17,6 +17,13 @@ namespace tg::build {
 // The narrowest weight type that holds every weight the input gave exactly.
 format::WeightType weight_type_for(bool weighted, const WeightInfo& info);
 
+// Index ids (or a declared count): the vertices are base .. base + n - 1. Returns {base, n} for
+// ids seen in [lo, hi] (`any`: some were), refusing one outside the declared range.
+struct IndexRange {
+  uint64_t base = 0, n = 0;
+};
+IndexRange index_range(const EdgeList& list, bool any, uint64_t lo, uint64_t hi);
+
 struct GridPlan {
   uint32_t requested = 0, p = 0;  // P asked for (or chosen), and P once capped at ceil(n / 64)
   std::vector<uint64_t> bounds;

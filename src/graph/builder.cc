@@ -81,13 +81,9 @@ IdResolution resolve_ids(EdgeArray<Id, W>& edges, const EdgeList& list) {
   const uint64_t lo = bounds.first, hi = bounds.second;
   const bool any = !edges.empty();
   if (list.declared_vertices || list.id_mode == IdMode::kIndex) {
-    // The vertices are base .. base+n-1; parsers have bounds-checked ids against a declared count.
-    r.base = list.id_base;
-    r.n = list.declared_vertices ? *list.declared_vertices : (any ? hi - r.base + 1 : 0);
-    if (any && (lo < r.base || hi - r.base >= r.n)) {
-      fail("{}: vertex id {} is outside [{}, {}]", list.source_name, lo < r.base ? lo : hi, r.base,
-           r.base + r.n - 1);
-    }
+    const build::IndexRange range = build::index_range(list, any, lo, hi);
+    r.base = range.base;
+    r.n = range.n;
     if (r.base != 0) remap_ids(edges, [base = r.base](uint64_t x) { return x - base; });
     return r;
   }
@@ -282,6 +278,17 @@ WeightType weight_type_for(bool weighted, const WeightInfo& info) {
   }
   if (info.min >= -9.2e18 && info.max <= 9.2e18) return WeightType::kInt64;
   return WeightType::kFloat64;
+}
+
+IndexRange index_range(const EdgeList& list, bool any, uint64_t lo, uint64_t hi) {
+  // Parsers have bounds-checked ids against a declared count; this catches the rest.
+  IndexRange r;
+  r.base = list.id_base;
+  r.n = list.declared_vertices ? *list.declared_vertices : (any ? hi - r.base + 1 : 0);
+  if (any && (lo < r.base || hi - r.base >= r.n)) {
+    fail("{}: vertex id {} is outside [{}, {}]", list.source_name, lo < r.base ? lo : hi, r.base, r.base + r.n - 1);
+  }
+  return r;
 }
 
 GridPlan plan_grid(std::span<const uint64_t> out_degrees, uint64_t edges, bool undirected, uint32_t blocks) {

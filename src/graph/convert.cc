@@ -58,21 +58,12 @@ void log_convert_report(const ConvertReport& r) {
 
 namespace {
 
-std::string scratch_folder(const ConvertOptions& options, const std::string& output) {
-  if (!options.scratch.empty()) {
-    if (!std::filesystem::is_directory(options.scratch)) fail("--scratch '{}' is not a folder", options.scratch);
-    return options.scratch;
-  }
-  const auto parent = std::filesystem::absolute(output).parent_path();
-  return parent.empty() ? std::string(".") : parent.string();
-}
-
 // The bounded build of what `produce` hands to the sink; fills the report's build facts.
 template <typename Produce>
 void build_bounded(const std::string& output, const ConvertOptions& options, ConvertReport& report, Produce produce) {
   BoundedOptions bounded;
   bounded.memory_budget = options.memory_budget;
-  bounded.scratch = scratch_folder(options, output);
+  bounded.scratch = scratch_folder_for(options.scratch, output);
   bounded.weights = options.weights;
   bounded.weight_seed = options.weight_seed;
   BuildOptions build = options.build;

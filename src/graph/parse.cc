@@ -198,6 +198,13 @@ EdgeList read_edges(const std::string& path, const ParseOptions& options, EdgeBa
   parse::LineFormat::Totals totals;
   bool in_header = true, at_end = false;
   bool started = false;
+  // The sink learns, once the opening lines are read, what they said (weights, symmetry).
+  auto start_sink = [&] {
+    EdgeList declared;
+    format->describe(declared);
+    sink.start(format->weighted(), declared.undirected_input);
+    started = true;
+  };
   uint64_t edges_read = 0;
   const size_t largest_chunk = options.chunk_bytes > 0 ? std::max(options.chunk_bytes, kFirstChunkBytes) : kChunkBytes;
   EdgeList list;
@@ -258,12 +265,7 @@ EdgeList read_edges(const std::string& path, const ParseOptions& options, EdgeBa
       begin = line_end + (nl ? 1 : 0);
       ++next_line;
     }
-    if (!in_header && !started) {
-      EdgeList declared;  // what the opening lines said (symmetric, declared count)
-      format->describe(declared);
-      sink.start(format->weighted(), declared.undirected_input);
-      started = true;
-    }
+    if (!in_header && !started) start_sink();
     if (!in_header && begin < end) {
       // Cut into stretches at line boundaries, count lines (and data lines) before each.
       std::vector<Stretch> stretches;
@@ -345,11 +347,7 @@ EdgeList read_edges(const std::string& path, const ParseOptions& options, EdgeBa
     if (at_end) break;
   }
   progress.finish();
-  if (!started) {
-    EdgeList declared;
-    format->describe(declared);
-    sink.start(format->weighted(), declared.undirected_input);
-  }
+  if (!started) start_sink();
   totals.edges = edges_read;
   totals.data_lines = data_lines;
   format->finish(path, totals);
