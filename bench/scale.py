@@ -82,11 +82,21 @@ def same_files(a, b):
     return subprocess.run(["cmp", "-s", str(a), str(b)]).returncode == 0
 
 
-def bounded_of(memory_row, seconds, rss, report, budget, limit):
-    """The bounded build's row beside its in-memory row (whose file it matched)."""
-    return {**memory_row, "build": "bounded", "seconds": seconds, "peak_rss": rss, "budget": budget,
-            "limit": limit if have_cgroup() else None, "runs": report["runs"], "scratch_bytes": report["scratch_bytes"],
-            "identical": True, "ratio": seconds / memory_row["seconds"]}
+def against_bounded(what, memory_row, command, memory_tg, bounded_tg, budget, trials):
+    """The bounded build of `command` (its in-memory build done: memory_row, memory_tg) under the
+    cgroup limit; stops the script unless its file is the in-memory one. Returns both rows."""
+    limit = budget + RUNTIME
+    seconds, report, rss = build(limited([*command, "-o", bounded_tg, "--overwrite", "--json", "--memory-budget", str(budget),
+                                          "--scratch", WORK], limit), trials)
+    if not same_files(memory_tg, bounded_tg):
+        raise SystemExit(f"{what}: the bounded build's file differs from the in-memory build's")
+    bounded_row = {**memory_row, "build": "bounded", "seconds": seconds, "peak_rss": rss, "budget": budget,
+                   "limit": limit if have_cgroup() else None, "runs": report["runs"], "scratch_bytes": report["scratch_bytes"],
+                   "identical": True, "ratio": seconds / memory_row["seconds"]}
+    print(f"{what}: in memory {memory_row['seconds']:.1f} s ({memory_row['peak_rss'] / 2**20:.0f} MiB), "
+          f"bounded {seconds:.1f} s ({rss / 2**20:.0f} MiB, budget {budget / 2**20:.0f} MiB, {report['runs']} runs): "
+          f"{bounded_row['ratio']:.2f}x", flush=True)
+    return [memory_row, bounded_row]
 
 
 def main():
@@ -110,16 +120,8 @@ def main():
         memory_row = {"scale": scale, "input": "generated", "build": "in memory", "seconds": seconds, "peak_rss": rss,
                       "budget": None, "limit": None, "runs": 0, "scratch_bytes": 0, "file_bytes": file_bytes,
                       "edges": report["input_edges"], "arcs": report["arcs"]}
-        limit = budget + RUNTIME
-        seconds, report, rss = build(limited([tg, "generate", "-g", scale, "-s", "-o", bounded_tg, "--overwrite", "--json",
-                                              "--memory-budget", str(budget), "--scratch", WORK], limit), args.trials)
-        if not same_files(memory_tg, bounded_tg):
-            raise SystemExit(f"kron-{scale}: the bounded build's file differs from the in-memory build's")
-        bounded_row = bounded_of(memory_row, seconds, rss, report, budget, limit)
-        rows += [memory_row, bounded_row]
-        print(f"kron-{scale} generated: in memory {memory_row['seconds']:.1f} s ({memory_row['peak_rss'] / 2**20:.0f} MiB), "
-              f"bounded {seconds:.1f} s ({rss / 2**20:.0f} MiB, budget {budget / 2**20:.0f} MiB, {report['runs']} runs): "
-              f"{bounded_row['ratio']:.2f}x", flush=True)
+        rows += against_bounded(f"kron-{scale} generated", memory_row, [tg, "generate", "-g", scale, "-s"], memory_tg,
+                                bounded_tg, budget, args.trials)
 
         text = WORK / f"kron{scale}.el"
         need_disk(f"kron-{scale}: its text edge list (about 18 bytes an edge)", edges * 18, WORK)
@@ -128,14 +130,8 @@ def main():
         text_bytes = text.stat().st_size
         seconds, report, rss = build(cold([tg, "convert", text, "-s", "-o", memory_tg, "--overwrite", "--json"]), args.trials)
         memory_row = {**memory_row, "input": f"text ({text_bytes / 2**30:.2f} GiB)", "seconds": seconds, "peak_rss": rss}
-        seconds, report, rss = build(limited([tg, "convert", text, "-s", "-o", bounded_tg, "--overwrite", "--json",
-                                              "--memory-budget", str(budget), "--scratch", WORK], limit), args.trials)
-        if not same_files(memory_tg, bounded_tg):
-            raise SystemExit(f"kron-{scale}: the bounded conversion's file differs from the in-memory one's")
-        bounded_row = bounded_of(memory_row, seconds, rss, report, budget, limit)
-        rows += [memory_row, bounded_row]
-        print(f"kron-{scale} from text: in memory {memory_row['seconds']:.1f} s ({memory_row['peak_rss'] / 2**20:.0f} MiB), "
-              f"bounded {seconds:.1f} s ({rss / 2**20:.0f} MiB): {bounded_row['ratio']:.2f}x", flush=True)
+        rows += against_bounded(f"kron-{scale} from text", memory_row, [tg, "convert", text, "-s"], memory_tg, bounded_tg,
+                                budget, args.trials)
         for f in (memory_tg, bounded_tg, text):
             f.unlink(missing_ok=True)
 
