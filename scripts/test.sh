@@ -21,6 +21,8 @@ section "release build"
 scripts/build.sh release
 (cd build/release && ctest --output-on-failure -j "$jobs")
 TG_BIN=build/release/tiergraph python3 -m pytest -q -x -n "$jobs" tests/python
+section "the GPU check's host part (scripts/gpu_check.sh --dry-run: the device engine on Thrust's OpenMP backend)"
+OUT=build/gpu-check-dry scripts/gpu_check.sh --dry-run
 
 section "Python package: pip install . (the same engine, built by scikit-build-core and nanobind)"
 scripts/install_python.sh

@@ -48,7 +48,7 @@ AlgorithmResult run_bfs(Engine& engine, uint64_t source, bool with_parents) {
     frontier = engine.edge_pass(bfs, frontier);
   }
   AlgorithmResult r(engine.collect(bfs.depth), {{"levels", bfs.level}});
-  if (with_parents) r.parents = engine.collect(bfs.parent, [](Id p) { return p == BfsProgram<Id>::kNone ? int64_t{-1} : static_cast<int64_t>(p); });
+  if (with_parents) r.parents = engine.collect(bfs.parent, [] TG_HOST_DEVICE(Id p) { return p == BfsProgram<Id>::kNone ? int64_t{-1} : static_cast<int64_t>(p); });
   r.edges_traversed = traversed;
   return r;
 }

@@ -11,7 +11,6 @@
 // been applied there. The formula: algorithms/pagerank_model.h. Verifier: verify/pagerank.h.
 #pragma once
 
-#include <cmath>
 #include <cstdint>
 
 #include "algorithms/pagerank_model.h"
@@ -35,21 +34,12 @@ struct PageRankProgram {
 
 template <typename Engine>
 AlgorithmResult run_pagerank(Engine& engine, const PageRankOptions& o) {
+  using Id = typename Engine::VertexId;
   const uint64_t n = engine.num_vertices();
   auto scope = engine.scope();
   auto rank = engine.vertex_array(0.0), contribution = engine.vertex_array(0.0);  // contribution: r(u) / out(u)
-  const PageRankProgram<typename Engine::VertexId> gather[2] = {{contribution, engine.vertex_array(0.0)}, {contribution, engine.vertex_array(0.0)}};
-  // Sets v's rank from the sums gathered into `sums` (which start again from zero) and readies v
-  // for the next gather; returns {the change of v's rank, v's rank if v is dangling}.
-  auto apply = [&](VertexArray<double> sums, double base) {
-    return [&, sums, base](auto v) {
-      const double next = o.rank(base, sums[v]), change = std::fabs(next - rank[v]), out = static_cast<double>(engine.out_degree(v));
-      sums[v] = 0;
-      rank[v] = next;
-      contribution[v] = out > 0 ? next / out : 0.0;
-      return Pair<double>{change, out > 0 ? 0.0 : next};
-    };
-  };
+  const PageRankProgram<Id> gather[2] = {{contribution, engine.vertex_array(0.0)}, {contribution, engine.vertex_array(0.0)}};
+  auto apply = [&](VertexArray<double> sums, double base) { return PageRankStep<Id, decltype(engine.ops())>{o, rank, contribution, sums, base, engine.ops()}; };
   const int limit = o.tolerance > 0 ? o.max_iterations : o.iterations;
   Pair<double> sums{0, 0};  // {L1 change, dangling rank}
   int iteration = 0;

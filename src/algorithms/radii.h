@@ -49,9 +49,9 @@ AlgorithmResult run_radii(Engine& engine, std::span<const uint64_t> sources) {
   for (auto frontier = engine.frontier_of(sources); !frontier.empty();) {
     ++radii.round;
     frontier = engine.edge_pass(radii, frontier);
-    engine.for_each(frontier, [&](Id v) { radii.seen[v] = radii.next[v]; });
+    engine.for_each(frontier, [=] TG_HOST_DEVICE(Id v) { radii.seen[v] = radii.next[v]; });
   }
-  const int64_t diameter = engine.reduce(MaxOp<int64_t>{}, [&](Id v) {
+  const int64_t diameter = engine.reduce(MaxOp<int64_t>{}, [=] TG_HOST_DEVICE(Id v) {
     return radii.eccentricity[v] == kUnreached ? int64_t{0} : radii.eccentricity[v];
   });
   return AlgorithmResult(engine.collect(radii.eccentricity), {{"diameter_estimate", diameter}, {"sources", sources.size()}});

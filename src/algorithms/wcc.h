@@ -14,7 +14,6 @@
 // Verifier: verify/wcc.h.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 
 #include "algorithms/result.h"
@@ -40,24 +39,26 @@ template <typename Engine>
 AlgorithmResult run_wcc(Engine& engine) {
   using Id = typename Engine::VertexId;
   auto scope = engine.scope();
-  auto parent = engine.vertex_array_from([](Id v) { return v; });
-  engine.sample_pass(2, [&](Id u, Id v) { engine.link(parent, u, v); });
+  const auto ops = engine.ops();
+  const auto parent = engine.vertex_array_from([] TG_HOST_DEVICE(Id v) { return v; });
+  engine.sample_pass(2, [=] TG_HOST_DEVICE(Id u, Id v) { ops.link(parent, u, v); });
   engine.compress(parent);
-  WccProgram<Id> wcc{engine.copy(parent), engine.copy(parent)};
+  const WccProgram<Id> wcc{engine.copy(parent), engine.copy(parent)};
   const Id giant = engine.most_frequent(parent, 1024);
-  auto frontier = engine.select(engine.all(), [&](Id v) { return parent[v] != giant; });
+  auto frontier = engine.select(engine.all(), [=] TG_HOST_DEVICE(Id v) { return parent[v] != giant; });
   engine.edge_pass(wcc, engine.all(), {.direction = Direction::kPull, .targets = &frontier});
   uint64_t rounds = 0;
   for (; !frontier.empty(); ++rounds) {
     engine.edge_pass(wcc, frontier, {.direction = rounds == 0 ? Direction::kPush : Direction::kAuto});
-    engine.for_each([&](Id v) {  // parents only ever decrease, so these combines commute
-      engine.combine_at(MinOp<Id>{}, parent, parent.load(v), wcc.least[v]);  // stochastic hooking
-      engine.combine_at(MinOp<Id>{}, parent, v, std::min(wcc.least[v], wcc.grandparent[v]));  // aggressive hooking, shortcutting
+    engine.for_each([=] TG_HOST_DEVICE(Id v) {  // parents only ever decrease, so these combines commute
+      ops.combine_at(MinOp<Id>{}, parent, parent.load(v), wcc.least[v]);  // stochastic hooking
+      const Id least = wcc.least[v] < wcc.grandparent[v] ? wcc.least[v] : wcc.grandparent[v];
+      ops.combine_at(MinOp<Id>{}, parent, v, least);  // aggressive hooking, shortcutting
     });
-    frontier = engine.select(engine.all(), [&](Id v) { return engine.update(wcc.grandparent, v, parent[parent[v]]); });
+    frontier = engine.select(engine.all(), [=] TG_HOST_DEVICE(Id v) { return ops.update(wcc.grandparent, v, parent[parent[v]]); });
   }
-  const auto components = engine.reduce(SumOp<uint64_t>{}, [&](Id v) { return uint64_t{parent[v] == v}; });
-  const auto label = [&](Id p) { return static_cast<int64_t>(engine.root(parent, p)); };  // v's root is p's
+  const auto components = engine.reduce(SumOp<uint64_t>{}, [=] TG_HOST_DEVICE(Id v) { return uint64_t{parent[v] == v}; });
+  const auto label = [=] TG_HOST_DEVICE(Id p) { return static_cast<int64_t>(ops.root(parent, p)); };  // v's root is p's
   AlgorithmResult r(engine.collect(parent, label), {{"components", components}, {"rounds", rounds}});
   r.values_are_vertices = true;
   return r;

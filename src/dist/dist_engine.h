@@ -196,6 +196,8 @@ class DistEngine {
     size_t mark_;
   };
   Scope scope() { return Scope(*this); }
+  // The handle a vertex function reaches the engine through (engine/vertex_ops.h).
+  EngineOps<DistEngine> ops() { return {this}; }
 
   template <typename T>
   VertexArray<T> vertex_array(T init) {

@@ -3,6 +3,9 @@
 // lets the engine choose per pass.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
+
 namespace tg {
 
 enum class Direction { kAuto, kPush, kPull };
@@ -10,5 +13,43 @@ enum class Direction { kAuto, kPush, kPull };
 inline const char* direction_name(Direction d) {
   return d == Direction::kPush ? "push" : d == Direction::kPull ? "pull" : "auto";
 }
+
+// What the automatic direction rule reads of a frontier: its global counts and history.
+struct FrontierFacts {
+  uint64_t size = 0, out_edges = 0;
+  uint64_t explored_edges = 0;  // out-edges of the push frontiers so far
+  uint64_t previous_size = 0;   // the frontier before this one
+  bool came_from_pull = false;  // this frontier was made by a pull pass
+};
+
+// The direction rule every engine applies (one function, so the CPU, MPI and device engines
+// choose alike). As direction-optimizing BFS (Beamer et al.) chooses: switch from push to pull
+// when the frontier's out-edges exceed the edges still unexplored divided by alpha; switch back
+// when the frontier holds fewer than n / beta vertices. Programs whose vertices activate at most
+// once let the engine count unexplored edges; for the others every edge counts as unexplored,
+// which gives Ligra's rule (pull when the frontier's edges exceed arcs / alpha). A program with no
+// saturation point reads every in-edge of every vertex when it pulls, so it pulls only when the
+// frontier's edges exceed pull_share of all arcs (push pays atomics, about twice a plain read;
+// delta-stepping SSSP and FastSV rounds are the cases this protects).
+struct DirectionRule {
+  double alpha = 15.0;
+  double beta = 18.0;
+  double pull_share = 0.5;
+
+  Direction choose(bool saturates, bool activates_once, uint64_t arcs, uint64_t vertices, const FrontierFacts& f) const {
+    const double all_arcs = static_cast<double>(arcs);
+    if (!saturates) return static_cast<double>(f.out_edges) > all_arcs * pull_share ? Direction::kPull : Direction::kPush;
+    const double explored = activates_once ? static_cast<double>(f.explored_edges) : 0.0;
+    const double unexplored = std::max(all_arcs - explored, 0.0);
+    const double work = static_cast<double>(f.size + f.out_edges);
+    if (f.came_from_pull) {
+      // Stay in pull while the frontier grows or is still large (Beamer's beta test).
+      const bool growing = f.size >= f.previous_size;
+      const bool large = static_cast<double>(f.size) > static_cast<double>(vertices) / beta;
+      return growing || large ? Direction::kPull : Direction::kPush;
+    }
+    return work > unexplored / alpha ? Direction::kPull : Direction::kPush;
+  }
+};
 
 }  // namespace tg

@@ -40,6 +40,7 @@
 #include "engine/schedule.h"
 #include "engine/stats.h"
 #include "engine/vertex_array.h"
+#include "engine/vertex_ops.h"
 #include "graph/graph_view.h"
 #include "store/block_store.h"
 #include "store/mapped_store.h"
@@ -50,16 +51,9 @@ namespace tg {
 
 struct EngineOptions {
   Direction direction = Direction::kAuto;
-  // Auto direction, as direction-optimizing BFS (Beamer et al.) chooses: switch from push to pull
-  // when the frontier's out-edges exceed the edges still unexplored divided by alpha; switch back
-  // when the frontier holds fewer than n / beta vertices. Programs whose vertices activate at most
-  // once (kActivatesOnce) let the engine count unexplored edges; for the others every edge counts
-  // as unexplored, which gives Ligra's rule (pull when the frontier's edges exceed arcs / alpha).
+  // The automatic direction's thresholds (engine/direction.h says the rule).
   double alpha = 15.0;
   double beta = 18.0;
-  // A program with no saturation point reads every in-edge of every vertex when it pulls, so it
-  // pulls only when the frontier's edges exceed this share of all arcs (push pays atomics, about
-  // twice a plain read; delta-stepping SSSP and FastSV rounds are the cases this protects).
   double pull_share = 0.5;
   bool record_stats = true;
   // Passes with less work than this (vertices + their edges) run on one thread: waking the team
@@ -192,6 +186,8 @@ class Engine {
     size_t mark_;
   };
   Scope scope() { return Scope(*this); }
+  // The handle a vertex function reaches the engine through (engine/vertex_ops.h).
+  EngineOps<Engine> ops() { return {this}; }
 
   // A value per vertex, every one `init`.
   template <typename T>
@@ -680,21 +676,9 @@ class Engine {
   template <typename Program>
   Direction choose_direction(const Set& frontier) const {
     if (options_.direction != Direction::kAuto) return options_.direction;
-    const double arcs = static_cast<double>(g_.num_arcs());
-    if constexpr (!HasSaturated<Program>) {
-      const double edges = static_cast<double>(frontier.out_edges());
-      return edges > arcs * options_.pull_share ? Direction::kPull : Direction::kPush;
-    }
-    const double explored = ActivatesOnce<Program> ? static_cast<double>(frontier.explored_edges()) : 0.0;
-    const double unexplored = std::max(arcs - explored, 0.0);
-    const double work = static_cast<double>(frontier.size() + frontier.out_edges());
-    if (frontier.came_from_pull()) {
-      // Stay in pull while the frontier grows or is still large (Beamer's beta test).
-      const bool growing = frontier.size() >= frontier.previous_size();
-      const bool large = static_cast<double>(frontier.size()) > static_cast<double>(g_.num_vertices()) / options_.beta;
-      return growing || large ? Direction::kPull : Direction::kPush;
-    }
-    return work > unexplored / options_.alpha ? Direction::kPull : Direction::kPush;
+    const FrontierFacts facts{frontier.size(), frontier.out_edges(), frontier.explored_edges(), frontier.previous_size(), frontier.came_from_pull()};
+    return DirectionRule{options_.alpha, options_.beta, options_.pull_share}.choose(HasSaturated<Program>, ActivatesOnce<Program>, g_.num_arcs(),
+                                                                                   g_.num_vertices(), facts);
   }
 
   // apply() for each vertex of a changed list, keeping the activated ones in place; returns
