@@ -49,6 +49,9 @@ struct DeviceArray {
     EXPECT_EQ(cudaMemcpy(data, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
   }
   ~DeviceArray() { cudaFree(data); }
+  // Owns its allocation: a copy would free it twice (built in place, never copied).
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
   VertexArray<T> view() const { return VertexArray<T>::over(data, 0, kVertices); }
   std::vector<T> back() const {
     std::vector<T> host(kVertices);
@@ -65,7 +68,7 @@ VertexArray<T> host_view(std::vector<T>& a) { return VertexArray<T>::over(a.data
 template <typename W, typename Make, typename... T>
 void same_on_device(W w, Make make, std::vector<T>... arrays) {
   if (!have_device()) GTEST_SKIP() << "no CUDA device";
-  std::tuple<DeviceArray<T>...> device{DeviceArray<T>(arrays)...};
+  std::tuple<DeviceArray<T>...> device{arrays...};  // each element made in place from its vector
   const bool host_active = relax(make(host_view(arrays)...), 2, 5, w);
   bool* active = nullptr;
   ASSERT_EQ(cudaMallocManaged(&active, sizeof(bool)), cudaSuccess);
