@@ -9,6 +9,7 @@
 #include "engine/cuda/device_engine.h"
 #include "engine/cuda/device_trials.h"
 #include "gpu/runs.h"
+#include "util/error.h"
 
 namespace tg::gpu {
 
@@ -25,11 +26,21 @@ inline nlohmann::json passes_json(const std::vector<device::DevicePassStats>& st
 }
 
 // f(view) with the view the kernel reads: weighted if it reads weights and the file has them
-// (SSSP on an unweighted file counts hops, as `tiergraph run` does).
+// (SSSP on an unweighted file counts hops, as `tiergraph run` does). 32-bit ids only: a graph of
+// more than 2^32 vertices holds more vertex state than one GPU's memory (and compiling the 64-bit
+// engines too doubles nvcc's time).
 template <typename Kernel, typename F>
 TrialsOutput with_view_for(const Kernel& kernel, std::shared_ptr<const GraphFile> file, F f) {
-  if (kernel.weighted && file->weighted()) return with_weighted_view(std::move(file), f);
-  return with_unweighted_view(std::move(file), f);
+  if (file->id_bytes() != 4) {
+    fail("'{}' has {} vertices (64-bit ids): tiergraph-gpu runs graphs of at most 2^32 vertices", file->path(), file->num_vertices());
+  }
+  if (!kernel.weighted || !file->weighted()) return f(GraphView<uint32_t, NoWeight>(file));
+  switch (file->weight_type()) {
+    case format::WeightType::kInt32: return f(GraphView<uint32_t, int32_t>(file));
+    case format::WeightType::kInt64: return f(GraphView<uint32_t, int64_t>(file));
+    case format::WeightType::kFloat64: return f(GraphView<uint32_t, double>(file));
+    default: fail("'{}': weights of an unknown type", file->path());
+  }
 }
 
 template <size_t K, typename Backend>

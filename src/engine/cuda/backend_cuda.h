@@ -7,6 +7,8 @@
 #endif
 
 #include <cuda_runtime.h>
+
+#include <new>
 #include <thrust/system/cuda/execution_policy.h>
 #include <thrust/system/cuda/vector.h>
 
@@ -20,6 +22,12 @@ struct CudaBackend {
   template <typename T>
   using Vector = thrust::cuda::vector<T>;
   static auto policy() { return thrust::cuda::par; }
+  static void* obtain(size_t bytes) {
+    void* p = nullptr;
+    if (cudaMalloc(&p, bytes) != cudaSuccess) throw std::bad_alloc();
+    return p;
+  }
+  static void release(void* p) { cudaFree(p); }
   // Waits for the device; a kernel's error (an illegal address, say) surfaces here.
   static void synchronize() { check(cudaDeviceSynchronize()); }
   static void to_device(void* device, const void* host, size_t bytes) { check(cudaMemcpy(device, host, bytes, cudaMemcpyHostToDevice)); }

@@ -17,6 +17,8 @@ struct OmpBackend {
   template <typename T>
   using Vector = thrust::omp::vector<T>;
   static auto policy() { return thrust::omp::par; }
+  static void* obtain(size_t bytes) { return ::operator new(bytes); }
+  static void release(void* p) { ::operator delete(p); }
   static void synchronize() {}
   static void to_device(void* device, const void* host, size_t bytes) { std::memcpy(device, host, bytes); }
   static void to_host(void* host, const void* device, size_t bytes) { std::memcpy(host, device, bytes); }

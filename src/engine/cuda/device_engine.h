@@ -11,9 +11,10 @@
 //     threads); messages combine into the targets with device atomics.
 //   push, every vertex: one thread per arc of each block, its source found in the directory.
 //   pull: one thread per target walks its in-arcs from the active sources, stopping where the
-//     program saturates (BFS's bottom-up step), and writes its target once; targets with more
-//     than kHeavyInDegree in-arcs are left to an arc-parallel pass that combines atomically, so
-//     a hub does not hold one thread for a million arcs.
+//     program saturates (BFS's bottom-up step), and writes its target once; unless the program
+//     saturates at its first message (BFS), targets with more than kHeavyInDegree in-arcs are
+//     left to an arc-parallel pass that combines atomically, so a hub does not hold one thread
+//     for a million arcs.
 // A vertex whose target changed is listed once (a claim flag and an atomic counter), apply()
 // runs once per listed vertex after the pass, and the vertices it keeps are the next frontier.
 //
@@ -48,6 +49,7 @@
 #include "engine/cuda/device_grid.h"
 #include "engine/cuda/device_ops.h"
 #include "engine/cuda/device_set.h"
+#include "engine/cuda/temporary_cache.h"
 #include "engine/direction.h"
 #include "engine/program.h"
 #include "engine/vertex_array.h"
@@ -179,7 +181,7 @@ class DeviceEngine {
   template <typename T>
   VertexArray<T> vertex_array(T init) {
     auto a = allocate<T>();
-    thrust::fill_n(Backend::policy(), a.data(), n_, init);
+    thrust::fill_n(policy(), a.data(), n_, init);
     return a;
   }
   template <typename F>
@@ -191,7 +193,7 @@ class DeviceEngine {
   template <typename T>
   VertexArray<T> copy(VertexArray<T> from) {
     auto a = allocate<T>();
-    thrust::copy_n(Backend::policy(), from.data(), n_, a.data());
+    thrust::copy_n(policy(), from.data(), n_, a.data());
     return a;
   }
   template <typename T>
@@ -230,7 +232,7 @@ class DeviceEngine {
   auto collect(VertexArray<T> a, Map map) {
     using R = std::invoke_result_t<Map, T>;
     Vector<R> mapped(n_ ? n_ : 1);
-    thrust::transform(Backend::policy(), a.data(), a.data() + n_, mapped.begin(), map);
+    thrust::transform(policy(), a.data(), a.data() + n_, mapped.begin(), map);
     std::vector<R> values(n_);
     if (n_) Backend::to_host(values.data(), thrust::raw_pointer_cast(mapped.data()), n_ * sizeof(R));
     return values;
@@ -248,7 +250,7 @@ class DeviceEngine {
     for (int k = 0; k < samples && n_ > 0; ++k) at.push_back(rng() % n_);
     const Vector<uint64_t> device_at(at.begin(), at.end());
     Vector<T> device_drawn(at.size() + 1);
-    thrust::gather(Backend::policy(), device_at.begin(), device_at.end(), a.data(), device_drawn.begin());
+    thrust::gather(policy(), device_at.begin(), device_at.end(), a.data(), device_drawn.begin());
     std::vector<T> drawn(at.size());
     if (!at.empty()) Backend::to_host(drawn.data(), thrust::raw_pointer_cast(device_drawn.data()), at.size() * sizeof(T));
     std::sort(drawn.begin(), drawn.end());
@@ -282,22 +284,22 @@ class DeviceEngine {
 
   template <typename F>
   void for_each(F f) const {
-    thrust::for_each_n(Backend::policy(), thrust::counting_iterator<uint64_t>(0), n_, AsId<F>{f});
+    thrust::for_each_n(policy(), thrust::counting_iterator<uint64_t>(0), n_, AsId<F>{f});
   }
   template <typename F>
   void for_each(const Set& set, F f) const {
     if (set.is_all()) return for_each(f);
-    thrust::for_each_n(Backend::policy(), set.list().begin(), set.size(), f);
+    thrust::for_each_n(policy(), set.list().begin(), set.size(), f);
   }
   template <typename Op, typename F>
   typename Op::Value reduce(Op, F f) const {
-    return thrust::transform_reduce(Backend::policy(), thrust::counting_iterator<uint64_t>(0), thrust::counting_iterator<uint64_t>(n_), AsId<F>{f},
+    return thrust::transform_reduce(policy(), thrust::counting_iterator<uint64_t>(0), thrust::counting_iterator<uint64_t>(n_), AsId<F>{f},
                                     Op::identity(), Combine<Op>{});
   }
   template <typename Op, typename F>
   typename Op::Value reduce(Op op, const Set& set, F f) const {
     if (set.is_all()) return reduce(op, f);
-    return thrust::transform_reduce(Backend::policy(), set.list().begin(), set.list().end(), f, Op::identity(), Combine<Op>{});
+    return thrust::transform_reduce(policy(), set.list().begin(), set.list().end(), f, Op::identity(), Combine<Op>{});
   }
   // The members of `input` for which keep(v) holds; keep runs exactly once per member.
   template <typename Keep>
@@ -307,14 +309,14 @@ class DeviceEngine {
     typename Set::List out(count ? count : 1);
     uint64_t selected = 0;
     if (input.is_all()) {
-      thrust::transform(Backend::policy(), thrust::counting_iterator<uint64_t>(0), thrust::counting_iterator<uint64_t>(count), kept.begin(),
+      thrust::transform(policy(), thrust::counting_iterator<uint64_t>(0), thrust::counting_iterator<uint64_t>(count), kept.begin(),
                         AsFlag<Keep>{keep});
-      selected = thrust::copy_if(Backend::policy(), thrust::counting_iterator<Id>(0), thrust::counting_iterator<Id>(static_cast<Id>(count)),
+      selected = thrust::copy_if(policy(), thrust::counting_iterator<Id>(0), thrust::counting_iterator<Id>(static_cast<Id>(count)),
                                  kept.begin(), out.begin(), IsSet{}) -
                  out.begin();
     } else {
-      thrust::transform(Backend::policy(), input.list().begin(), input.list().end(), kept.begin(), AsFlag<Keep>{keep});
-      selected = thrust::copy_if(Backend::policy(), input.list().begin(), input.list().end(), kept.begin(), out.begin(), IsSet{}) - out.begin();
+      thrust::transform(policy(), input.list().begin(), input.list().end(), kept.begin(), AsFlag<Keep>{keep});
+      selected = thrust::copy_if(policy(), input.list().begin(), input.list().end(), kept.begin(), out.begin(), IsSet{}) - out.begin();
     }
     out.resize(selected);
     return with_edges(std::move(out));
@@ -325,7 +327,7 @@ class DeviceEngine {
   // f(u, v) for the first k out-arcs of every vertex u (Afforest's sampled subgraph).
   template <typename F>
   void sample_pass(uint32_t k, F f) {
-    thrust::for_each_n(Backend::policy(), thrust::counting_iterator<uint64_t>(0), n_,
+    thrust::for_each_n(policy(), thrust::counting_iterator<uint64_t>(0), n_,
                        SampleArcs<F>{f, out_.device_blocks(), thrust::raw_pointer_cast(ranges_.data()), out_.side(), k});
   }
 
@@ -337,7 +339,7 @@ class DeviceEngine {
     s.frontier_size = frontier.size();
     s.frontier_edges = frontier.out_edges();
     s.direction = direction_for<Program>(frontier, pass);
-    thrust::fill_n(Backend::policy(), count_.begin(), 1, 0ull);
+    thrust::fill_n(policy(), count_.begin(), 1, 0ull);
     PassState<Id> state = pass_state();
     Vector<uint32_t> target_map;
     if (pass.targets && !pass.targets->is_all()) {
@@ -403,25 +405,25 @@ class DeviceEngine {
   void to_bins(Bins& bins, const Set& set, Key) const {
     const uint64_t had = bins.pending.size();
     bins.pending.resize(had + set.size());
-    thrust::copy(Backend::policy(), set.list().begin(), set.list().end(), bins.pending.begin() + had);
+    thrust::copy(policy(), set.list().begin(), set.list().end(), bins.pending.begin() + had);
   }
   template <typename Key>
   Set next_bin(Bins& bins, Key key) {
     if (bins.pending.empty()) return Set::of({}, 0);
     const BinOf<Key> bin_of{key, bins.current};
-    const uint64_t b = thrust::transform_reduce(Backend::policy(), bins.pending.begin(), bins.pending.end(), bin_of, ~uint64_t{0}, Lowest{});
+    const uint64_t b = thrust::transform_reduce(policy(), bins.pending.begin(), bins.pending.end(), bin_of, ~uint64_t{0}, Lowest{});
     bins.current = b;
     const uint64_t count = bins.pending.size();
     Vector<uint8_t> taken(count);
-    thrust::transform(Backend::policy(), bins.pending.begin(), bins.pending.end(), taken.begin(),
+    thrust::transform(policy(), bins.pending.begin(), bins.pending.end(), taken.begin(),
                       TakeOnce<Key>{{key, b}, thrust::raw_pointer_cast(claimed_.data()), b});
     typename Set::List members(count), rest(count);
-    members.resize(thrust::copy_if(Backend::policy(), bins.pending.begin(), bins.pending.end(), taken.begin(), members.begin(), IsSet{}) -
+    members.resize(thrust::copy_if(policy(), bins.pending.begin(), bins.pending.end(), taken.begin(), members.begin(), IsSet{}) -
                    members.begin());
-    rest.resize(thrust::copy_if(Backend::policy(), bins.pending.begin(), bins.pending.end(), rest.begin(), NotInBin<Key>{{key, b}, b}) -
+    rest.resize(thrust::copy_if(policy(), bins.pending.begin(), bins.pending.end(), rest.begin(), NotInBin<Key>{{key, b}, b}) -
                 rest.begin());
     bins.pending = std::move(rest);
-    thrust::for_each(Backend::policy(), members.begin(), members.end(), Unclaim{thrust::raw_pointer_cast(claimed_.data())});
+    thrust::for_each(policy(), members.begin(), members.end(), Unclaim{thrust::raw_pointer_cast(claimed_.data())});
     return with_edges(std::move(members));
   }
 
@@ -591,11 +593,11 @@ class DeviceEngine {
     PassState<Id> state;
     const BlockDecoder* blocks;  // the in-grid, storage order (target range * p + source range)
     const uint64_t* ranges;
-    const uint8_t* heavy;  // per vertex: handled by the arc-parallel pass
+    const uint8_t* heavy;  // per vertex: handled by the arc-parallel pass (null: none is)
     uint32_t p;
     TG_HOST_DEVICE void operator()(Id v) const {
       using Op = typename Program::Op;
-      if (heavy[v] || !state.may_receive(v)) return;
+      if ((heavy && heavy[v]) || !state.may_receive(v)) return;
       const auto target = program.target();
       const auto current = target.load(v);
       if constexpr (HasWants<Program>) {
@@ -691,7 +693,7 @@ class DeviceEngine {
     if (frontier.is_all()) {
       for (uint64_t k = 0; k < uint64_t{p} * p; ++k) {
         const BlockDecoder& d = grid.block(k);
-        thrust::for_each_n(Backend::policy(), thrust::counting_iterator<uint64_t>(0), d.edge_count, PushAllArc<Program>{program, state, d});
+        thrust::for_each_n(policy(), thrust::counting_iterator<uint64_t>(0), d.edge_count, PushAllArc<Program>{program, state, d});
       }
       return;
     }
@@ -702,13 +704,13 @@ class DeviceEngine {
       for (uint32_t j = 0; j < p; ++j) {
         const BlockDecoder& d = grid.block(uint64_t{i} * p + j);
         if (d.edge_count == 0) continue;
-        thrust::transform(Backend::policy(), frontier.list().begin(), frontier.list().end(), arcs.begin(), ArcsInBlock{d, ranges[i], ranges[i + 1]});
-        thrust::fill_n(Backend::policy(), arcs.begin() + count, 1, uint64_t{0});
-        thrust::exclusive_scan(Backend::policy(), arcs.begin(), arcs.end(), arcs.begin());
+        thrust::transform(policy(), frontier.list().begin(), frontier.list().end(), arcs.begin(), ArcsInBlock{d, ranges[i], ranges[i + 1]});
+        thrust::fill_n(policy(), arcs.begin() + count, 1, uint64_t{0});
+        thrust::exclusive_scan(policy(), arcs.begin(), arcs.end(), arcs.begin());
         const uint64_t total = arcs[count];
         if (total == 0) continue;
-        thrust::transform(Backend::policy(), frontier.list().begin(), frontier.list().end(), first.begin(), FirstArc{d});
-        thrust::for_each_n(Backend::policy(), thrust::counting_iterator<uint64_t>(0), total,
+        thrust::transform(policy(), frontier.list().begin(), frontier.list().end(), first.begin(), FirstArc{d});
+        thrust::for_each_n(policy(), thrust::counting_iterator<uint64_t>(0), total,
                            PushListArc<Program>{program, state, d, frontier.data(), thrust::raw_pointer_cast(first.data()),
                                                 thrust::raw_pointer_cast(arcs.data()), count + 1});
       }
@@ -720,14 +722,17 @@ class DeviceEngine {
   template <typename Program>
   void pull(const Program& program, const Set* targets, const PassState<Id>& state, const PullGrid& pg) {
     const uint32_t p = pg.grid->side();
+    // A program whose targets saturate at their first message (BFS's bottom-up step) reads a
+    // heavy target's arcs only until one is active, almost at once: one thread does that best.
+    const bool split_heavy = !(ActivatesOnce<Program> && HasSaturated<Program>);
     const PullTarget<Program> one{program, state, pg.grid->device_blocks(), thrust::raw_pointer_cast(ranges_.data()),
-                                  thrust::raw_pointer_cast(pg.heavy.data()), p};
-    if (targets) thrust::for_each(Backend::policy(), targets->list().begin(), targets->list().end(), one);
-    else thrust::for_each_n(Backend::policy(), thrust::counting_iterator<Id>(0), n_, one);
-    for (uint64_t k = 0; k < uint64_t{p} * p; ++k) {
+                                  split_heavy ? thrust::raw_pointer_cast(pg.heavy.data()) : nullptr, p};
+    if (targets) thrust::for_each(policy(), targets->list().begin(), targets->list().end(), one);
+    else thrust::for_each_n(policy(), thrust::counting_iterator<Id>(0), n_, one);
+    for (uint64_t k = 0; k < uint64_t{p} * p && split_heavy; ++k) {
       const HeavyArcs& h = pg.arcs[k];
       if (h.total == 0) continue;
-      thrust::for_each_n(Backend::policy(), thrust::counting_iterator<uint64_t>(0), h.total,
+      thrust::for_each_n(policy(), thrust::counting_iterator<uint64_t>(0), h.total,
                          PullHeavyArc<Program>{program, state, pg.grid->block(k), thrust::raw_pointer_cast(h.targets.data()),
                                                thrust::raw_pointer_cast(h.first_arc.data()), thrust::raw_pointer_cast(h.scan.data()),
                                                h.targets.size()});
@@ -739,22 +744,22 @@ class DeviceEngine {
   Set apply(const Program& program) {
     const uint64_t changed = count_[0];
     Vector<uint8_t> kept(changed ? changed : 1);
-    thrust::transform(Backend::policy(), changed_.begin(), changed_.begin() + changed, kept.begin(),
+    thrust::transform(policy(), changed_.begin(), changed_.begin() + changed, kept.begin(),
                       Apply<Program>{program, thrust::raw_pointer_cast(claimed_.data())});
     typename Set::List next(changed);
-    next.resize(thrust::copy_if(Backend::policy(), changed_.begin(), changed_.begin() + changed, kept.begin(), next.begin(), IsSet{}) -
+    next.resize(thrust::copy_if(policy(), changed_.begin(), changed_.begin() + changed, kept.begin(), next.begin(), IsSet{}) -
                 next.begin());
     return with_edges(std::move(next));
   }
 
   Set with_edges(typename Set::List list) const {
-    const uint64_t edges = thrust::transform_reduce(Backend::policy(), list.begin(), list.end(), Degree{thrust::raw_pointer_cast(degree_.data())},
+    const uint64_t edges = thrust::transform_reduce(policy(), list.begin(), list.end(), Degree{thrust::raw_pointer_cast(degree_.data())},
                                                     uint64_t{0}, thrust::plus<uint64_t>());
     return Set::of(std::move(list), edges);
   }
   Vector<uint32_t> bitmap_of(const Set& set) const {
     Vector<uint32_t> map(n_ / 32 + 1, 0);
-    thrust::for_each(Backend::policy(), set.list().begin(), set.list().end(), SetBit{thrust::raw_pointer_cast(map.data())});
+    thrust::for_each(policy(), set.list().begin(), set.list().end(), SetBit{thrust::raw_pointer_cast(map.data())});
     return map;
   }
 
@@ -796,8 +801,12 @@ class DeviceEngine {
     return VertexArray<T>::over(reinterpret_cast<T*>(thrust::raw_pointer_cast(storage_.back()->data())), 0, n_);
   }
 
+  // Thrust's algorithms with their temporary storage from the cache.
+  auto policy() const { return Backend::policy()(*cache_); }
+
   const Graph& g_;
   DeviceEngineOptions options_;
+  std::unique_ptr<TemporaryCache<Backend>> cache_ = std::make_unique<TemporaryCache<Backend>>();
   uint64_t n_ = 0;
   DeviceGrid<W, Backend> out_, in_;
   Vector<uint64_t> degree_, ranges_;
