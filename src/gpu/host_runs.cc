@@ -33,17 +33,7 @@ TrialsOutput run_cpu_kernel(std::shared_ptr<const GraphFile> file, const TrialsR
           options.threads = r.threads;
           return std::make_unique<CpuEngine>(view, options);
         },
-        [](CpuEngine& e) {
-          nlohmann::json passes = nlohmann::json::array();
-          for (const auto& s : e.stats()) {
-            passes.push_back({{"direction", direction_name(s.direction)},
-                              {"frontier_size", s.frontier_size},
-                              {"frontier_edges", s.frontier_edges},
-                              {"activated", s.activated},
-                              {"seconds", s.seconds}});
-          }
-          return passes;
-        },
+        [](CpuEngine& e) { return passes_json(e.stats()); },
         [&](const CpuEngine&) { return nlohmann::json{{"backend", "cpu"}, {"threads", r.threads}}; });
   });
 }

@@ -13,7 +13,10 @@
 
 namespace tg::gpu {
 
-inline nlohmann::json passes_json(const std::vector<device::DevicePassStats>& stats) {
+// Per edge pass: the direction, the frontier, the activations and the time (the CPU engine's
+// IterationStats and the device engine's DevicePassStats both name these).
+template <typename Stats>
+nlohmann::json passes_json(const std::vector<Stats>& stats) {
   nlohmann::json passes = nlohmann::json::array();
   for (const auto& s : stats) {
     passes.push_back({{"direction", direction_name(s.direction)},
