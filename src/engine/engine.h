@@ -25,7 +25,6 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <random>
 #include <span>
 #include <stdexcept>
 #include <utility>
@@ -35,8 +34,10 @@
 #include "engine/bins.h"
 #include "engine/block_tasks.h"
 #include "engine/combine.h"
+#include "engine/forest.h"
 #include "engine/frontier.h"
 #include "engine/program.h"
+#include "engine/sampled_mode.h"
 #include "engine/schedule.h"
 #include "engine/stats.h"
 #include "engine/vertex_array.h"
@@ -239,58 +240,25 @@ class Engine {
   bool combine_at(Op, VertexArray<typename Op::Value> a, uint64_t v, typename Op::Value x) const {
     return Op::atomic_combine(a[v], x);
   }
-  // The root of v's tree in a forest of parent pointers (pointer jumping; read-only).
-  Id root(VertexArray<Id> parent, Id v) const {
-    Id r = parent.load(v);
-    for (Id up = parent.load(r); up != r; up = parent.load(r)) r = up;
-    return r;
-  }
-  // v's root, halving the path on the way: each vertex passed points at its grandparent, an
-  // ancestor in the same tree, so concurrent walks stay valid and later ones are shorter.
-  Id root_halving(VertexArray<Id> parent, Id v) const {
-    Id x = v, up = parent.load(x);
-    for (Id above = parent.load(up); above != up; above = parent.load(up)) {
-      parent.store(x, above);
-      x = above;
-      up = parent.load(x);
-    }
-    return up;
-  }
+  // The forest primitives (engine/forest.h): root walks and a lock-free hook of the larger root
+  // under the smaller, a compare-and-swap on a root's pointer (MPI_Compare_and_swap on ranks).
+  Id root(VertexArray<Id> parent, Id v) const { return forest::root(parent, v); }
+  Id root_halving(VertexArray<Id> parent, Id v) const { return forest::root_halving(parent, v); }
   // Points every vertex straight at its root.
   void compress(VertexArray<Id> parent) const {
     for_each([&](Id v) { parent.store(v, root_halving(parent, v)); });
   }
-  // Joins the trees of u and v, the larger root hooked under the smaller, lock-free: a hook is a
-  // compare-and-swap on a root's pointer (MPI_Compare_and_swap, atomicCAS elsewhere).
   void link(VertexArray<Id> parent, Id u, Id v) const {
-    Id a = parent.load(u), b = parent.load(v);
-    while (a != b) {
-      const Id high = std::max(a, b), low = std::min(a, b);
-      Id above = parent.load(high);
-      if (above == high && std::atomic_ref<Id>(parent[high]).compare_exchange_strong(above, low, std::memory_order_relaxed)) return;
-      a = parent.load(above);
-      b = parent.load(low);
-    }
+    forest::link(parent, u, v, [](Id& slot, Id expected, Id desired) {
+      return std::atomic_ref<Id>(slot).compare_exchange_strong(expected, desired, std::memory_order_relaxed);
+    });
   }
-  // The most frequent value among `samples` entries drawn with a fixed seed.
+  // The most frequent value among `samples` entries drawn with a fixed seed (engine/sampled_mode.h).
   template <typename T>
   T most_frequent(VertexArray<T> a, int samples) const {
     std::vector<T> drawn;
-    std::mt19937_64 rng(7);
-    for (int k = 0; k < samples && a.size() > 0; ++k) drawn.push_back(a[rng() % a.size()]);
-    std::sort(drawn.begin(), drawn.end());
-    T best{};
-    size_t best_run = 0;
-    for (size_t i = 0; i < drawn.size();) {
-      size_t j = i;
-      while (j < drawn.size() && drawn[j] == drawn[i]) ++j;
-      if (j - i > best_run) {
-        best_run = j - i;
-        best = drawn[i];
-      }
-      i = j;
-    }
-    return best;
+    for (uint64_t at : sample_positions(a.size(), samples)) drawn.push_back(a[at]);
+    return mode_of(drawn);
   }
 
   // ---- vertex sets and vertex passes ---------------------------------------------------------

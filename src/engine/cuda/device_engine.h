@@ -38,7 +38,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
-#include <random>
 #include <span>
 #include <type_traits>
 #include <utility>
@@ -52,6 +51,7 @@
 #include "engine/cuda/temporary_cache.h"
 #include "engine/direction.h"
 #include "engine/program.h"
+#include "engine/sampled_mode.h"
 #include "engine/vertex_array.h"
 #include "graph/graph_view.h"
 #include "util/timer.h"
@@ -245,27 +245,13 @@ class DeviceEngine {
   // seed, so the same answer).
   template <typename T>
   T most_frequent(VertexArray<T> a, int samples) const {
-    std::vector<uint64_t> at;
-    std::mt19937_64 rng(7);
-    for (int k = 0; k < samples && n_ > 0; ++k) at.push_back(rng() % n_);
+    const std::vector<uint64_t> at = sample_positions(n_, samples);
     const Vector<uint64_t> device_at(at.begin(), at.end());
     Vector<T> device_drawn(at.size() + 1);
     thrust::gather(policy(), device_at.begin(), device_at.end(), a.data(), device_drawn.begin());
     std::vector<T> drawn(at.size());
     if (!at.empty()) Backend::to_host(drawn.data(), thrust::raw_pointer_cast(device_drawn.data()), at.size() * sizeof(T));
-    std::sort(drawn.begin(), drawn.end());
-    T best{};
-    size_t best_run = 0;
-    for (size_t i = 0; i < drawn.size();) {
-      size_t j = i;
-      while (j < drawn.size() && drawn[j] == drawn[i]) ++j;
-      if (j - i > best_run) {
-        best_run = j - i;
-        best = drawn[i];
-      }
-      i = j;
-    }
-    return best;
+    return mode_of(drawn);
   }
 
   // ---- vertex sets and vertex passes ---------------------------------------------------------

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "engine/cuda/atomics.h"
+#include "engine/forest.h"
 #include "engine/vertex_array.h"
 
 namespace tg::device {
@@ -25,33 +26,15 @@ struct DeviceOps {
     a[v] = x;
     return true;
   }
-  // The larger root hooked under the smaller by a compare-and-swap on the root's pointer, as the
-  // host engines link.
+  // The forest primitives every engine shares (engine/forest.h), hooking with a device
+  // compare-and-swap.
   TG_HOST_DEVICE void link(VertexArray<Id> parent, Id u, Id v) const {
-    Id a = parent.load(u), b = parent.load(v);
-    while (a != b) {
-      const Id high = a < b ? b : a, low = a < b ? a : b;
-      const Id above = parent.load(high);
-      if (above == high && atomic_claim(parent[high], high, low)) return;
-      a = parent.load(above);
-      b = parent.load(low);
-    }
+    forest::link(parent, u, v, [] TG_HOST_DEVICE(Id& slot, Id expected, Id desired) {
+      return atomic_claim(slot, expected, desired);
+    });
   }
-  TG_HOST_DEVICE Id root(VertexArray<Id> parent, Id v) const {
-    Id r = parent.load(v);
-    for (Id up = parent.load(r); up != r; up = parent.load(r)) r = up;
-    return r;
-  }
-  // v's root, each vertex passed pointed at its grandparent (an ancestor: concurrent walks stay valid).
-  TG_HOST_DEVICE Id root_halving(VertexArray<Id> parent, Id v) const {
-    Id x = v, up = parent.load(x);
-    for (Id above = parent.load(up); above != up; above = parent.load(up)) {
-      parent.store(x, above);
-      x = above;
-      up = parent.load(x);
-    }
-    return up;
-  }
+  TG_HOST_DEVICE Id root(VertexArray<Id> parent, Id v) const { return forest::root(parent, v); }
+  TG_HOST_DEVICE Id root_halving(VertexArray<Id> parent, Id v) const { return forest::root_halving(parent, v); }
 };
 
 }  // namespace tg::device
