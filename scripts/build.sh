@@ -25,7 +25,10 @@ targets=()
 # front/back/pop on empty containers (the project's own invariants are exceptions, not asserts).
 checked_flags=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG -D_GLIBCXX_ASSERTIONS")
 case "$kind" in
-  release) flags=(-DCMAKE_BUILD_TYPE=Release) ;;
+  # The release build holds the Python module too (position-independent code), so
+  # `scripts/install_python.sh --build-dir build/release` installs the package without a second
+  # compile of the engine.
+  release) flags=(-DCMAKE_BUILD_TYPE=Release -DTG_PYTHON=ON) ;;
   sanitize) flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "${checked_flags[@]}" -DTG_SANITIZE=ON) ;;
   tsan)
     flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "${checked_flags[@]}" -DTG_TSAN=ON)

@@ -2,11 +2,9 @@
 # The whole test suite: set up, build (release, ThreadSanitizer, ASan+UBSan; warnings as errors),
 # run the GoogleTest and pytest suites against the release and ASan+UBSan builds, install the
 # Python package and run its tests and networkx's tests on its backend, and the GoogleTest suite
-# (engine and algorithms) under ThreadSanitizer.
+# (engine and algorithms) under ThreadSanitizer. It ends with a table of the time each section took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
-export TG_DATASETS_DIR=${TG_DATASETS_DIR:-$(scripts/datasets.sh || true)}
 # Runs side by side: ctest jobs and pytest workers (pytest-xdist), more than the cores because
 # many tests wait (mpirun starting ranks, a rank killed on purpose, a far rank's timeout).
 jobs=$(( $(nproc) * 2 ))
@@ -14,18 +12,39 @@ jobs=$(( $(nproc) * 2 ))
 # cores, spinning threads took the cores from the ones with work (the release pytest run: 4:03
 # serially, 2:40 with 4 workers, 1:42 with 4 workers and passive waits, on 2 cores).
 export OMP_WAIT_POLICY=passive
-# Each section's heading says when it starts, in minutes since the suite began.
-section() { echo "== [$(( SECONDS / 60 )):$(printf %02d $(( SECONDS % 60 )))] $*" >&2; }
+# Each section's heading says when it starts, in minutes since the suite began; at the end (pass
+# or fail) a table gives each section's time.
+clock() { echo "$(( $1 / 60 )):$(printf %02d $(( $1 % 60 )))"; }
+phases=() starts=()
+section() {
+  phases+=("$1") starts+=("$SECONDS")
+  echo "== [$(clock "$SECONDS")] $*" >&2
+}
+phase_times() {
+  local rc=$? i end
+  echo "== time by section ($( ((rc == 0)) && echo passed || echo "FAILED, status $rc" )):" >&2
+  for i in "${!phases[@]}"; do
+    end=${starts[i + 1]:-$SECONDS}
+    printf '   %6s  %s\n' "$(clock $(( end - starts[i] )))" "${phases[i]}" >&2
+  done
+  printf '   %6s  total\n' "$(clock "$SECONDS")" >&2
+}
+trap phase_times EXIT
+section "setup (scripts/setup.sh: Debian packages, Python packages, the datasets)"
+scripts/setup.sh
+export TG_DATASETS_DIR=${TG_DATASETS_DIR:-$(scripts/datasets.sh || true)}
 
-section "release build"
+section "release build (the binary, the tests, tiergraph-gpu and the Python module)"
 scripts/build.sh release
+section "release: GoogleTest and MPI protocol tests (ctest)"
 (cd build/release && ctest --output-on-failure -j "$jobs")
+section "release: the command line's tests (pytest)"
 TG_BIN=build/release/tiergraph python3 -m pytest -q -x -n "$jobs" tests/python
 section "the GPU check's host part (scripts/gpu_check.sh --dry-run: the device engine on Thrust's OpenMP backend)"
 OUT=build/gpu-check-dry scripts/gpu_check.sh --dry-run
 
-section "Python package: pip install . (the same engine, built by scikit-build-core and nanobind)"
-scripts/install_python.sh
+section "Python package: pip install . (scikit-build-core and nanobind, in build/release: the engine the tests ran)"
+scripts/install_python.sh --build-dir build/release
 # From outside the checkout, so `import tiergraph` is the installed package, not the source.
 (cd tests/package && python3 -m pytest -q -x -p no:cacheprovider .)
 section "networkx's own tests of the functions the backend implements, run on the backend"
@@ -35,17 +54,32 @@ section "networkx's own tests of the functions the backend implements, run on th
   -W ignore::UserWarning --pyargs $(python3 -c 'import tiergraph.nx_backend as b; print(" ".join(b.NETWORKX_TEST_MODULES))'))
 
 section "ThreadSanitizer build (clang 14, LLVM's libomp with its Archer tool)"
+scripts/build.sh tsan
+section "ThreadSanitizer: the GoogleTest suite three times, in two shards side by side"
 # Archer tells TSan about OpenMP's barriers and reductions (without it every barrier-ordered
 # access is a false report); libomp's own uninstrumented internals are ignored. Some races show
-# only in some interleavings, so the suite runs three times.
-scripts/build.sh tsan
-TSAN_OPTIONS="ignore_noninstrumented_modules=1 halt_on_error=1 exitcode=66 external_symbolizer_path=/usr/lib/llvm-14/bin/llvm-symbolizer" \
-  OMP_TOOL_LIBRARIES=/usr/lib/llvm-14/lib/libarcher.so \
-  build/tsan/tiergraph_tests --gtest_repeat=3 --gtest_brief=1
+# only in some interleavings, so the suite runs three times; two shards (halves of the tests)
+# run at once, because one process leaves a core idle through each test's serial parts.
+tsan_shard() {
+  TSAN_OPTIONS="ignore_noninstrumented_modules=1 halt_on_error=1 exitcode=66 external_symbolizer_path=/usr/lib/llvm-14/bin/llvm-symbolizer" \
+    OMP_TOOL_LIBRARIES=/usr/lib/llvm-14/lib/libarcher.so GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=$1 \
+    build/tsan/tiergraph_tests --gtest_repeat=3 --gtest_brief=1
+}
+tsan_shard 0 &
+first_shard=$!
+tsan_shard 1
+wait "$first_shard"
 
 section "sanitizer build (AddressSanitizer + UndefinedBehaviorSanitizer)"
 scripts/build.sh sanitize
+section "ASan+UBSan: GoogleTest, MPI protocols and the fuzz corpora (ctest)"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 (cd build/sanitize && ctest --output-on-failure -j "$jobs")
-TG_BIN=build/sanitize/tiergraph TG_SANITIZED=1 python3 -m pytest -q -x -n "$jobs" tests/python
-section "all tests passed"
+section "ASan+UBSan: the command line's tests of parsing, files, tiers and ranks (pytest)"
+# The sanitizers look for errors in code paths, so here the tests that repeat one path on several
+# graphs take the first (tests/python/checked_build.py), and test_algorithms.py (every kernel's
+# answer on every graph, direction and thread count, against networkx and scipy) is left to the
+# release run: its engine paths run under ASan in the C++ engine tests above and in the tests of
+# ranks, tiers and far ranks here.
+TG_BIN=build/sanitize/tiergraph TG_SANITIZED=1 python3 -m pytest -q -x -n "$jobs" tests/python \
+  --ignore=tests/python/test_algorithms.py

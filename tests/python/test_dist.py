@@ -19,6 +19,7 @@ import time
 import numpy as np
 import pytest
 
+from checked_build import SANITIZED, first_under_sanitizers
 from same_answer import assert_same_answer, convert_datasets
 
 MPIRUN = shutil.which("mpirun")
@@ -34,7 +35,6 @@ UCX_TCP = ("--mca", "pml", "ucx", "--mca", "osc", "ucx", "--mca", "opal_common_u
 # ring that polled only so never saw its batches arrive (it hung).
 UCX_TCP_SELF = UCX_TCP[:-1] + ("UCX_TLS=tcp,self",)
 # The sanitized build (several times slower) runs the matrix on two graphs, in auto direction.
-SANITIZED = bool(os.environ.get("TG_SANITIZED"))
 MATRIX_GRAPHS = ["road-rome99.gr.xz", "kron-directed"] if SANITIZED else DATASETS + ["kron-directed", "kron-undirected"]
 
 
@@ -168,7 +168,7 @@ def test_a_small_exchange_memory_makes_rounds_not_another_answer(tg, tg_bin, gra
 
 @pytest.mark.parametrize("steal", [False, True], ids=["own-slices", "stealing"])
 @pytest.mark.parametrize("exchange", ["ring", "accumulate"])
-@pytest.mark.parametrize("dataset", ["kron-directed", "kron-undirected"])
+@pytest.mark.parametrize("dataset", first_under_sanitizers(["kron-directed", "kron-undirected"]))
 def test_passes_sent_in_slices_give_the_one_rank_answer(tg, tg_bin, graphs, tmp, dataset, exchange, steal):
     # --slices 7: each push pass's updates leave in 7 slices, while the ranks still compute; a
     # mirror that a later slice improves is sent again, so the owners end with what one rank has.

@@ -13,6 +13,7 @@ import os
 import numpy as np
 import pytest
 
+from checked_build import first_under_sanitizers
 from same_answer import assert_same_answer
 from test_dist import MPIRUN, mpirun
 
@@ -65,7 +66,7 @@ WAYS = [
 ]
 
 
-@pytest.mark.parametrize("graph_name", ["directed", "undirected"])
+@pytest.mark.parametrize("graph_name", first_under_sanitizers(["directed", "undirected"]))
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
 def test_every_algorithm_with_fetched_blocks_on_ranks_gives_the_one_rank_answer(tg, tg_bin, graphs, tmp, algorithm,
                                                                                   graph_name):

@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 import graphfile
+from checked_build import first_under_sanitizers
 from same_answer import assert_same_answer, convert_datasets
 
 MPIRUN = shutil.which("mpirun")
@@ -58,7 +59,7 @@ def expected(tg, graph, algorithm, extra, tmp):
     return np.load(reference)
 
 
-@pytest.mark.parametrize("dataset", DATASETS)
+@pytest.mark.parametrize("dataset", first_under_sanitizers(DATASETS))
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
 def test_every_algorithm_through_a_far_rank(tg, tg_bin, graphs, dataset, algorithm, tmp):
     graph = graphs[dataset]

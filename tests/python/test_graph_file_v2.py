@@ -163,6 +163,7 @@ def corrupt_offsets(path: Path, rows, k: int):
     ("offsets", r"offsets decrease|first offset|last offset"),
     ("past-end", r"outside its section"),
     ("unaligned-row", r"4096-byte aligned"),
+    ("unaligned-block", r"not 8-byte aligned"),
     ("part-size", r"part is \d+ bytes"),
     ("degree", r"degree"),
     ("undirected-flag", r"not symmetric"),
@@ -185,6 +186,10 @@ def test_structural_damage_with_valid_hashes(tg, tmp, grid_graph, kind, message,
     elif kind == "unaligned-row":
         k = 8 * 3  # first block of row 3
         rows[k]["offset"] += 8
+        write_index(bad, "out", rows)
+    elif kind == "unaligned-block":  # typed reads of its parts would be misaligned
+        k = 8 * 3 + 1  # second block of row 3
+        rows[k]["offset"] += 4
         write_index(bad, "out", rows)
     elif kind == "part-size":
         rows[k]["part_bytes"][1] += 2
