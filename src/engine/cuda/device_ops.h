@@ -27,9 +27,9 @@ struct DeviceOps {
     return true;
   }
   // The forest primitives every engine shares (engine/forest.h), hooking with a device
-  // compare-and-swap.
+  // compare-and-swap (a lambda in a host-device function is host-device itself).
   TG_HOST_DEVICE void link(VertexArray<Id> parent, Id u, Id v) const {
-    forest::link(parent, u, v, [] TG_HOST_DEVICE(Id& slot, Id expected, Id desired) {
+    forest::link(parent, u, v, [](Id& slot, Id expected, Id desired) {
       return atomic_claim(slot, expected, desired);
     });
   }
