@@ -24,7 +24,7 @@ for g in "$out/kron16.tg" "$out/rome99.tg"; do
   done
 done
 
-echo "== Python: pip install . and the README's example"
+echo "== Python: pip install . and an example (docs/python.md has the package)"
 scripts/install_python.sh
 (cd "$out" && python3 - "$data/road-rome99.gr.xz" <<'PY'
 import sys
