@@ -25,7 +25,7 @@ for g in "$out/kron16.tg" "$out/rome99.tg"; do
 done
 
 echo "== Python: pip install . and an example (docs/python.md has the package)"
-scripts/install_python.sh
+scripts/install_python.sh --build-dir build/release  # the engine built above: only the module is left
 (cd "$out" && python3 - "$data/road-rome99.gr.xz" <<'PY'
 import sys
 import networkx as nx

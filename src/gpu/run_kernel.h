@@ -7,7 +7,7 @@
 #include <type_traits>
 
 #include "engine/cuda/device_engine.h"
-#include "engine/cuda/device_trials.h"
+#include "gpu/trials.h"
 #include "gpu/runs.h"
 #include "util/error.h"
 

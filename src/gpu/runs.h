@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/cuda/device_trials.h"
+#include "gpu/trials.h"
 #include "graph/graph_file.h"
 
 namespace tg::gpu {

@@ -23,9 +23,6 @@ KNOWN_UPWARD = {
     ("src/algorithms/kernels.h", "verify/radii.h"),
     ("src/algorithms/kernels.h", "verify/sssp.h"),
     ("src/algorithms/kernels.h", "verify/wcc.h"),
-    # The device engine's trial driver belongs with the kernel table in src/run.
-    ("src/engine/cuda/device_trials.h", "algorithms/kernels.h"),
-    ("src/engine/cuda/device_trials.h", "algorithms/sources.h"),
     # TG_HOST_DEVICE moves below the graph (util), where the block decoder can take it.
     ("src/graph/block_decoder.h", "engine/device.h"),
     # The MPI runtime and communicators move out of dist/ into src/mpi, below the store.
