@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from checked_build import SANITIZED
+
 RUNTIME = 64 << 20  # what the process's own image may take beyond the budget
-SANITIZED = bool(os.environ.get("TG_SANITIZED"))
 
 # (dataset, options): every input format, directed and undirected, weighted (read and generated),
 # label and index ids, kept self-loops and duplicates, a chosen grid. 16M of budget makes several

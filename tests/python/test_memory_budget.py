@@ -6,12 +6,12 @@ that cannot work are refused before any edge is read; `tiergraph plan` explains 
 
 from __future__ import annotations
 
-import os
 
 import numpy as np
 import pytest
 
 import graphfile
+from checked_build import SANITIZED
 from same_answer import assert_same_answer, convert_datasets
 
 DATASETS = ["tiny-karate.graph.xz", "email-Eu-core.txt.xz", "soc-wiki-Vote.txt.xz",
@@ -83,7 +83,7 @@ def test_budgets_on_a_directed_weighted_graph(tg, kron, algorithm, tmp):
             assert p["local_bytes"] == 0 and p["far_ratio"] == 1.0
         if extra == 2 * plan["edge_bytes"]:
             assert p["far_bytes"] == 0
-        if not os.environ.get("TG_SANITIZED"):  # shadow memory is no part of the promise
+        if not SANITIZED:  # shadow memory is no part of the promise
             assert report["within_budget"] and report["peak_rss_bytes"] <= budget + OVERHEAD, \
                 (budget, report["peak_rss_bytes"], report["baseline_rss_bytes"])
 
@@ -104,7 +104,7 @@ def test_pagerank_keeps_the_grid_it_reads(tg, kron):
 def test_peak_rss_stays_under_a_budget_well_below_the_graph(tg, tmp):
     """The promise measured: a graph whose edge blocks are 4x the budget runs within the budget
     plus the runtime allowance, and reads its far blocks without the page cache."""
-    if os.environ.get("TG_SANITIZED"):
+    if SANITIZED:
         pytest.skip("AddressSanitizer's shadow memory is counted in RSS")
     graph = tmp / "big.tg"
     tg.run("generate", "-g", "20", "-s", "--blocks", "8", "-o", graph, check=True)
