@@ -23,6 +23,7 @@
 #include "graph/graph_writer.h"
 #include "util/error.h"
 #include "util/mapped_vector.h"
+#include "util/parallel.h"
 #include "util/progress.h"
 
 namespace tg::grid_build {
@@ -181,8 +182,32 @@ class GridWriter {
   static constexpr bool kWeighted = !std::is_same_v<WOut, NoWeight>;
 
   struct Progressed {
-    uint64_t arcs, listed;  // of a block, written by earlier chunks
+    uint64_t arcs, listed;  // of a block, written before a piece of it
   };
+
+  // Vertices [lo, hi) of block (r, c), encoded by one thread; `before` is what the stretches of
+  // the block before it in this chunk hold, `own_*` what it holds.
+  struct Stretch {
+    uint32_t r, c;
+    uint64_t lo, hi;
+    Progressed before;
+    uint64_t own_arcs = 0, own_listed = 0;
+  };
+  static constexpr uint64_t kMinStretch = 1 << 14;  // vertices: smaller pieces are not worth a task
+
+  // The arcs of a stretch, and the vertices it lists when the block is DCSR (a CSR block's
+  // directory places a vertex by its index, so its count of listed vertices stays 0).
+  Progressed tally(const Group& group, const Stretch& st) const {
+    const auto& e = index_[uint64_t{st.r} * g_.p() + st.c];
+    const bool dcsr = e.layout == static_cast<uint8_t>(format::BlockLayout::kDcsr);
+    const uint32_t* counts = group.counts.data() + group.at(g_, st.r, st.c, st.lo);
+    Progressed t{0, 0};
+    for (uint64_t x = 0; x < st.hi - st.lo; ++x) {
+      t.arcs += counts[x];
+      t.listed += dcsr && counts[x] != 0;
+    }
+    return t;
+  }
 
   template <typename F>
   void for_arcs_of(uint64_t a, uint64_t b, F&& f) const {
@@ -190,6 +215,13 @@ class GridWriter {
   }
 
   void count(Group& group) {
+    if (g_.p() == 1) {  // one block: a vertex's count is its degree, so skip a pass over the arcs
+#pragma omp parallel for schedule(static)
+      for (uint64_t x = g_.first(group.r0); x < g_.first(group.r1); ++x) {
+        group.counts[group.at(g_, 0, 0, x)] = static_cast<uint32_t>(degrees_[x]);
+      }
+      return;
+    }
     for_arcs_of(g_.first(group.r0), g_.first(group.r1), [&](uint64_t major, uint64_t minor, const W&) {
       const uint32_t r = g_.of(major);
       __atomic_add_fetch(&group.counts[group.at(g_, r, g_.of(minor), major)], 1u, __ATOMIC_RELAXED);
@@ -247,7 +279,9 @@ class GridWriter {
     const uint64_t group_begin = index_[uint64_t{group.r0} * g_.p()].offset;
     const uint64_t group_end = base_ + end_;
     if (arcs <= chunk_arcs || group.r1 - group.r0 > 1) {
-      std::vector<unsigned char> staging(group_end - group_begin, 0);
+      // Fresh anonymous pages are zero (the padding between rows), and are first touched by the
+      // encoding threads, not zeroed here by one.
+      MappedVector<unsigned char> staging(group_end - group_begin);
       build_chunk(group, group.r0, group.r1, g_.first(group.r0), g_.first(group.r1), [&](uint64_t at, const void* data, size_t bytes) {
         std::memcpy(staging.data() + (at - group_begin), data, bytes);
       });
@@ -288,18 +322,50 @@ class GridWriter {
     block_start.push_back(in_chunk);
     MappedVector<Arc<Id, WOut>> buffer(in_chunk);
     if (in_chunk > 0) gather(group, ra, rb, a, b, block_start, buffer);
-    // Encode block by block, also blocks without arcs here: a chunk that ends a row writes its
-    // blocks' last offsets.
+    // Encode every block, also blocks without arcs here: a chunk that ends a row writes its
+    // blocks' last offsets. Blocks are cut into stretches of vertices so that a grid of fewer
+    // blocks than threads (a 1x1 grid is one) still keeps every thread encoding.
     const uint64_t blocks = uint64_t{rb - ra} * p;
+    const uint64_t threads = static_cast<uint64_t>(max_threads());
+    const uint64_t cuts = blocks >= 4 * threads ? 1 : (4 * threads + blocks - 1) / blocks;
+    std::vector<Stretch> stretches;
+    for (uint64_t k = 0; k < blocks; ++k) {
+      const uint32_t r = ra + static_cast<uint32_t>(k / p), c = static_cast<uint32_t>(k % p);
+      const uint64_t lo = std::max(a, g_.first(r)), hi = std::min(b, g_.first(r + 1));
+      const uint64_t pieces = std::clamp<uint64_t>((hi - lo) / kMinStretch, 1, cuts);
+      for (uint64_t s = 0; s < pieces; ++s) {
+        stretches.push_back({r, c, lo + (hi - lo) * s / pieces, lo + (hi - lo) * (s + 1) / pieces, {}});
+      }
+    }
+    // Each stretch's place in its block: the arcs and listed vertices of the stretches before it.
+#pragma omp parallel for schedule(dynamic, 4)
+    for (size_t s = 0; s < stretches.size(); ++s) stretches[s].before = tally(group, stretches[s]);
+    for (size_t s = 0, first = 0; s < stretches.size(); ++s) {
+      const bool starts_block = s == 0 || stretches[s].r != stretches[s - 1].r || stretches[s].c != stretches[s - 1].c;
+      if (starts_block) first = s;
+      const Progressed own = stretches[s].before;
+      stretches[s].before = s == first ? Progressed{0, 0} : Progressed{stretches[s - 1].before.arcs + stretches[s - 1].own_arcs,
+                                                                       stretches[s - 1].before.listed + stretches[s - 1].own_listed};
+      stretches[s].own_arcs = own.arcs;
+      stretches[s].own_listed = own.listed;
+    }
 #pragma omp parallel
     {
       std::vector<unsigned char> piece;
-#pragma omp for schedule(dynamic, 4)
-      for (uint64_t k = 0; k < blocks; ++k) {
-        const uint32_t r = ra + static_cast<uint32_t>(k / p), c = static_cast<uint32_t>(k % p);
-        const uint64_t lo = std::max(a, g_.first(r)), hi = std::min(b, g_.first(r + 1));
-        encode(group, r, c, lo, hi, buffer.data() + block_start[k], piece, put);
+#pragma omp for schedule(dynamic, 1)
+      for (size_t s = 0; s < stretches.size(); ++s) {
+        const Stretch& st = stretches[s];
+        const uint64_t k = uint64_t{st.r - ra} * p + st.c;
+        const auto& done = done_[uint64_t{st.r} * p + st.c];
+        const Progressed at{done.arcs + st.before.arcs, done.listed + st.before.listed};
+        encode(group, st.r, st.c, st.lo, st.hi, at,
+               buffer.data() + block_start[k] + st.before.arcs, piece, put);
       }
+    }
+    for (const Stretch& st : stretches) {
+      auto& done = done_[uint64_t{st.r} * p + st.c];
+      done.arcs += st.own_arcs;
+      done.listed += st.own_listed;
     }
   }
 
@@ -343,14 +409,12 @@ class GridWriter {
   }
 
   // Encodes the arcs of vertices [lo, hi) of block (r, c) (sorted, in `arcs`) as pieces of the
-  // block's directory, neighbours and weights, after what earlier chunks wrote.
+  // block's directory, neighbours and weights, after the `progressed` arcs and listed vertices
+  // that other pieces of the block hold.
   template <typename Put>
-  void encode(const Group& group, uint32_t r, uint32_t c, uint64_t lo, uint64_t hi, const Arc<Id, WOut>* arcs,
-              std::vector<unsigned char>& piece, Put& put) {
-    const uint32_t p = g_.p();
-    const uint64_t k = uint64_t{r} * p + c;
-    const auto& e = index_[k];
-    auto& progressed = done_[k];
+  void encode(const Group& group, uint32_t r, uint32_t c, uint64_t lo, uint64_t hi, Progressed progressed,
+              const Arc<Id, WOut>* arcs, std::vector<unsigned char>& piece, Put& put) const {
+    const auto& e = index_[uint64_t{r} * g_.p() + c];
     const auto positions = format::part_positions(e.part_bytes);
     const bool dcsr = e.layout == static_cast<uint8_t>(format::BlockLayout::kDcsr);
     const bool last = hi == g_.first(r + 1);
@@ -390,8 +454,6 @@ class GridWriter {
         put(e.offset + positions.at[format::kWeights] + progressed.arcs * sizeof(WOut), piece.data(), piece.size());
       }
     }
-    progressed.arcs += arcs_here;
-    if (dcsr) progressed.listed += listed;
   }
 
   template <typename Hash>
