@@ -1,12 +1,14 @@
 // `tiergraph generate`: Kronecker (Graph500) or uniform random graphs, to a graph file or, when
-// the output name ends in .el/.wel/.txt, to a text edge list for other systems.
+// the output name ends in .el/.wel/.txt or .bin32/.bin64, to a text or binary edge list for other
+// systems (streamed: generating one holds a batch of edges, not the graph).
 #include <memory>
 
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/validators.h"
 #include "graph/convert.h"
-#include "graph/edge_list_text.h"
+#include "graph/edge_list_writer.h"
+#include "graph/generate.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -34,7 +36,8 @@ Runner add_generate(CLI::App& app) {
       ->check(CLI::IsMember({"int", "real"}));
   cmd->add_flag("-s,--undirected", args->undirected, "Store as undirected (Graph500 graphs are undirected)");
   cmd->add_option("--blocks", args->blocks, "Vertex ranges per side of the block grid")->check(whole_number(1, UINT32_MAX));
-  cmd->add_option("-o,--output", args->output, "Graph file, or text edge list if it ends in .el/.wel/.txt")->required();
+  cmd->add_option("-o,--output", args->output, "Graph file; or an edge list for other systems: text if it ends in .el/.wel/.txt, raw binary "
+                  "(two little-endian ids, then an int32 weight with --weights int) if .bin32/.bin64")->required();
   cmd->add_option("-t,--threads", args->threads, "Threads, at least 1 (default: all cores)")->check(CLI::Range(1, 4096));
   cmd->add_flag("--overwrite", args->overwrite, "Replace the output if it exists");
   cmd->add_flag("--json", args->json, "Print the report as JSON on stdout");
@@ -51,14 +54,16 @@ Runner add_generate(CLI::App& app) {
     gen.weights = args->weights == "int" ? GeneratedWeights::kInteger
                   : args->weights == "real" ? GeneratedWeights::kReal : GeneratedWeights::kNone;
     const std::string& out = args->output;
-    const bool text = out.ends_with(".el") || out.ends_with(".wel") || out.ends_with(".txt");
-    if (text) {
+    if (const auto format = edge_list_format_for(out)) {
+      if (*format != EdgeListFormat::kText && gen.weights == GeneratedWeights::kReal) {
+        fail("{}: a binary record's weight is a 4-byte integer; give --weights int, or write a text edge "
+             "list (.wel) for real weights", out);
+      }
       Timer timer;
-      EdgeList list = generate(gen);
-      log::info("Generated {} ({} edges) in {:.3f}s", list.source_name, list.size(), timer.seconds());
-      refuse_existing_output(out, args->overwrite);
-      write_edge_list_text(list, out);
-      log::info("Wrote the edge list to '{}'", out);
+      EdgeListWriter writer(out, *format);
+      const EdgeList list = generate_into(gen, writer, uint64_t{1} << 21);
+      writer.commit();
+      log::info("Wrote {} ({} edges) to '{}' in {:.3f}s", list.source_name, writer.edges(), out, timer.seconds());
       return;
     }
     ConvertOptions options;

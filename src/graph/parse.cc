@@ -172,6 +172,8 @@ std::string detect_format(const std::string& path, const ParseOptions& options) 
   if (ext == ".cedge") return "cedge";
   if (ext == ".sg") return "sg";
   if (ext == ".wsg") return "wsg";
+  if (ext == ".bin32") return "bin32";  // the raw records `generate -o x.bin32` writes
+  if (ext == ".bin64") return "bin64";
   if (ext == ".gr" || ext == ".dimacs") {
     const std::string sniffed = sniff_content(path);
     return sniffed == "pace" ? "pace" : "dimacs";

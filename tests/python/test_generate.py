@@ -59,6 +59,34 @@ def test_generate_weighted_undirected(tg, tmp):
     assert ws.min() > 0 and ws.max() <= 1
 
 
+@pytest.mark.parametrize("ext,id_type", [("bin32", "<u4"), ("bin64", "<u8")])
+@pytest.mark.parametrize("weights", [None, "int"])
+def test_generate_binary_edge_list(tg, tmp, ext, id_type, weights):
+    """`-o x.bin32|bin64` writes the text list's edges as raw little-endian records (an int32
+    weight last when weighted), which convert reads back into the same graph file."""
+    extra = ["--weights", weights] if weights else []
+    text = tmp / ("g.wel" if weights else "g.el")
+    tg.run("generate", "-g", 11, "--seed", 3, *extra, "-o", text, check=True)
+    binary = tmp / f"g.{ext}"
+    tg.run("generate", "-g", 11, "--seed", 3, *extra, "-o", binary, "-t", 1, check=True)
+    fields = [("u", id_type), ("v", id_type)] + ([("w", "<i4")] if weights else [])
+    records = np.fromfile(binary, dtype=np.dtype(fields))
+    rows = np.array(text.read_text().split(), dtype=np.float64).reshape(len(records), -1)
+    assert len(records) == 16 << 11
+    assert (records["u"] == rows[:, 0]).all() and (records["v"] == rows[:, 1]).all()
+    if weights:
+        assert (records["w"] == rows[:, 2]).all()
+    from_text, from_binary = tmp / "t.tg", tmp / "b.tg"
+    tg.run("convert", text, "-s", "-o", from_text, check=True)
+    tg.run("convert", binary, "-s", *(["--weighted"] if weights else []), "-o", from_binary, check=True)
+    assert from_text.read_bytes() == from_binary.read_bytes()
+
+
+def test_generate_binary_refuses_real_weights(tg, tmp):
+    out = tmp / "g.bin32"
+    assert_fails(tg.run("generate", "-g", 8, "--weights", "real", "-o", out), out, out, contains="4-byte integer")
+
+
 def test_index_mode_vertex_count_bounds_ids(tg, tmp):
     """--vertices gives index mode a count to check ids against, and keeps trailing isolated vertices."""
     src = tmp / "g.txt"
