@@ -198,6 +198,13 @@ BoundedBuilder::BoundedBuilder(const BuildOptions& build, const BoundedOptions& 
     fail("--memory-budget {} is below the smallest the build takes ({})", bytes_text(bounded_.memory_budget),
          bytes_text(kSmallestBuildBudget));
   }
+  // The spill buffer must hold enough arcs that the runs stay few (a merge reads every run).
+  const uint64_t smallest_buffer = kSmallestBuildBudget / 2;
+  if (bounded_.producer_bytes > bounded_.memory_budget - smallest_buffer) {
+    fail("--memory-budget {}: {} take {}, which leaves too little to sort the edges in; give at least {}",
+         bytes_text(bounded_.memory_budget), bounded_.producer, bytes_text(bounded_.producer_bytes),
+         bytes_text(bounded_.producer_bytes + smallest_buffer));
+  }
 }
 
 BoundedBuilder::~BoundedBuilder() = default;
@@ -208,8 +215,8 @@ void BoundedBuilder::start(bool weighted, bool undirected_input) {
   symmetric_ = build_.undirected || undirected_input;
   out_ = std::make_unique<ArcRuns>(bounded_.scratch, weighted_);
   if (!symmetric_) in_ = std::make_unique<ArcRuns>(bounded_.scratch, weighted_);
-  // The buffer takes what the reader leaves; it is sorted in place.
-  report_.buffer_bytes = bounded_.memory_budget - 5 * read_chunk_bytes(bounded_.memory_budget);
+  // The buffer takes what the reader or generator leaves; it is sorted in place.
+  report_.buffer_bytes = bounded_.memory_budget - bounded_.producer_bytes;
 }
 
 void BoundedBuilder::add(std::span<const EdgeBatch> batches, uint64_t max_id) {

@@ -34,6 +34,10 @@ struct BoundedOptions {
   std::string scratch;         // an existing folder on a disk with room for the runs
   GeneratedWeights weights = GeneratedWeights::kNone;  // convert --weights: edge k's from (seed, k)
   uint64_t weight_seed = 1;
+  // What the reader or the generator holds while the edges arrive (read buffers, a generator's
+  // vertex permutation and batch): the spill buffer gets the rest of the budget.
+  uint64_t producer_bytes = 0;
+  std::string producer = "the reader's buffers";  // what holds them, for the refusal of a budget
 };
 
 struct BoundedReport {
@@ -54,8 +58,10 @@ class BoundedBuilder final : public EdgeBatchSink {
   BoundedBuilder(const BuildOptions& build, const BoundedOptions& bounded);
   ~BoundedBuilder() override;
 
-  // Text read per round under this budget (the reader's buffers count against it).
+  // Text read per round under this budget, and what the reader holds with chunks of that size
+  // (its buffers count against the budget: BoundedOptions::producer_bytes).
   static size_t read_chunk_bytes(uint64_t budget);
+  static uint64_t reader_bytes(uint64_t budget) { return 5 * uint64_t{read_chunk_bytes(budget)}; }
 
   void start(bool weighted, bool undirected_input) override;
   void add(std::span<const EdgeBatch> batches, uint64_t max_id) override;

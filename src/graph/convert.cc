@@ -1,6 +1,8 @@
 #include "graph/convert.h"
 
 #include <filesystem>
+#include <string>
+#include <utility>
 
 #include "graph/bounded_build.h"
 #include "graph/graph_writer.h"
@@ -33,6 +35,8 @@ nlohmann::json ConvertReport::to_json() const {
           {"memory_budget", memory_budget > 0 ? nlohmann::json(memory_budget) : nlohmann::json(nullptr)},
           {"scratch_bytes", scratch_bytes},
           {"runs", runs},
+          {"spill_buffer_bytes", spill_buffer_bytes},
+          {"input_held_bytes", input_held_bytes},
           {"edges_per_second", edges_per_second}};
 }
 
@@ -60,8 +64,11 @@ namespace {
 
 // The bounded build of what `produce` hands to the sink; fills the report's build facts.
 template <typename Produce>
-void build_bounded(const std::string& output, const ConvertOptions& options, ConvertReport& report, Produce produce) {
+void build_bounded(const std::string& output, const ConvertOptions& options, ConvertReport& report,
+                   uint64_t producer_bytes, std::string producer, Produce produce) {
   BoundedOptions bounded;
+  bounded.producer_bytes = producer_bytes;
+  bounded.producer = std::move(producer);
   bounded.memory_budget = options.memory_budget;
   bounded.scratch = scratch_folder_for(options.scratch, output);
   bounded.weights = options.weights;
@@ -75,6 +82,8 @@ void build_bounded(const std::string& output, const ConvertOptions& options, Con
   report.memory_budget = options.memory_budget;
   report.scratch_bytes = builder.report().scratch_bytes;
   report.runs = builder.report().runs;
+  report.spill_buffer_bytes = builder.report().buffer_bytes;
+  report.input_held_bytes = producer_bytes;
 }
 
 }  // namespace
@@ -110,7 +119,8 @@ ConvertReport convert_file(const std::string& input, const std::string& output, 
   parse.format = report.format;  // sniff once
   if (options.memory_budget > 0) {
     parse.chunk_bytes = BoundedBuilder::read_chunk_bytes(options.memory_budget);
-    build_bounded(output, options, report, [&](BoundedBuilder& sink) { return read_edges(input, parse, sink); });
+    build_bounded(output, options, report, BoundedBuilder::reader_bytes(options.memory_budget), "the reader's buffers",
+                  [&](BoundedBuilder& sink) { return read_edges(input, parse, sink); });
     report.output_bytes = std::filesystem::file_size(output);
     report.total_seconds = timer.seconds();
     report.input_bytes = input == "-" ? 0 : std::filesystem::file_size(input);
@@ -136,7 +146,11 @@ ConvertReport generate_file(const GeneratorOptions& generator, const std::string
   if (options.memory_budget > 0) {
     // A sixteenth of the budget in flight from the generator (24 bytes an edge).
     const uint64_t batch = std::max<uint64_t>(options.memory_budget / 16 / sizeof(Edge<uint64_t, double>), 4096);
-    build_bounded(output, options, report, [&](BoundedBuilder& sink) { return generate_into(generator, sink, batch); });
+    build_bounded(output, options, report, generate_into_bytes(generator, batch),
+                  generator.kind == GeneratorKind::kKronecker
+                      ? "the generator's vertex permutation (4 bytes a vertex) and its batch of edges"
+                      : "the generator's batch of edges",
+                  [&](BoundedBuilder& sink) { return generate_into(generator, sink, batch); });
   } else {
     EdgeList list = generate(generator);
     report.read_seconds = timer.seconds();

@@ -35,6 +35,8 @@ struct ConvertReport {
   uint64_t memory_budget = 0;  // 0: built in memory, without a budget
   uint64_t scratch_bytes = 0;  // the sorted runs on the scratch disk at their largest
   uint64_t runs = 0;
+  uint64_t spill_buffer_bytes = 0;  // the bounded build's sort buffer
+  uint64_t input_held_bytes = 0;    // what the reader or generator held beside it
   nlohmann::json to_json() const;
 };
 

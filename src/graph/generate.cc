@@ -227,12 +227,14 @@ EdgeList generate(const GeneratorOptions& o) {
 
 uint64_t generated_edge_count(const GeneratorOptions& o) { return generated_edges(o); }
 
-EdgeList generate_into(const GeneratorOptions& o, EdgeBatchSink& sink, uint64_t batch_edges) {
-  const uint64_t m = generated_edges(o);
-  EdgeList list = describe_generated(o);
+namespace {
+
+// generate_into with the permutation's ids as narrow as the vertex count allows (a Kronecker
+// graph of 2^27 vertices: 512 MiB of permutation, not 1 GiB), the edges handed on as 64-bit.
+template <typename Id>
+void draw_into(const GeneratorOptions& o, uint64_t m, EdgeList& list, EdgeBatchSink& sink, uint64_t batch_edges) {
   const bool weighted = o.weights != GeneratedWeights::kNone;
-  sink.start(weighted, false);
-  const EdgeDrawer<uint64_t> draw(o);
+  const EdgeDrawer<Id> draw(o);
   const uint64_t threads = static_cast<uint64_t>(max_threads());
   batch_edges = std::max<uint64_t>(batch_edges, threads);
   std::vector<std::vector<Edge<uint64_t, double>>> parts(threads);
@@ -248,8 +250,9 @@ EdgeList generate_into(const GeneratorOptions& o, EdgeBatchSink& sink, uint64_t 
       WeightInfo local;
       for (uint64_t k = a; k < b; ++k) {
         if (weighted) {
-          part[k - a] = draw.template at<double>(k);
-          local.add(part[k - a].w);
+          const auto e = draw.template at<double>(k);
+          part[k - a] = {e.u, e.v, e.w};
+          local.add(e.w);
         } else {
           const auto e = draw.template at<NoWeight>(k);
           part[k - a] = {e.u, e.v, 0.0};
@@ -261,7 +264,26 @@ EdgeList generate_into(const GeneratorOptions& o, EdgeBatchSink& sink, uint64_t 
     std::vector<EdgeBatch> batches(parts.begin(), parts.end());
     sink.add(batches, (uint64_t{1} << o.scale) - 1);
   }
+}
+
+}  // namespace
+
+EdgeList generate_into(const GeneratorOptions& o, EdgeBatchSink& sink, uint64_t batch_edges) {
+  const uint64_t m = generated_edges(o);
+  EdgeList list = describe_generated(o);
+  sink.start(o.weights != GeneratedWeights::kNone, false);
+  if (o.scale <= 32) {
+    draw_into<uint32_t>(o, m, list, sink, batch_edges);
+  } else {
+    draw_into<uint64_t>(o, m, list, sink, batch_edges);
+  }
   return list;
+}
+
+uint64_t generate_into_bytes(const GeneratorOptions& o, uint64_t batch_edges) {
+  const uint64_t permutation = o.kind == GeneratorKind::kKronecker ? (uint64_t{1} << o.scale) * (o.scale <= 32 ? 4 : 8) : 0;
+  const uint64_t batch = std::max<uint64_t>(batch_edges, static_cast<uint64_t>(max_threads()));
+  return permutation + batch * sizeof(Edge<uint64_t, double>);
 }
 
 double generated_weight(GeneratedWeights kind, uint64_t seed, uint64_t k) {

@@ -32,6 +32,10 @@ uint64_t generated_edge_count(const GeneratorOptions& options);
 // (never holding more); returns the list's description, which holds no edges.
 EdgeList generate_into(const GeneratorOptions& options, EdgeBatchSink& sink, uint64_t batch_edges);
 
+// The memory generate_into holds while it runs: a Kronecker graph's vertex permutation (4 bytes
+// a vertex up to 2^32 vertices, 8 beyond) and the batch in flight (24 bytes an edge).
+uint64_t generate_into_bytes(const GeneratorOptions& options, uint64_t batch_edges);
+
 // Edge k's weight under `convert --weights` (what add_generated_weights gives it).
 double generated_weight(GeneratedWeights kind, uint64_t seed, uint64_t k);
 

@@ -103,8 +103,12 @@ uint32_t reblock_graph(const std::string& input, const std::string& output, uint
   uint32_t written = 0;
   auto build = [&](auto view) {
     if (bounded) {
-      BoundedBuilder builder(options, *bounded);
       const size_t batch = static_cast<size_t>(std::max<uint64_t>(bounded->memory_budget / 16 / sizeof(Edge<uint64_t, double>), 4096));
+      BoundedOptions within = *bounded;  // the batch in flight counts against the budget
+      within.producer_bytes = std::max<uint64_t>(BoundedBuilder::reader_bytes(within.memory_budget),
+                                                 batch * sizeof(Edge<uint64_t, double>));
+      within.producer = "the graph's batch of edges in flight";
+      BoundedBuilder builder(options, within);
       const EdgeList list = stream(view, builder, batch);
       written = builder.finish(list, writer).blocks;
     } else {
