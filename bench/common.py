@@ -2,6 +2,7 @@
 medians, and locating the tiergraph binary and datasets."""
 import os
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -25,14 +26,21 @@ def datasets_dir():
 def run(cmd, env=None, timeout=3600):
     """Runs cmd, returns (stdout+stderr text, wall seconds, peak RSS in bytes of the child)."""
     start = time.perf_counter()
-    proc = subprocess.run(["/usr/bin/time", "-f", "MAXRSS_KB %M"] + [str(c) for c in cmd],
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                          env={**os.environ, **(env or {})}, timeout=timeout)
+    # In its own process group, so that a timeout takes the command's children too (time, sh).
+    proc = subprocess.Popen(["/usr/bin/time", "-f", "MAXRSS_KB %M"] + [str(c) for c in cmd],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env={**os.environ, **(env or {})}, start_new_session=True)
+    try:
+        stdout, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise
     wall = time.perf_counter() - start
     if proc.returncode != 0:
-        raise RuntimeError(f"command failed ({proc.returncode}): {' '.join(map(str, cmd))}\n{proc.stdout[-3000:]}")
-    m = re.search(r"MAXRSS_KB (\d+)", proc.stdout)
-    return proc.stdout, wall, int(m.group(1)) * 1024 if m else 0
+        raise RuntimeError(f"command failed ({proc.returncode}): {' '.join(map(str, cmd))}\n{stdout[-3000:]}")
+    m = re.search(r"MAXRSS_KB (\d+)", stdout)
+    return stdout, wall, int(m.group(1)) * 1024 if m else 0
 
 
 def values(text, label):

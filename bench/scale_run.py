@@ -18,7 +18,7 @@ reported with their time, peak RSS and scratch bytes; the script checks the free
 and says what each step needs.
 
     bench/scale_run.py --scale 25 --budget 1G [--blocks 16] [--algorithms bfs,sssp,wcc,pr,radii]
-                       [--pr-iterations 20] [--keep] [--out bench/results/scale-run-25]
+                       [--pr-iterations 20] [--timeout S] [--keep] [--reuse] [--out bench/results/scale-run-25]
 
 Runs as root (the cgroup and the page-cache drop); without cgroup v1's memory controller the runs
 go without the kernel's limit (their own budget still holds; the report says so). Uses TG_BIN
@@ -74,7 +74,12 @@ def run_algorithm(tg, algorithm, graph, budget, args):
     flags = ["--json", "-q", "-n", "1", "--verify", "--memory-budget", budget, "--far", "file"]
     if algorithm == "pr":
         flags += ["-i", args.pr_iterations]
-    text, wall, rss = run(limited([tg, "run", algorithm, graph, *flags], budget + RUNTIME), timeout=6 * 3600)
+    try:
+        text, wall, rss = run(limited([tg, "run", algorithm, graph, *flags], budget + RUNTIME), timeout=args.timeout)
+    except (RuntimeError, subprocess.TimeoutExpired) as e:  # a failure is a row, and the other algorithms go on
+        why = str(e).splitlines()[0] if isinstance(e, RuntimeError) else f"over --timeout {args.timeout:.0f} s"
+        print(f"{algorithm}: failed: {why}", flush=True)
+        return {"algorithm": algorithm, "graph": Path(graph).name, "failed": why}
     report = report_of(text)
     trial = report["trials"][0]
     passes = trial.get("iterations") or []
@@ -111,6 +116,8 @@ def markdown(args, out):
              "## The builds (`generate -s --memory-budget B`)", "",
              "| file | GiB | file / budget | edges | arcs | seconds | M edges/s | peak RSS MiB | runs | scratch GiB |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    if not out["builds"]:
+        lines.append("| (files reused from an earlier `--keep` run: not measured here) | | | | | | | | | |")
     for b in out["builds"]:
         lines.append(f"| {b['graph']} | {gib(b['file_bytes'])} | {b['file_bytes'] / args.budget_bytes:.1f}x | {b['edges']} | "
                      f"{b['arcs']} | {b['seconds']:.0f} | {b['edges'] / b['seconds'] / 1e6:.2f} | {mib(b['peak_rss'])} | "
@@ -122,13 +129,17 @@ def markdown(args, out):
               "| GiB read | streaming GB/s | / calibrate |",
               "|---|---|---:|---|---:|---|---:|---:|---:|---:|---:|"]
     for r in out["runs"]:
+        if r.get("failed"):
+            lines.append(f"| {r['algorithm']} | {r['graph']} | failed: {r['failed']} | | | | | | | | |")
+            continue
         bw = r["stream_bandwidth"]
         lines.append(f"| {r['algorithm']} | {r['graph']} | {r['seconds']:.1f} | {r['verified']} | "
                      f"{mib(r['peak_rss'])} / {mib(r['peak_rss_kernel'])} | {r['within_budget']} | {r['passes']} | "
                      f"{r['streaming_passes']} | {gib(r['bytes_fetched'])} | {f'{bw / 1e9:.2f}' if bw else '-'} | "
                      f"{f'{bw / best:.0%}' if bw else '-'} |")
-    lines += ["", f"Disk: the two files took {gib(sum(b['file_bytes'] for b in out['builds']))} GiB; the largest "
-              f"build's runs {gib(max(b['scratch_bytes'] for b in out['builds']))} GiB more while it ran."]
+    if out["builds"]:
+        lines += ["", f"Disk: the files took {gib(sum(b['file_bytes'] for b in out['builds']))} GiB; the largest "
+                  f"build's runs {gib(max(b['scratch_bytes'] for b in out['builds']))} GiB more while it ran."]
     return "\n".join(lines) + "\n"
 
 
@@ -139,7 +150,10 @@ def main():
     ap.add_argument("--blocks", type=int, default=0, help="the grid's side (default: the builder's choice)")
     ap.add_argument("--algorithms", default="bfs,sssp,wcc,pr,radii")
     ap.add_argument("--pr-iterations", type=int, default=20)
+    ap.add_argument("--timeout", type=float, default=6 * 3600, help="seconds per run, verification included")
     ap.add_argument("--keep", action="store_true", help="keep the graph files in bench/work/scale")
+    ap.add_argument("--reuse", action="store_true",
+                    help="run on the graph files an earlier --keep left (their builds are not measured again)")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
     args.budget_bytes = size_bytes(args.budget)
@@ -158,10 +172,13 @@ def main():
     plain, weighted = WORK / f"kron{args.scale}.tg", WORK / f"kron{args.scale}-w.tg"
     builds = []
     needed = {"plain": [a for a in algorithms if a != "sssp"], "weighted": [a for a in algorithms if a == "sssp"]}
-    if needed["plain"]:
-        builds.append(build(tg, args.scale, False, args.budget_bytes, args.blocks, plain))
-    if needed["weighted"]:
-        builds.append(build(tg, args.scale, True, args.budget_bytes, args.blocks, weighted))
+    for kind, path, weights in (("plain", plain, False), ("weighted", weighted, True)):
+        if not needed[kind]:
+            continue
+        if args.reuse and path.exists():
+            print(f"reusing {path.name} (its build is not measured here)", flush=True)
+        else:
+            builds.append(build(tg, args.scale, weights, args.budget_bytes, args.blocks, path))
     runs = [run_algorithm(tg, a, weighted if a == "sssp" else plain, args.budget_bytes, args) for a in algorithms]
     if not args.keep:
         for f in (plain, weighted):
@@ -171,7 +188,8 @@ def main():
     out = {"command": "bench/scale_run.py " + " ".join(f"--{k.replace('_', '-')} {v}" for k, v in
                                                        [("scale", args.scale), ("budget", args.budget),
                                                         ("blocks", args.blocks), ("algorithms", args.algorithms),
-                                                        ("pr_iterations", args.pr_iterations)]),
+                                                        ("pr_iterations", args.pr_iterations)])
+                      + (" --reuse" if args.reuse else ""),
            "machine": f"{platform.machine()}, {os.cpu_count()} cores", "commit": commit,
            "calibrated_bytes_per_second": bandwidth, "calibrated_point": point, "builds": builds, "runs": runs,
            "load_after": [round(x, 2) for x in os.getloadavg()]}
