@@ -185,13 +185,12 @@ class GridWriter {
     uint64_t arcs, listed;  // of a block, written before a piece of it
   };
 
-  // Vertices [lo, hi) of block (r, c), encoded by one thread; `before` is what the stretches of
-  // the block before it in this chunk hold, `own_*` what it holds.
+  // Vertices [lo, hi) of block (r, c), encoded by one thread: `own` is what it holds, `before`
+  // what the stretches of the same block before it in this chunk hold.
   struct Stretch {
     uint32_t r, c;
     uint64_t lo, hi;
-    Progressed before;
-    uint64_t own_arcs = 0, own_listed = 0;
+    Progressed own{0, 0}, before{0, 0};
   };
   static constexpr uint64_t kMinStretch = 1 << 14;  // vertices: smaller pieces are not worth a task
 
@@ -334,20 +333,17 @@ class GridWriter {
       const uint64_t lo = std::max(a, g_.first(r)), hi = std::min(b, g_.first(r + 1));
       const uint64_t pieces = std::clamp<uint64_t>((hi - lo) / kMinStretch, 1, cuts);
       for (uint64_t s = 0; s < pieces; ++s) {
-        stretches.push_back({r, c, lo + (hi - lo) * s / pieces, lo + (hi - lo) * (s + 1) / pieces, {}});
+        stretches.push_back({r, c, lo + (hi - lo) * s / pieces, lo + (hi - lo) * (s + 1) / pieces});
       }
     }
-    // Each stretch's place in its block: the arcs and listed vertices of the stretches before it.
 #pragma omp parallel for schedule(dynamic, 4)
-    for (size_t s = 0; s < stretches.size(); ++s) stretches[s].before = tally(group, stretches[s]);
-    for (size_t s = 0, first = 0; s < stretches.size(); ++s) {
-      const bool starts_block = s == 0 || stretches[s].r != stretches[s - 1].r || stretches[s].c != stretches[s - 1].c;
-      if (starts_block) first = s;
-      const Progressed own = stretches[s].before;
-      stretches[s].before = s == first ? Progressed{0, 0} : Progressed{stretches[s - 1].before.arcs + stretches[s - 1].own_arcs,
-                                                                       stretches[s - 1].before.listed + stretches[s - 1].own_listed};
-      stretches[s].own_arcs = own.arcs;
-      stretches[s].own_listed = own.listed;
+    for (size_t s = 0; s < stretches.size(); ++s) stretches[s].own = tally(group, stretches[s]);
+    // Each stretch's place in its block: what the block's stretches before it hold.
+    for (size_t s = 1; s < stretches.size(); ++s) {
+      const Stretch& prev = stretches[s - 1];
+      if (prev.r == stretches[s].r && prev.c == stretches[s].c) {
+        stretches[s].before = {prev.before.arcs + prev.own.arcs, prev.before.listed + prev.own.listed};
+      }
     }
 #pragma omp parallel
     {
@@ -364,8 +360,8 @@ class GridWriter {
     }
     for (const Stretch& st : stretches) {
       auto& done = done_[uint64_t{st.r} * p + st.c];
-      done.arcs += st.own_arcs;
-      done.listed += st.own_listed;
+      done.arcs += st.own.arcs;
+      done.listed += st.own.listed;
     }
   }
 
