@@ -229,6 +229,9 @@ uint64_t generated_edge_count(const GeneratorOptions& o) { return generated_edge
 
 namespace {
 
+// The edges generate_into draws at once: as asked, but at least one per thread.
+uint64_t drawn_batch(uint64_t batch_edges) { return std::max<uint64_t>(batch_edges, static_cast<uint64_t>(max_threads())); }
+
 // generate_into with the permutation's ids as narrow as the vertex count allows (a Kronecker
 // graph of 2^27 vertices: 512 MiB of permutation, not 1 GiB), the edges handed on as 64-bit.
 template <typename Id>
@@ -236,7 +239,7 @@ void draw_into(const GeneratorOptions& o, uint64_t m, EdgeList& list, EdgeBatchS
   const bool weighted = o.weights != GeneratedWeights::kNone;
   const EdgeDrawer<Id> draw(o);
   const uint64_t threads = static_cast<uint64_t>(max_threads());
-  batch_edges = std::max<uint64_t>(batch_edges, threads);
+  batch_edges = drawn_batch(batch_edges);
   std::vector<std::vector<Edge<uint64_t, double>>> parts(threads);
   for (uint64_t first = 0; first < m; first += batch_edges) {
     const uint64_t count = std::min(batch_edges, m - first);
@@ -282,8 +285,7 @@ EdgeList generate_into(const GeneratorOptions& o, EdgeBatchSink& sink, uint64_t 
 
 uint64_t generate_into_bytes(const GeneratorOptions& o, uint64_t batch_edges) {
   const uint64_t permutation = o.kind == GeneratorKind::kKronecker ? (uint64_t{1} << o.scale) * (o.scale <= 32 ? 4 : 8) : 0;
-  const uint64_t batch = std::max<uint64_t>(batch_edges, static_cast<uint64_t>(max_threads()));
-  return permutation + batch * sizeof(Edge<uint64_t, double>);
+  return permutation + drawn_batch(batch_edges) * sizeof(Edge<uint64_t, double>);
 }
 
 double generated_weight(GeneratedWeights kind, uint64_t seed, uint64_t k) {
