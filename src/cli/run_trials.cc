@@ -83,6 +83,7 @@ nlohmann::json store_json(const BlockStore& store) {
     j["buffer_bytes"] = copying->piece_bytes();
     j["blocks_in_pieces"] = copying->blocks_in_pieces();
     j["pieces_read"] = c.pieces;
+    j["leases"] = c.leases;
   }
   return j;
 }

@@ -147,13 +147,11 @@ ActiveSources active_sources(const Frontier<Id>& frontier, std::span<const uint6
   return a;
 }
 
-// The runs of directory entries of block d that belong to `active` (sorted vertices of d's major
-// range), appended to `runs`; returns a bound on their arcs in the block (their degrees). DCSR
-// finds a vertex's entry through the presence index, so d must have one.
-template <typename Degree>
-uint64_t select_entries(const BlockDecoder& d, std::span<const uint64_t> active, Degree degree, std::vector<EntryRun>& runs) {
-  uint64_t bound = 0;
-  const size_t first_run = runs.size();
+// f(v, k) for each vertex v of `active` (sorted vertices of d's major range) that has a
+// directory entry k in block d, in order. DCSR finds a vertex's entry through the presence
+// index, so d must have one.
+template <typename F>
+void for_each_entry_of(const BlockDecoder& d, std::span<const uint64_t> active, F&& f) {
   for (uint64_t v : active) {
     uint64_t k = v - d.major_first;
     if (d.dcsr()) {
@@ -163,11 +161,64 @@ uint64_t select_entries(const BlockDecoder& d, std::span<const uint64_t> active,
     } else if (k >= d.vertex_count) {
       continue;
     }
-    if (runs.size() > first_run && runs.back().last == k) ++runs.back().last;
-    else runs.push_back({k, k + 1});
-    bound += degree(v);
+    f(v, k);
   }
+}
+
+inline void append_entry(std::vector<EntryRun>& runs, size_t first_run, uint64_t k) {
+  if (runs.size() > first_run && runs.back().last == k) ++runs.back().last;
+  else runs.push_back({k, k + 1});
+}
+
+// The runs of directory entries of block d that belong to `active`, appended to `runs`; returns
+// a bound on their arcs in the block (their degrees).
+template <typename Degree>
+uint64_t select_entries(const BlockDecoder& d, std::span<const uint64_t> active, Degree degree, std::vector<EntryRun>& runs) {
+  uint64_t bound = 0;
+  const size_t first_run = runs.size();
+  for_each_entry_of(d, active, [&](uint64_t v, uint64_t k) {
+    append_entry(runs, first_run, k);
+    bound += degree(v);
+  });
   return std::min(bound, d.edge_count);
+}
+
+// The same for a block leased in pieces (store/block_pieces.h), piece by piece: piece q's runs
+// are runs[of_piece[q], of_piece[q + 1]) and bound[q] bounds their arcs. A piece without an
+// active entry need not be read at all. A vertex cut between pieces (a hub with more arcs than a
+// buffer holds) has one entry in each, and a selection reads an entry's arcs whole, so a piece
+// holding an active cut vertex cannot be selected: it is marked `whole` and read as it is.
+struct PieceSelections {
+  std::vector<EntryRun> runs;
+  std::vector<uint64_t> of_piece, bound;
+  std::vector<char> whole;
+  bool any(size_t q) const { return whole[q] || of_piece[q + 1] > of_piece[q]; }
+  std::span<const EntryRun> of(size_t q) const { return {runs.data() + of_piece[q], of_piece[q + 1] - of_piece[q]}; }
+};
+
+template <typename Degree>
+void select_piece_entries(const BlockDecoder& d, std::span<const BlockPiece> pieces, std::span<const uint64_t> active,
+                          Degree degree, PieceSelections& out) {
+  const size_t n = pieces.size();
+  out.runs.clear();
+  out.of_piece.assign(n + 1, 0);
+  out.bound.assign(n, 0);
+  out.whole.assign(n, 0);
+  size_t q = 0, first_run = 0;  // the piece being filled; its runs start at first_run
+  for_each_entry_of(d, active, [&](uint64_t v, uint64_t k) {
+    while (pieces[q].entry_last <= k) {  // pieces cover the entries in order, so k lies ahead
+      out.of_piece[++q] = out.runs.size();
+      first_run = out.runs.size();
+    }
+    if (q + 1 < n && pieces[q + 1].entry_first <= k) {  // cut: in pieces q, q + 1, ...
+      for (size_t x = q; x < n && pieces[x].entry_first <= k; ++x) out.whole[x] = 1;
+      return;
+    }
+    append_entry(out.runs, first_run, k);
+    out.bound[q] += degree(v);
+  });
+  while (q < n) out.of_piece[++q] = out.runs.size();
+  for (size_t x = 0; x < n; ++x) out.bound[x] = std::min(out.bound[x], pieces[x].arc_last - pieces[x].arc_first);
 }
 
 // The entries [k, k_end) of block d (or piece) whose vertices lie in [first, last), then

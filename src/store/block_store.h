@@ -53,9 +53,9 @@ struct PlannedBlock {
   uint32_t uses = 1;
   static constexpr uint32_t kWhole = ~uint32_t{0};
   uint32_t piece = kWhole;  // an index into the store's pieces(block), or the whole block
-  // A sparse pass's selection: only these directory entries (sorted, disjoint) and their arcs
-  // are read, leased as a block holding just them. Empty: the block (or piece) itself. The runs
-  // belong to the engine and stay valid until the pass ends.
+  // A sparse pass's selection: only these directory entries (sorted, disjoint; inside the piece
+  // when there is one) and their arcs are read, leased as a block holding just them. Empty: the
+  // block (or piece) itself. The runs belong to the engine and stay valid until the pass ends.
   std::span<const EntryRun> selection{};
 };
 
@@ -63,12 +63,13 @@ struct PlannedBlock {
 struct StoreCounters {
   uint64_t blocks = 0;            // blocks read (a block leased in pieces counts once)
   uint64_t pieces = 0;            // pieces of blocks read (leases of part of a block)
+  uint64_t leases = 0;            // plan entries read (a block's pieces and selections count each)
   uint64_t bytes = 0;             // bytes moved into local buffers (0 for a zero-copy store)
   uint64_t requests = 0;          // fetch requests issued
   double wait_seconds = 0;        // time worker threads spent waiting for a lease, summed
   double request_seconds = 0;     // time from each request's start to its completion, summed
   uint64_t max_in_flight = 0;     // most requests outstanding at once
-  uint64_t partial_blocks = 0;    // of the blocks read, those fetched as a selection of entries
+  uint64_t partial_blocks = 0;    // of the blocks read, those fetched (in some piece) as a selection of entries
   uint64_t partial_bytes = 0;     // of the bytes, those the selections moved (both their steps)
 };
 
@@ -93,10 +94,16 @@ class BlockStore {
   // plans a block's pieces in place of the block; only block-major passes read pieces.
   virtual std::span<const BlockPiece> pieces(const BlockId&) const { return {}; }
   // Whether reading only the directory entries `runs` of a block and their arcs (at most
-  // `arcs_bound` of them) moves fewer bytes than reading the whole block: what decides a sparse
-  // pass's selections. A store that reads blocks in place, or cannot select, says no.
-  virtual bool selection_pays(const BlockId&, std::span<const EntryRun> /*runs*/, uint64_t /*arcs_bound*/) const {
-    return false;
+  // `arcs_bound` of them) moves fewer bytes than reading the whole block, or the whole of its
+  // piece `piece` when the block is leased in pieces (the runs then lie inside the piece and
+  // hold no vertex cut between pieces): what decides a sparse pass's selections. Returns 0 when
+  // it does not pay, else in how many leases to read them: the runs cut into that many
+  // consecutive parts of equal count (the last one smaller), each planned as its own selection,
+  // since one request carries a bounded number of reads. A store that reads blocks in place, or
+  // cannot select, says 0.
+  virtual uint64_t selection_leases(const BlockId&, std::span<const EntryRun> /*runs*/, uint64_t /*arcs_bound*/,
+                                    uint32_t /*piece*/ = PlannedBlock::kWhole) const {
+    return 0;
   }
 
   // Starts a pass: the blocks it will acquire, in the order its tasks want them.

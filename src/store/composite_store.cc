@@ -48,8 +48,9 @@ BlockStore& CompositeStore::tier_of(const BlockId& block) const {
 
 std::span<const BlockPiece> CompositeStore::pieces(const BlockId& block) const { return tier_of(block).pieces(block); }
 
-bool CompositeStore::selection_pays(const BlockId& block, std::span<const EntryRun> runs, uint64_t arcs_bound) const {
-  return tier_of(block).selection_pays(block, runs, arcs_bound);
+uint64_t CompositeStore::selection_leases(const BlockId& block, std::span<const EntryRun> runs, uint64_t arcs_bound,
+                                          uint32_t piece) const {
+  return tier_of(block).selection_leases(block, runs, arcs_bound, piece);
 }
 
 void CompositeStore::begin_pass(std::vector<PlannedBlock> plan) {
@@ -123,6 +124,7 @@ StoreCounters CompositeStore::counters() const {
     const StoreCounters c = t->counters();
     sum.blocks += c.blocks;
     sum.pieces += c.pieces;
+    sum.leases += c.leases;
     sum.bytes += c.bytes;
     sum.requests += c.requests;
     sum.wait_seconds += c.wait_seconds;

@@ -155,10 +155,16 @@ void CopyingStore::begin_pass(std::vector<PlannedBlock> plan) {
   }
   entries_ = std::make_unique<Entry[]>(plan.size());
   entry_count_ = plan.size();
+  group_.resize(plan.size());
   for (size_t k = 0; k < plan.size(); ++k) {
     entries_[k].planned = plan[k];
     entries_[k].remaining.store(plan[k].uses, std::memory_order_relaxed);
+    const BlockId& b = plan[k].block;
+    const bool same = k > 0 && plan[k - 1].block.grid == b.grid && plan[k - 1].block.major == b.major &&
+                      plan[k - 1].block.minor == b.minor;
+    group_[k] = k == 0 ? 0 : group_[k - 1] + !same;
   }
+  counted_.assign(plan.empty() ? 0 : group_.back() + 1, 0);
   next_ = 0;
   arrivals_ = 0;
   cancelled_ = false;
@@ -286,26 +292,41 @@ uint64_t CopyingStore::header_place(uint64_t header) const {
   return format::align_up(header, std::max<uint64_t>(transfer_->alignment(), format::kPartAlignment));
 }
 
-bool CopyingStore::selection_pays(const BlockId& b, std::span<const EntryRun> runs, uint64_t arcs_bound) const {
-  // A selection's bookkeeping (at most 64 bytes a run) must stay within an eighth of a buffer.
-  if (runs.empty() || runs.size() > max_selection_runs() || !pieces(b).empty()) return false;
+uint64_t CopyingStore::selection_runs_per_lease() const {
+  return std::max<uint64_t>(1, std::min<uint64_t>(max_selection_runs(), transfer_->max_ranges() / 2));
+}
+
+uint64_t CopyingStore::selection_leases(const BlockId& b, std::span<const EntryRun> runs, uint64_t arcs_bound,
+                                        uint32_t piece) const {
+  if (runs.empty() || max_selection_runs() == 0) return 0;
+  const auto cut = pieces(b);
+  if ((piece == PlannedBlock::kWhole) != cut.empty() || (!cut.empty() && piece >= cut.size())) return 0;
   const auto& entry = file_->entry(b.grid, b.major, b.minor);
   const SelectionWidths w = selection_widths_of(b);
   const uint64_t align = transfer_->alignment();
   Placer bound(nullptr, align);
-  uint64_t step1 = 0, entries = 0;
+  // Bounded over all the runs together: each lease's share is less.
+  uint64_t step1 = 0;
   const uint64_t entry_width = std::max<uint64_t>(entry.offset_bytes, entry.vertex_bytes);
-  const auto groups = group_runs(runs, merge_gap_bytes() / entry_width);
-  if (groups.size() * (entry.vertex_bytes > 0 ? 2 : 1) > transfer_->max_ranges()) return false;
-  for (const RunGroup& g : groups) {
+  for (const RunGroup& g : group_runs(runs, merge_gap_bytes() / entry_width)) {
     step1 += bound.bound((g.last - g.first + 1) * entry.offset_bytes) + bound.bound((g.last - g.first) * entry.vertex_bytes);
   }
-  entries = selected_entries(runs);
+  const uint64_t entries = selected_entries(runs);
   arcs_bound = std::min<uint64_t>(arcs_bound, entry.edge_count);
   const uint64_t reads = w.weight_bytes > 0 ? 2 : 1;
   const uint64_t step2 = arcs_bound * (w.id_bytes + w.weight_bytes) + runs.size() * reads * 2 * std::max<uint64_t>(align, 8);
   const uint64_t header = header_place(selection_header_bytes(entries, w));
-  return header + std::max(step1, step2) <= piece_bytes_ && 2 * (step1 + step2) <= fetch_bytes(b);
+  if (header + std::max(step1, step2) > piece_bytes_ || 2 * (step1 + step2) > unselected_bytes(b, piece)) return 0;
+  const uint64_t per = selection_runs_per_lease();
+  return (runs.size() + per - 1) / per;
+}
+
+uint64_t CopyingStore::unselected_bytes(const BlockId& b, uint32_t piece) const {
+  if (piece == PlannedBlock::kWhole) return fetch_bytes(b);
+  const BlockPiece& q = pieces(b)[piece];
+  const uint32_t weight_bytes = options_.with_weights ? format::weight_bytes(file_->weight_type()) : 0;
+  return piece_layout(file_->entry(b.grid, b.major, b.minor), q.entry_last - q.entry_first, q.arc_last - q.arc_first,
+                      weight_bytes).end;
 }
 
 // Where each part of entry e lands in its buffer: one range for a whole block, up to four for a
@@ -324,7 +345,6 @@ std::vector<ReadRange> CopyingStore::plan_reads(Entry& e, unsigned char* buffer)
   e.partial = false;
   e.moved = 0;
   if (!e.planned.selection.empty()) {
-    if (e.planned.piece != PlannedBlock::kWhole) fail("internal: {} store: a selection of a piece", name());
     e.step = 1;
     const uint64_t entry_width = std::max<uint64_t>(entry.offset_bytes, entry.vertex_bytes);
     e.groups = group_runs(e.planned.selection, merge_gap_bytes() / entry_width);
@@ -338,10 +358,21 @@ std::vector<ReadRange> CopyingStore::plan_reads(Entry& e, unsigned char* buffer)
     }
     if (placer.at <= buffer_bytes_ && placer.reads.size() <= transfer_->max_ranges()) return std::move(placer.reads);
     // Past the buffer, or too many reads (a selection the store was not asked about): the
-    // block whole instead.
+    // block (or piece) whole instead.
     e.step = 0;
-    placer = Placer(buffer, transfer_->alignment());
   }
+  return plan_unselected(e, buffer);
+}
+
+// Where the parts of entry e's block, or of its piece, land in its buffer: one range for a whole
+// block, up to four for a piece.
+std::vector<ReadRange> CopyingStore::plan_unselected(Entry& e, unsigned char* buffer) {
+  const BlockId& b = e.planned.block;
+  Placer placer(buffer, transfer_->alignment());
+  const auto& entry = file_->entry(b.grid, b.major, b.minor);
+  const auto& part_at = format::part_positions(entry.part_bytes).at;
+  const uint64_t base = entry.offset;
+  const uint64_t vertices_at = format::dcsr_vertices_at(entry.vertex_count, entry.offset_bytes);
   if (e.planned.piece == PlannedBlock::kWhole) {
     e.bytes = fetch_bytes(b);
     e.data = placer.place(entry.offset, e.bytes);
@@ -388,16 +419,14 @@ std::vector<ReadRange> CopyingStore::plan_selection_arcs(Entry& e, unsigned char
   uint64_t bytes = 0;
   for (const ReadRange& r : placer.reads) bytes += r.bytes;
   e.step = 2;
-  if (placer.at <= buffer_bytes_ && placer.reads.size() <= transfer_->max_ranges() && bytes < fetch_bytes(b)) {
+  if (placer.at <= buffer_bytes_ && placer.reads.size() <= transfer_->max_ranges() &&
+      bytes < unselected_bytes(b, e.planned.piece)) {
     e.partial = true;
     return std::move(placer.reads);
   }
   std::vector<EntryRun>().swap(e.arcs);  // read whole: no bookkeeping needed
   std::vector<RunGroup>().swap(e.groups);
-  Placer whole(buffer, transfer_->alignment());
-  e.bytes = fetch_bytes(b);
-  e.data = whole.place(entry.offset, e.bytes);
-  return std::move(whole.reads);
+  return plan_unselected(e, buffer);
 }
 
 // Checks what arrived for entry e and points its decoder at it; sets e.error when it is bad.
@@ -488,10 +517,12 @@ const BlockDecoder& CopyingStore::acquire(uint64_t k) {
   if (!e.acquired.exchange(true, std::memory_order_relaxed)) {
     std::lock_guard lock(mutex_);
     acquire_log_.push_back(k);
-    const uint32_t piece = e.planned.piece;
-    counters_.blocks += piece == PlannedBlock::kWhole || piece == 0;
-    counters_.partial_blocks += e.partial;
-    counters_.pieces += piece != PlannedBlock::kWhole;
+    uint8_t& counted = counted_[group_[k]];
+    counters_.blocks += (counted & 1) == 0;
+    counters_.partial_blocks += e.partial && (counted & 2) == 0;
+    counted |= 1 | (e.partial ? 2 : 0);
+    counters_.pieces += e.planned.piece != PlannedBlock::kWhole;
+    ++counters_.leases;
   }
   return e.decoder;
 }

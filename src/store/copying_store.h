@@ -67,10 +67,14 @@ class CopyingStore final : public BlockStore {
   }
   uint64_t piece_bytes() const { return piece_bytes_; }    // the most a buffer is filled with
   std::span<const BlockPiece> pieces(const BlockId& block) const override;
-  // A selection pays when its two steps, bounded from above, move at most half the block's
-  // bytes (the second step costs a round trip more) and fit one buffer; never for a block
-  // leased in pieces.
-  bool selection_pays(const BlockId& block, std::span<const EntryRun> runs, uint64_t arcs_bound) const override;
+  // A selection pays when its two steps, bounded from above, move at most half the bytes of
+  // what it replaces (the block, or the piece of a block leased in pieces; the second step costs
+  // a round trip more) and fit one buffer. Each lease reads at most selection_runs_per_lease()
+  // runs: each run may be a read of its own in either step, two with weights or DCSR vertices.
+  uint64_t selection_leases(const BlockId& block, std::span<const EntryRun> runs, uint64_t arcs_bound,
+                            uint32_t piece = PlannedBlock::kWhole) const override;
+  // The most runs one selection lease reads (its bookkeeping and its transfer's reads bound it).
+  uint64_t selection_runs_per_lease() const;
   // Blocks leased in pieces (larger than a buffer), over both grids.
   uint64_t blocks_in_pieces() const { return blocks_in_pieces_; }
 
@@ -118,6 +122,8 @@ class CopyingStore final : public BlockStore {
 
   void io_loop();
   std::vector<ReadRange> plan_reads(Entry& e, unsigned char* buffer);
+  std::vector<ReadRange> plan_unselected(Entry& e, unsigned char* buffer);  // the block or piece itself
+  uint64_t unselected_bytes(const BlockId& b, uint32_t piece) const;         // what that reads
   std::vector<ReadRange> plan_selection_arcs(Entry& e, unsigned char* buffer);  // after step 1
   void start_reads(Entry& e, uint64_t k, std::vector<ReadRange> reads);       // holds mutex_
   SelectionWidths selection_widths_of(const BlockId& b) const;
@@ -156,6 +162,11 @@ class CopyingStore final : public BlockStore {
   bool stopping_ = false;
   bool cancelled_ = false;            // this pass was cancelled (a task failed)
   std::vector<uint64_t> arrival_log_, acquire_log_;
+  // A block's leases (its pieces) are consecutive in a plan: group_[k] numbers entry k's block in
+  // the pass, and counted_ says whether it has been counted as read (bit 0) and as read at least
+  // in part as a selection (bit 1), so that each block counts once.
+  std::vector<uint64_t> group_;
+  std::vector<uint8_t> counted_;
   StoreCounters counters_;
   std::vector<std::thread> io_;
 };

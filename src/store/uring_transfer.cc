@@ -11,7 +11,8 @@
 namespace tg {
 namespace {
 
-constexpr uint64_t kPartBits = 6;  // a completion's user data: request id << 6 | range (kMaxRanges fit)
+constexpr uint64_t kPartBits = 8;  // a completion's user data: request id << 8 | range (kMaxRanges fit)
+static_assert((uint64_t{1} << kPartBits) >= UringTransfer::kMaxRanges);
 
 }  // namespace
 
@@ -22,7 +23,9 @@ UringTransfer::UringTransfer(const std::string& path, unsigned queue_depth) : pa
     fail("'{}': cannot open with O_DIRECT for the file tier: {}{}", path, std::strerror(e),
          e == EINVAL ? " (the file system does not support direct I/O; tmpfs does not)" : "");
   }
-  if (const int r = io_uring_queue_init(std::max(queue_depth, 4 * kMaxRanges), &ring_, 0); r < 0) {
+  // CLAMP: a deep pipeline of wide requests may ask for more entries than a ring may have (32 K);
+  // it gets the most there are (the submission side hands a full queue to the kernel and goes on).
+  if (const int r = io_uring_queue_init(std::max(queue_depth, 4 * kMaxRanges), &ring_, IORING_SETUP_CLAMP); r < 0) {
     ::close(fd_);
     fail("file tier: io_uring cannot start: {}", std::strerror(-r));
   }

@@ -17,8 +17,11 @@ namespace tg {
 class UringTransfer final : public Transfer {
  public:
   static constexpr uint64_t kAlignment = 4096;
-  // The most ranges one request may have (a selection's groups; a piece has four).
-  static constexpr unsigned kMaxRanges = 32;
+  // The most ranges one request may have (a selection's groups; a piece has four). A sparse
+  // step over a large block reads a few KiB for each of thousands of vertices, so a request
+  // carries many reads (the ring holds four such requests; a selection of more runs is cut
+  // into several requests by the store).
+  static constexpr unsigned kMaxRanges = 256;
   // queue_depth: ranges in flight at most (the ring holds at least four requests of kMaxRanges).
   UringTransfer(const std::string& path, unsigned queue_depth);
   ~UringTransfer() override;

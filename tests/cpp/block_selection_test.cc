@@ -1,7 +1,8 @@
 // Blocks read in part (issue 11, item 4): a selection of directory entries arrives holding
 // exactly those entries' vertices and arcs (weights too), over pread and over O_DIRECT; runs
 // close together share a read; a corrupted entry is named; and a sparse BFS step fetches a
-// small share of the blocks it reads, with the in-memory answer.
+// small share of the blocks it reads, with the in-memory answer, also when the blocks are larger
+// than a buffer and leased in pieces.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -210,6 +211,93 @@ TEST(BlockSelection, SparseBfsStepsFetchLess) {
     partial += it.iteration > 0 ? it.blocks_partial : 0;
   }
   EXPECT_GT(partial, 0u);
+}
+
+// One block larger than a buffer (a 1x1 grid, as the builder makes up to 2^32 arcs) is leased in
+// pieces; a sparse step must not read all of them (issue 35: every SSSP round streamed the whole
+// file). The first BFS step reads selections of the pieces holding the source and nothing else;
+// SSSP's sparse rounds read selections too; the answers are the in-memory ones.
+TEST(BlockSelection, SparseStepsSelectInsideABlockLeasedInPieces) {
+  const auto file = kronecker_graph(13, true, GeneratedWeights::kInteger, 1, "sel-pieces");
+  GraphView<uint32_t, int32_t> g(file);
+  omp_set_num_threads(2);
+  Engine reference(g, EngineOptions{});
+  const uint64_t source = SourcePicker(g.num_vertices(), 5).next(g);
+  const uint64_t block = file->block_bytes(Grid::kOut, 0, 0, false);
+  CopyingStore store(file, {.buffers = 6, .buffer_bytes = block / 8, .depth = 4});
+  ASSERT_EQ(store.blocks_in_pieces(), 1u);
+  Engine engine(g, EngineOptions{.schedule = Schedule::kBlock, .store = &store});
+  EXPECT_EQ(run_bfs(engine, source, false).ints, run_bfs(reference, source, false).ints);
+  const IterationStats& first = engine.stats().front();
+  ASSERT_EQ(first.frontier_size, 1u);
+  EXPECT_EQ(first.blocks_partial, 1u);  // one vertex lies in one piece
+  EXPECT_EQ(first.bytes_partial, first.bytes_fetched);
+  EXPECT_LT(first.bytes_fetched * 12, block);  // not its piece (an eighth)
+  // SSSP's rounds select more vertices of a piece than one lease reads (small pieces: a lease
+  // reads at most a buffer's 512th in runs), so a piece's selection is several leases; over
+  // O_DIRECT, 4 KiB pages make most selections of these small pieces cost more than the piece.
+  const auto expected = run_sssp(reference, source, int64_t{32}).ints;
+  for (bool direct : {false, true}) {
+    std::unique_ptr<Transfer> transfer;
+    if (direct) transfer = std::make_unique<UringTransfer>(file->path(), 8);
+    CopyingStore weighted(file, {.buffers = 6, .buffer_bytes = block / 32, .depth = 4, .with_weights = true},
+                          std::move(transfer));
+    Engine sssp(g, EngineOptions{.schedule = Schedule::kBlock, .store = &weighted});
+    EXPECT_EQ(run_sssp(sssp, source, int64_t{32}).ints, expected) << (direct ? "over O_DIRECT" : "over pread");
+    uint64_t partial = 0;
+    for (const auto& it : sssp.stats()) partial += it.blocks_partial;
+    if (!direct) {
+      EXPECT_GT(partial, 1u);
+    }
+  }
+}
+
+// A selection with more runs than one lease reads is planned as several leases of consecutive
+// runs; one that moves more than half its piece is not planned at all.
+TEST(BlockSelection, ASelectionOfManyRunsIsSeveralLeases) {
+  const auto file = kronecker_graph(13, true, GeneratedWeights::kNone, 1, "sel-leases");
+  const uint64_t block = file->block_bytes(Grid::kOut, 0, 0, false);
+  CopyingStore store(file, {.buffers = 2, .buffer_bytes = block / 4});
+  const BlockId b{Grid::kOut, 0, 0};
+  const auto pieces = store.pieces(b);
+  ASSERT_GE(pieces.size(), 4u);  // cut between vertices: a few more than 4
+  const uint64_t per = store.selection_runs_per_lease();
+  std::vector<EntryRun> runs;
+  for (uint64_t k = pieces[1].entry_first + 1; runs.size() < 2 * per + 1; k += 2) runs.push_back({k, k + 1});
+  ASSERT_LT(runs.back().last, pieces[1].entry_last);
+  EXPECT_EQ(store.selection_leases(b, runs, runs.size(), 1), 3u);
+  EXPECT_EQ(store.selection_leases(b, std::span(runs).first(per), per, 1), 1u);
+  EXPECT_EQ(store.selection_leases(b, runs, pieces[1].arc_last - pieces[1].arc_first, 1), 0u);  // every arc: no gain
+  EXPECT_EQ(store.selection_leases(b, runs, runs.size()), 0u);  // the block is leased in pieces, not whole
+}
+
+// A hub whose arcs fill several buffers is cut between pieces, and a selection reads an entry's
+// arcs whole: pieces holding the active hub are read as they are, the others as selections or not
+// at all. BFS from the hub and from a leaf next to it, over pread and O_DIRECT, give the
+// in-memory depths.
+TEST(BlockSelection, AnActiveHubCutBetweenPiecesIsReadWhole) {
+  const auto file = kronecker_graph(11, true, GeneratedWeights::kNone, 1, "sel-hub", true);
+  GraphView<uint32_t, NoWeight> g(file);
+  omp_set_num_threads(2);
+  Engine reference(g, EngineOptions{});
+  ASSERT_GT(g.out_degree(0), 2000u);
+  for (bool direct : {false, true}) {
+    for (uint64_t source : {uint64_t{0}, uint64_t{1}}) {
+      std::unique_ptr<Transfer> transfer;
+      if (direct) transfer = std::make_unique<UringTransfer>(file->path(), 8);
+      CopyingStore store(file, {.buffers = 4, .buffer_bytes = 2048, .depth = 2}, std::move(transfer));
+      Engine engine(g, EngineOptions{.schedule = Schedule::kBlock, .store = &store});
+      EXPECT_EQ(run_bfs(engine, source, false).ints, run_bfs(reference, source, false).ints)
+          << "source " << source << (direct ? " over O_DIRECT" : " over pread");
+      const auto pieces = store.pieces({Grid::kOut, 0, 0});
+      bool cut = false;  // some vertex (the hub) has an entry in two pieces
+      for (size_t q = 1; q < pieces.size(); ++q) cut |= pieces[q].entry_first < pieces[q - 1].entry_last;
+      EXPECT_TRUE(cut);
+      const IterationStats& first = engine.stats().front();
+      EXPECT_LE(first.blocks_partial, first.blocks_read);
+      EXPECT_LE(first.bytes_partial, first.bytes_fetched);
+    }
+  }
 }
 
 }  // namespace

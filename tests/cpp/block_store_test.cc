@@ -410,7 +410,9 @@ TEST(FileStore, ReadsWithODirectInWholePages) {
   auto file = kronecker_graph(12, false, GeneratedWeights::kNone, 4, "bs-odirect", true);
   GraphView<uint32_t, NoWeight> g(file);
   Engine reference(g, EngineOptions{});
-  const auto expected = run_bfs(reference, 1, false).ints;
+  // From the hub (vertex 0, linked to all): its row spans pieces, which are read whole; a
+  // source without arcs would read nothing at all.
+  const auto expected = run_bfs(reference, 0, false).ints;
   CopyingStore store(file, {.buffers = 4, .buffer_bytes = 2048, .depth = 4},
                      std::make_unique<UringTransfer>(file->path(), 16));
   EXPECT_EQ(store.name(), "file");
@@ -427,7 +429,7 @@ TEST(FileStore, ReadsWithODirectInWholePages) {
   }
   EXPECT_TRUE(direct);
   Engine engine(g, EngineOptions{.schedule = Schedule::kBlock, .store = &store});
-  EXPECT_EQ(run_bfs(engine, 1, false).ints, expected);
+  EXPECT_EQ(run_bfs(engine, 0, false).ints, expected);
   const StoreCounters c = store.counters();
   EXPECT_GT(c.requests, 0u);
   EXPECT_EQ(c.bytes % UringTransfer::kAlignment, 0u);
@@ -464,7 +466,8 @@ TEST(CompositeStore, MixedTiersGiveTheInMemoryAnswer) {
         expect_same_answer(r, expected, what);
         EXPECT_GT(mixed.routed()[0], 0u) << what;
         EXPECT_GT(mixed.routed()[1], 0u) << what;
-        EXPECT_EQ(copying.counters().blocks, mixed.routed()[1]) << what;  // each routed entry read once
+        EXPECT_EQ(copying.counters().leases, mixed.routed()[1]) << what;  // each routed entry read once
+        EXPECT_LE(copying.counters().blocks, copying.counters().leases) << what;
         EXPECT_FALSE(mixed.zero_copy());
       });
     }
