@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "algorithms/kernels.h"
@@ -217,10 +218,28 @@ TEST_F(VerifierTest, WccPageRankRadiiCorruptedFail) {
     EXPECT_FALSE(verify_pagerank(g, o, p).ok);
 
     const auto sources = radii_sources(g, 16, 1);
-    auto r = run_radii(engine, sources);
+    const auto r = run_radii(engine, sources);
     ASSERT_TRUE(verify_radii(g, sources, r).ok);
-    r.ints[sources[0]] += 1;
-    EXPECT_FALSE(verify_radii(g, sources, r).ok);
+    // Every kind of wrong estimate: one too high or too low, a reached vertex called unreached,
+    // an unreached one given a depth (when the graph has one).
+    auto wrong = [&](uint64_t v, int64_t e) {
+      auto bad = r;
+      bad.ints[v] = e;
+      return verify_radii(g, sources, bad);
+    };
+    EXPECT_FALSE(wrong(sources[0], r.ints[sources[0]] + 1).ok);
+    EXPECT_FALSE(wrong(sources[0], r.ints[sources[0]] - 1).ok);
+    EXPECT_FALSE(wrong(sources[0], kUnreached).ok);
+    const auto deepest = std::max_element(r.ints.begin(), r.ints.end(), [](int64_t a, int64_t b) {
+      return (a == kUnreached ? -1 : a) < (b == kUnreached ? -1 : b);
+    });
+    const uint64_t far = static_cast<uint64_t>(deepest - r.ints.begin());
+    EXPECT_FALSE(wrong(far, *deepest + 1).ok) << "past the searches' last level";
+    EXPECT_FALSE(wrong(far, *deepest - 1).ok);
+    const auto unreached = std::find(r.ints.begin(), r.ints.end(), kUnreached);
+    if (unreached != r.ints.end()) {
+      EXPECT_FALSE(wrong(static_cast<uint64_t>(unreached - r.ints.begin()), 1).ok);
+    }
   });
 }
 
