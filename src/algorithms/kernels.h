@@ -49,6 +49,9 @@ using StateBytes = uint64_t (*)(const GraphFile& file, unsigned id_bytes, bool w
 // StateBytes is: a rank under a budget plans it as hot data, and a test holds every kernel to it.
 using ExchangeStateOf = ExchangeState (*)(const GraphFile& file, unsigned id_bytes, bool weights);
 constexpr uint64_t values_for(uint64_t n) { return n > 0 ? n : 1; }  // an array never holds fewer than one value
+// What the kernel's verifier holds besides the result it checks (its own arrays; the arcs it
+// reads come from the file's mapping): what a budget must leave it after the trials.
+using VerifyBytes = uint64_t (*)(const GraphFile& file);
 
 template <typename Run, typename Verify>
 struct Kernel {
@@ -58,6 +61,7 @@ struct Kernel {
   bool weighted;
   StateBytes state_bytes;
   ExchangeStateOf exchange_state;
+  VerifyBytes verify_bytes;
   Run run;        // (Engine<Id, W>&, const KernelArgs&) -> AlgorithmResult
   Verify verify;  // (const GraphView<Id, W>&, const KernelArgs&, const AlgorithmResult&) -> Verdict
 
@@ -65,9 +69,9 @@ struct Kernel {
 };
 template <typename Run, typename Verify>
 constexpr Kernel<Run, Verify> kernel(std::string_view name, std::array<std::string_view, 2> aliases, Sources sources,
-                                     bool weighted, StateBytes state_bytes, ExchangeStateOf exchange_state, Run run,
-                                     Verify verify) {
-  return {name, aliases, sources, weighted, state_bytes, exchange_state, run, verify};
+                                     bool weighted, StateBytes state_bytes, ExchangeStateOf exchange_state,
+                                     VerifyBytes verify_bytes, Run run, Verify verify) {
+  return {name, aliases, sources, weighted, state_bytes, exchange_state, verify_bytes, run, verify};
 }
 
 // SSSP's default bucket width: the mean weight divided by the mean degree, at least the least
@@ -106,6 +110,7 @@ inline constexpr auto kKernels = std::make_tuple(
     kernel("bfs", {}, Sources::kOne, false,
            [](const GraphFile& f, unsigned id, bool) { return values_for(f.num_vertices()) * (id + 8); },  // parent, depth
            [](const GraphFile&, unsigned, bool) { return ExchangeState{}; },  // its source value is the source: none shipped
+           [](const GraphFile& f) { return f.num_vertices(); },  // a flag: the vertex has its parent's arc
            [](auto& e, const KernelArgs& a) { return run_bfs(e, a.source, a.parents); },
            [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_bfs(g, a.source, r); }),
     kernel("sssp", {}, Sources::kOne, true,
@@ -115,6 +120,7 @@ inline constexpr auto kKernels = std::make_tuple(
            [](const GraphFile& f, unsigned, bool weights) {  // a distance
              return ExchangeState{.shipped_value_bytes = fits_32_bit_distances(f, weights) ? 4u : 8u};
            },
+           [](const GraphFile& f) { return f.num_vertices(); },  // a flag: the vertex has a tight arc
            [](auto& e, const KernelArgs& a) {
              const auto delta = sssp_delta(e, a);
              if constexpr (std::is_integral_v<decltype(delta)>) {
@@ -131,16 +137,19 @@ inline constexpr auto kKernels = std::make_tuple(
            [](const GraphFile&, unsigned id, bool) {  // a grandparent; Afforest's linked forest, merged
              return ExchangeState{.shipped_value_bytes = id, .forest_copy_bytes = id};
            },
+           [](const GraphFile& f) { return f.num_vertices() * 8; },  // its own union-find
            [](auto& e, const KernelArgs&) { return run_wcc(e); },
            [](const auto& g, const KernelArgs&, const AlgorithmResult& r) { return verify_wcc(g, r); }),
     kernel("pr", {"pagerank"}, Sources::kNone, false,
            [](const GraphFile& f, unsigned, bool) { return values_for(f.num_vertices()) * 4 * 8; },  // contribution, two sums, rank
            [](const GraphFile&, unsigned, bool) { return ExchangeState{.shipped_value_bytes = 8}; },  // a contribution
+           [](const GraphFile& f) { return f.num_vertices() * 8; },  // the incoming sums
            [](auto& e, const KernelArgs& a) { return run_pagerank(e, a.pagerank); },
            [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_pagerank(g, a.pagerank, r); }),
     kernel("radii", {}, Sources::kSample, false,
            [](const GraphFile& f, unsigned, bool) { return values_for(f.num_vertices()) * 3 * 8; },  // two source masks, eccentricity
            [](const GraphFile&, unsigned, bool) { return ExchangeState{.shipped_value_bytes = 8}; },  // a source mask
+           [](const GraphFile& f) { return radii_verifier_bytes(f.num_vertices()); },
            [](auto& e, const KernelArgs& a) { return run_radii(e, a.sources); },
            [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_radii(g, a.sources, r); }));
 

@@ -2,6 +2,7 @@
 // report.
 #include "cli/run_trials_impl.h"
 
+#include <algorithm>
 #include <optional>
 
 #include "store/composite_store.h"
@@ -10,7 +11,9 @@
 #include "store/numa_store.h"
 #include "store/rank_transfer.h"
 #include "store/uring_transfer.h"
+#include "util/byte_size.h"
 #include "util/error.h"
+#include "util/option_names.h"
 
 namespace tg::cli {
 
@@ -39,6 +42,17 @@ std::unique_ptr<BlockStore> make_store(const RunRequest& a, std::shared_ptr<cons
     transfer = std::make_unique<UringTransfer>(file->path(), 4 * a.store_depth);
   }
   return std::make_unique<CopyingStore>(std::move(file), o, std::move(transfer));
+}
+
+void check_verifier_fits(const TierPlan& plan, int trials, uint64_t verifier_bytes) {
+  const uint64_t results = plan.result * static_cast<uint64_t>(std::max(trials, 1));
+  const uint64_t needed = plan.index + results + verifier_bytes;
+  if (needed <= *plan.budget) return;
+  fail("{} with a memory budget of {}: the verifier runs after the trials and holds the graph's index ({}), the {} "
+       "trial result{} ({}) and its own arrays ({}), {} in all; give {} or more, or run without it",
+       option_on("verify"), format_byte_size(*plan.budget), format_byte_size(plan.index), trials, trials == 1 ? "" : "s",
+       format_byte_size(results), format_byte_size(verifier_bytes), format_byte_size(needed),
+       option_with("memory-budget", fmt::format("{}M", (needed + (1 << 20) - 1) >> 20)));
 }
 
 nlohmann::json store_json(const BlockStore& store) {

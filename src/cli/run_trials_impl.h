@@ -33,6 +33,11 @@ constexpr double kDefaultPageRankTolerance = 1e-7;
 std::unique_ptr<BlockStore> make_store(const RunRequest& a, std::shared_ptr<const GraphFile> file, bool weights);
 // A store's counters (and a tier's own figures) for the report.
 nlohmann::json store_json(const BlockStore& store);
+// Under a budget, --verify runs after the trials, once the engine and its stores are gone: it
+// holds the graph's index, every trial's result and the verifier's own arrays
+// (`verifier_bytes`). Refuses the run before it starts when the budget cannot hold them, saying
+// what would.
+void check_verifier_fits(const TierPlan& plan, int trials, uint64_t verifier_bytes);
 
 // This rank's figures for a trial on ranks: totals and per edge pass (bytes and messages sent,
 // seconds computing, communicating and waiting at the exchanges), gathered on rank 0 as a list
@@ -191,6 +196,7 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
     if (root) {
       for (const auto& line : out.plan->reasons) log::info("plan: {}", line);
     }
+    if (a.verify && root && out.plan->budget) check_verifier_fits(*out.plan, a.trials, kernel.verify_bytes(*file));
     if (out.plan->far == "paging") file->advise_random();
     Timer check_timer;
     check_local_blocks(*file, *out.plan, !a.no_checksums, kWeights);

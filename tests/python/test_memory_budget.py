@@ -207,6 +207,23 @@ def test_too_small_says_what_would_fit(tg, kron):
     assert tg.run("run", "pr", kron, "-i", "1", "--memory-budget", needed).returncode == 0
 
 
+def test_verify_says_before_the_run_what_it_needs(tg, kron, tmp):
+    """Under a budget the verifier runs after the trials, holding every trial's result and its own
+    arrays: a budget that holds the run but not them is refused before anything runs or is
+    written, naming what would do; that budget then runs and verifies."""
+    plan = tg.run("plan", "radii", kron, "--far-ratio", "1", "--json", check=True).json()
+    budget = plan["minimum_bytes"]
+    out = tmp / "radii.npy"
+    res = tg.run("run", "radii", kron, "-n", "64", "--verify", "--memory-budget", budget, "-o", out)
+    assert res.returncode == 1, res
+    line = res.error_lines()[0]
+    assert "--verify with a memory budget" in line and "64 trial results" in line, line
+    assert not out.exists()
+    needed = line.split("give --memory-budget ")[1].split()[0]
+    report = tg.run("run", "radii", kron, "-n", "64", "--verify", "--memory-budget", needed, "--json", check=True).json()
+    assert report["verification"] == "PASS"
+
+
 def test_a_text_input_is_refused_under_a_budget(tg, datasets_dir):
     res = tg.run("run", "bfs", datasets_dir / "tiny-karate.graph.xz", "--far-ratio", "0.5")
     assert res.returncode == 1 and any("need a graph file" in line for line in res.error_lines()), res
