@@ -165,13 +165,18 @@ def main():
     tg = tiergraph_bin()
     WORK.mkdir(parents=True, exist_ok=True)
     arcs = 2 * (16 << args.scale)
-    need_disk(f"kron-{args.scale}: the plain file (4 bytes an arc), the weighted one (8) and the weighted build's "
-              f"runs (16 bytes an arc), with 1 GiB for calibrate", arcs * (4 + 8 + 16) + (1 << 30), WORK)
+    needed = {"plain": [a for a in algorithms if a != "sssp"], "weighted": [a for a in algorithms if a == "sssp"]}
+    # The files stay while the later build runs; a build's runs hold 8 bytes an arc, 16 with weights.
+    plain_bytes, weighted_bytes = (arcs * 4 if needed["plain"] else 0), (arcs * 8 if needed["weighted"] else 0)
+    runs_bytes = arcs * (16 if needed["weighted"] else 8)
+    need_disk(f"kron-{args.scale}: " + ", ".join(
+        what for what, used in (("the plain file (4 bytes an arc)", plain_bytes), ("the weighted one (8)", weighted_bytes))
+        if used) + f", the largest build's runs ({runs_bytes // arcs} bytes an arc) and 1 GiB for calibrate",
+        plain_bytes + weighted_bytes + runs_bytes + (1 << 30), WORK)
     bandwidth, point = calibrated_bandwidth(tg, WORK)
     print(f"calibrate: best {bandwidth / 1e9:.2f} GB/s", flush=True)
     plain, weighted = WORK / f"kron{args.scale}.tg", WORK / f"kron{args.scale}-w.tg"
     builds = []
-    needed = {"plain": [a for a in algorithms if a != "sssp"], "weighted": [a for a in algorithms if a == "sssp"]}
     for kind, path, weights in (("plain", plain, False), ("weighted", weighted, True)):
         if not needed[kind]:
             continue
