@@ -77,7 +77,10 @@ def run_algorithm(tg, algorithm, graph, budget, args):
     try:
         text, wall, rss = run(limited([tg, "run", algorithm, graph, *flags], budget + RUNTIME), timeout=args.timeout)
     except (RuntimeError, subprocess.TimeoutExpired) as e:  # a failure is a row, and the other algorithms go on
-        why = str(e).splitlines()[0] if isinstance(e, RuntimeError) else f"over --timeout {args.timeout:.0f} s"
+        # The command's own error line says why (a budget refused names what would do), else the command.
+        said = [line for line in str(e).splitlines() if "error:" in line] if isinstance(e, RuntimeError) else []
+        why = (said[-1].strip() if said else str(e).splitlines()[0]) if isinstance(e, RuntimeError) \
+            else f"over --timeout {args.timeout:.0f} s"
         print(f"{algorithm}: failed: {why}", flush=True)
         return {"algorithm": algorithm, "graph": Path(graph).name, "failed": why}
     report = report_of(text)

@@ -126,7 +126,11 @@ void CopyingStore::cut_pieces() {
         const BlockId b{g, i, j};
         pieces_of_[piece_slot(b)] = pieces_.size();
         if (fetch_bytes(b) <= piece_bytes_) continue;
-        auto cut = cut_into_pieces(file_->decoder(g, i, j), file_->entry(g, i, j), piece_bytes_, weight_bytes);
+        const BlockDecoder d = file_->decoder(g, i, j);
+        auto cut = cut_into_pieces(d, file_->entry(g, i, j), piece_bytes_, weight_bytes);
+        // Cutting read every offset of the block through the mapping: a far block's directory,
+        // 4 bytes a vertex on a 1x1 grid (512 MiB at 2^27 vertices), must not stay resident.
+        file_->drop_pages({d.directory, (uint64_t{d.vertex_count} + 1) * d.offset_bytes});
         pieces_.insert(pieces_.end(), cut.begin(), cut.end());
         ++blocks_in_pieces_;
       }

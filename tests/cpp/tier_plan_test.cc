@@ -6,6 +6,8 @@
 
 #include <algorithm>
 
+#include "algorithms/pagerank.h"
+#include "engine/engine.h"
 #include "plan/tier_plan.h"
 #include "test_graphs.h"
 #include "util/error.h"
@@ -110,6 +112,24 @@ TEST(TierPlan, PageRankKeepsTheInGridAndPlacesTheOutGridFar) {
   EXPECT_EQ(placed(*g, sssp, Grid::kIn).local_blocks, 0u);
   EXPECT_EQ(placed(*g, sssp, Grid::kOut).far_blocks, 0u);
   EXPECT_GT(sssp.pool, 0u);  // the in grid is far, so a pipeline exists should a pass pull
+}
+
+// PageRank activates no vertex, so it never holds a frontier list: the plan counts three bitmaps
+// for it (the engine's claim bitmap, a fused pass's next set, a spare) where BFS counts lists of
+// ids too (12 bytes a vertex more: 1.5 GiB at 2^27 vertices), and the engine's sets after
+// PageRank's passes stay within them.
+TEST(TierPlan, PageRankCountsBitmapsNotFrontierLists) {
+  const auto g = kronecker_graph(14, false, GeneratedWeights::kNone, 1, "plan-pr-frontiers.tg");
+  const uint64_t n = g->num_vertices(), bitmap = (n + 63) / 64 * 8;
+  const auto pr = plan_tiers(*g, request("pr", std::nullopt, 0.5));
+  EXPECT_EQ(pr.frontiers, 3 * bitmap);
+  EXPECT_GE(plan_tiers(*g, request("bfs", std::nullopt, 0.5)).frontiers, 3 * n * g->id_bytes());
+  GraphView<uint32_t, NoWeight> view(g);
+  for (Schedule schedule : {Schedule::kVertex, Schedule::kBlock}) {
+    Engine engine(view, EngineOptions{.schedule = schedule});
+    run_pagerank(engine, PageRankOptions{});
+    EXPECT_LE(engine.memory().engine_sets, pr.frontiers) << schedule_name(schedule);
+  }
 }
 
 TEST(TierPlan, FarRatiosZeroAndOne) {
