@@ -169,10 +169,10 @@ def test_without_a_far_rank_for_each_rank_it_says_how_to_start_them(tg, tg_bin, 
 
 def test_an_error_on_rank_0_ends_the_job(tg_bin, graphs):
     start = time.monotonic()
-    res = mpirun(tg_bin, 2, "run", "pr", graphs["email-Eu-core.txt.xz"], "--memory-budget", "64K", "--far", "rank",
+    res = mpirun(tg_bin, 2, "run", "pr", graphs["email-Eu-core.txt.xz"], "--memory-budget", "32K", "--far", "rank",
                  timeout=60)
     assert res.returncode != 0
-    assert "rank 0: a memory budget of 64 KiB is too small" in res.stderr, res.stderr[-2000:]
+    assert "rank 0: a memory budget of 32 KiB is too small" in res.stderr, res.stderr[-2000:]
     assert time.monotonic() - start < 30
 
 
