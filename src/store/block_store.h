@@ -57,6 +57,9 @@ struct PlannedBlock {
   // when there is one) and their arcs are read, leased as a block holding just them. Empty: the
   // block (or piece) itself. The runs belong to the engine and stay valid until the pass ends.
   std::span<const EntryRun> selection{};
+  // The selection is one of several leases of the block (or piece), each with its own runs: it
+  // can never be read whole instead, which would deliver the other leases' vertices twice.
+  bool split = false;
 };
 
 // What a store did, summed over the passes so far (the engine takes differences per pass).

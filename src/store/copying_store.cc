@@ -364,8 +364,15 @@ std::vector<ReadRange> CopyingStore::plan_reads(Entry& e, unsigned char* buffer)
     // Past the buffer, or too many reads (a selection the store was not asked about): the
     // block (or piece) whole instead.
     e.step = 0;
+    read_whole_instead(e);
   }
   return plan_unselected(e, buffer);
+}
+
+void CopyingStore::read_whole_instead(const Entry& e) const {
+  // selection_leases sized each lease of a split selection to fit: reaching here is a bug, and
+  // reading the whole would hand the other leases' vertices to the pass a second time.
+  if (e.planned.split) fail("internal: {} store: a lease of a split selection would be read whole", name());
 }
 
 // Where the parts of entry e's block, or of its piece, land in its buffer: one range for a whole
@@ -428,6 +435,7 @@ std::vector<ReadRange> CopyingStore::plan_selection_arcs(Entry& e, unsigned char
     e.partial = true;
     return std::move(placer.reads);
   }
+  read_whole_instead(e);
   std::vector<EntryRun>().swap(e.arcs);  // read whole: no bookkeeping needed
   std::vector<RunGroup>().swap(e.groups);
   return plan_unselected(e, buffer);

@@ -124,6 +124,7 @@ class CopyingStore final : public BlockStore {
   std::vector<ReadRange> plan_reads(Entry& e, unsigned char* buffer);
   std::vector<ReadRange> plan_unselected(Entry& e, unsigned char* buffer);  // the block or piece itself
   uint64_t unselected_bytes(const BlockId& b, uint32_t piece) const;         // what that reads
+  void read_whole_instead(const Entry& e) const;  // refuses it for a lease of a split selection
   std::vector<ReadRange> plan_selection_arcs(Entry& e, unsigned char* buffer);  // after step 1
   void start_reads(Entry& e, uint64_t k, std::vector<ReadRange> reads);       // holds mutex_
   SelectionWidths selection_widths_of(const BlockId& b) const;
