@@ -336,36 +336,33 @@ uint64_t CopyingStore::unselected_bytes(const BlockId& b, uint32_t piece) const 
 // Where each part of entry e lands in its buffer: one range for a whole block, up to four for a
 // piece, and for a selection's first step two per group of entries.
 std::vector<ReadRange> CopyingStore::plan_reads(Entry& e, unsigned char* buffer) {
-  const BlockId& b = e.planned.block;
-  // A selection's entries land past the header they will be gathered into.
-  e.header = e.planned.selection.empty() ? 0 : selection_header_bytes(selected_entries(e.planned.selection), selection_widths_of(b));
-  Placer placer(buffer, transfer_->alignment(), e.planned.selection.empty() ? 0 : header_place(e.header));
-  const auto& entry = file_->entry(b.grid, b.major, b.minor);
-  const format::PartPositions positions = format::part_positions(entry.part_bytes);
-  const auto& part_at = positions.at;
-  const uint64_t base = entry.offset;
-  const uint64_t vertices_at = format::dcsr_vertices_at(entry.vertex_count, entry.offset_bytes);
   e.step = 0;
   e.partial = false;
   e.moved = 0;
-  if (!e.planned.selection.empty()) {
-    e.step = 1;
-    const uint64_t entry_width = std::max<uint64_t>(entry.offset_bytes, entry.vertex_bytes);
-    e.groups = group_runs(e.planned.selection, merge_gap_bytes() / entry_width);
-    e.at_first.clear();
-    e.at_second.clear();
-    for (const RunGroup& g : e.groups) {
-      e.at_first.push_back(placer.place(base + part_at[format::kDirectory] + g.first * entry.offset_bytes,
-                                        (g.last - g.first + 1) * entry.offset_bytes));
-      e.at_second.push_back(placer.place(base + part_at[format::kDirectory] + vertices_at + g.first * entry.vertex_bytes,
-                                         (g.last - g.first) * entry.vertex_bytes));
-    }
-    if (placer.at <= buffer_bytes_ && placer.reads.size() <= transfer_->max_ranges()) return std::move(placer.reads);
-    // Past the buffer, or too many reads (a selection the store was not asked about): the
-    // block (or piece) whole instead.
-    e.step = 0;
-    read_whole_instead(e);
+  e.header = 0;
+  if (e.planned.selection.empty()) return plan_unselected(e, buffer);
+  const BlockId& b = e.planned.block;
+  // A selection's entries land past the header they will be gathered into.
+  e.header = selection_header_bytes(selected_entries(e.planned.selection), selection_widths_of(b));
+  Placer placer(buffer, transfer_->alignment(), header_place(e.header));
+  const auto& entry = file_->entry(b.grid, b.major, b.minor);
+  const uint64_t directory = entry.offset + format::part_positions(entry.part_bytes).at[format::kDirectory];
+  const uint64_t vertices_at = format::dcsr_vertices_at(entry.vertex_count, entry.offset_bytes);
+  e.step = 1;
+  const uint64_t entry_width = std::max<uint64_t>(entry.offset_bytes, entry.vertex_bytes);
+  e.groups = group_runs(e.planned.selection, merge_gap_bytes() / entry_width);
+  e.at_first.clear();
+  e.at_second.clear();
+  for (const RunGroup& g : e.groups) {
+    e.at_first.push_back(placer.place(directory + g.first * entry.offset_bytes, (g.last - g.first + 1) * entry.offset_bytes));
+    e.at_second.push_back(placer.place(directory + vertices_at + g.first * entry.vertex_bytes,
+                                       (g.last - g.first) * entry.vertex_bytes));
   }
+  if (placer.at <= buffer_bytes_ && placer.reads.size() <= transfer_->max_ranges()) return std::move(placer.reads);
+  // Past the buffer, or too many reads (a selection the store was not asked about): the block
+  // (or piece) whole instead.
+  e.step = 0;
+  read_whole_instead(e);
   return plan_unselected(e, buffer);
 }
 
