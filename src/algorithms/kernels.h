@@ -52,6 +52,11 @@ constexpr uint64_t values_for(uint64_t n) { return n > 0 ? n : 1; }  // an array
 // What the kernel's verifier holds besides the result it checks (its own arrays; the arcs it
 // reads come from the file's mapping): what a budget must leave it after the trials.
 using VerifyBytes = uint64_t (*)(const GraphFile& file);
+// The part of the result that the kernel's collect moves out of its vertex state without a copy
+// (Engine::collect without a map): in one process those bytes are counted once, in the state,
+// not again as the result. A mapped collect makes a new array while the state still lives. A
+// test holds every kernel to it (Engine::results_moved_bytes).
+using ResultMoved = uint64_t (*)(const GraphFile& file, unsigned id_bytes, bool weights);
 
 template <typename Run, typename Verify>
 struct Kernel {
@@ -62,6 +67,7 @@ struct Kernel {
   StateBytes state_bytes;
   ExchangeStateOf exchange_state;
   VerifyBytes verify_bytes;
+  ResultMoved result_moved;
   Run run;        // (Engine<Id, W>&, const KernelArgs&) -> AlgorithmResult
   Verify verify;  // (const GraphView<Id, W>&, const KernelArgs&, const AlgorithmResult&) -> Verdict
 
@@ -70,8 +76,8 @@ struct Kernel {
 template <typename Run, typename Verify>
 constexpr Kernel<Run, Verify> kernel(std::string_view name, std::array<std::string_view, 2> aliases, Sources sources,
                                      bool weighted, StateBytes state_bytes, ExchangeStateOf exchange_state,
-                                     VerifyBytes verify_bytes, Run run, Verify verify) {
-  return {name, aliases, sources, weighted, state_bytes, exchange_state, verify_bytes, run, verify};
+                                     VerifyBytes verify_bytes, ResultMoved result_moved, Run run, Verify verify) {
+  return {name, aliases, sources, weighted, state_bytes, exchange_state, verify_bytes, result_moved, run, verify};
 }
 
 // SSSP's default bucket width: the mean weight divided by the mean degree, at least the least
@@ -111,6 +117,7 @@ inline constexpr auto kKernels = std::make_tuple(
            [](const GraphFile& f, unsigned id, bool) { return values_for(f.num_vertices()) * (id + 8); },  // parent, depth
            [](const GraphFile&, unsigned, bool) { return ExchangeState{}; },  // its source value is the source: none shipped
            [](const GraphFile& f) { return f.num_vertices(); },  // a flag: the vertex has its parent's arc
+           [](const GraphFile& f, unsigned, bool) { return values_for(f.num_vertices()) * 8; },  // depth (parents are mapped)
            [](auto& e, const KernelArgs& a) { return run_bfs(e, a.source, a.parents); },
            [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_bfs(g, a.source, r); }),
     kernel("sssp", {}, Sources::kOne, true,
@@ -121,6 +128,9 @@ inline constexpr auto kKernels = std::make_tuple(
              return ExchangeState{.shipped_value_bytes = fits_32_bit_distances(f, weights) ? 4u : 8u};
            },
            [](const GraphFile& f) { return f.num_vertices(); },  // a flag: the vertex has a tight arc
+           [](const GraphFile& f, unsigned, bool weights) {  // 64-bit distances; 32-bit ones are mapped
+             return fits_32_bit_distances(f, weights) ? 0 : values_for(f.num_vertices()) * 8;
+           },
            [](auto& e, const KernelArgs& a) {
              const auto delta = sssp_delta(e, a);
              if constexpr (std::is_integral_v<decltype(delta)>) {
@@ -138,18 +148,21 @@ inline constexpr auto kKernels = std::make_tuple(
              return ExchangeState{.shipped_value_bytes = id, .forest_copy_bytes = id};
            },
            [](const GraphFile& f) { return f.num_vertices() * 8; },  // its own union-find
+           [](const GraphFile&, unsigned, bool) { return uint64_t{0}; },  // parents mapped to labels
            [](auto& e, const KernelArgs&) { return run_wcc(e); },
            [](const auto& g, const KernelArgs&, const AlgorithmResult& r) { return verify_wcc(g, r); }),
     kernel("pr", {"pagerank"}, Sources::kNone, false,
            [](const GraphFile& f, unsigned, bool) { return values_for(f.num_vertices()) * 4 * 8; },  // contribution, two sums, rank
            [](const GraphFile&, unsigned, bool) { return ExchangeState{.shipped_value_bytes = 8}; },  // a contribution
            [](const GraphFile& f) { return f.num_vertices() * 8; },  // the incoming sums
+           [](const GraphFile& f, unsigned, bool) { return values_for(f.num_vertices()) * 8; },  // the ranks
            [](auto& e, const KernelArgs& a) { return run_pagerank(e, a.pagerank); },
            [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_pagerank(g, a.pagerank, r); }),
     kernel("radii", {}, Sources::kSample, false,
            [](const GraphFile& f, unsigned, bool) { return values_for(f.num_vertices()) * 3 * 8; },  // two source masks, eccentricity
            [](const GraphFile&, unsigned, bool) { return ExchangeState{.shipped_value_bytes = 8}; },  // a source mask
            [](const GraphFile& f) { return radii_verifier_bytes(f.num_vertices()); },
+           [](const GraphFile& f, unsigned, bool) { return values_for(f.num_vertices()) * 8; },  // the eccentricities
            [](auto& e, const KernelArgs& a) { return run_radii(e, a.sources); },
            [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_radii(g, a.sources, r); }));
 

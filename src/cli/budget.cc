@@ -81,6 +81,8 @@ TierPlan make_plan(const BudgetArgs& a, const GraphFile& file, const PlanInputs&
   r.vertex_state_bytes = in.state_bytes;
   // The result: a value per vertex (8 bytes), and with --parents a parent per vertex.
   r.result_bytes = file.num_vertices() * 8 * (in.parents ? 2 : 1);
+  r.result_in_state = in.result_in_state;
+  r.trials = in.trials;
   r.index_bytes = in.index_bytes;
   r.weights = in.weights;
   if (!a.memory_budget.empty()) r.budget = parse_byte_size(a.memory_budget);

@@ -38,6 +38,8 @@ struct PlanInputs {
   uint64_t index_bytes = 0;  // the view's block index
   bool weights = false;      // its passes read weights
   bool parents = false;      // bfs --parents: a second per-vertex result
+  uint64_t result_in_state = 0;  // the kernel's result_moved (0 on an MPI rank: rank 0 gathers a copy)
+  uint32_t trials = 1;           // each trial's result is held to the end of the run
   uint32_t threads = 1;
   bool far_in_place = false;  // --far rank, read in place (far_rank_reads_in_place said so)
   // On an MPI rank: its masters [first, end), and what its exchange holds (PlanRequest).
@@ -63,6 +65,8 @@ PlanInputs plan_inputs(const Kernel& kernel, const View& view, bool weights, boo
                 .index_bytes = view.index_bytes(),
                 .weights = weights,
                 .parents = parents,
+                .result_in_state = rank ? 0 : kernel.result_moved(view.file(), id_bytes, weights),
+                .trials = 1,
                 .threads = threads,
                 .far_in_place = false,
                 .masters = std::nullopt,

@@ -45,7 +45,7 @@ std::unique_ptr<BlockStore> make_store(const RunRequest& a, std::shared_ptr<cons
 }
 
 void check_verifier_fits(const TierPlan& plan, int trials, uint64_t verifier_bytes) {
-  const uint64_t results = plan.result * static_cast<uint64_t>(std::max(trials, 1));
+  const uint64_t results = plan.results_held;
   const uint64_t needed = plan.index + results + verifier_bytes;
   if (needed <= *plan.budget) return;
   fail("{} with a memory budget of {}: the verifier runs after the trials and holds the graph's index ({}), the {} "

@@ -192,6 +192,7 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
                                                      dist_options.exchange == Exchange::kAccumulate})
                              : plan_inputs(kernel, g, kWeights, a.parents, threads);
     inputs.far_in_place = a.far_rank_in_place;
+    inputs.trials = static_cast<uint32_t>(std::max(a.trials, 1));
     out.plan = make_plan(a.budget, *file, inputs);
     if (root) {
       for (const auto& line : out.plan->reasons) log::info("plan: {}", line);

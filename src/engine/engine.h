@@ -149,7 +149,13 @@ class Engine {
   bool owns(uint64_t v) const { return v >= lo_ && v < hi_; }
   uint64_t first_owned() const { return lo_; }
   uint64_t end_owned() const { return hi_; }
-  void reset_stats() { stats_.clear(); }
+  void reset_stats() {
+    stats_.clear();
+    results_moved_bytes_ = 0;
+  }
+  // The bytes collect moved out of vertex arrays into results since reset_stats (a kernel's
+  // result_moved promises this).
+  uint64_t results_moved_bytes() const { return results_moved_bytes_; }
   uint64_t vertex_bytes() const { return vertex_bytes_; }  // vertex state held now
   uint64_t peak_vertex_bytes() const { return peak_vertex_bytes_; }
   // What the run holds now, by class. Frontiers an algorithm keeps are its own (they hold at
@@ -221,7 +227,9 @@ class Engine {
   // Collecting consumes the array: here its values move into the result without a copy.
   template <typename T>
   std::vector<T> collect(VertexArray<T> a) {
+    const uint64_t held = vertex_bytes_;
     auto values = release(a);
+    results_moved_bytes_ += held - vertex_bytes_;  // the array's bytes, now the result's
     values.resize(a.size());  // an empty graph's array holds one spare value
     return values;
   }
@@ -930,7 +938,7 @@ class Engine {
   std::vector<uint64_t> pull_chunks_;
   std::vector<IterationStats> stats_;
   std::vector<VertexStorage> storage_;
-  uint64_t vertex_bytes_ = 0, peak_vertex_bytes_ = 0;
+  uint64_t vertex_bytes_ = 0, peak_vertex_bytes_ = 0, results_moved_bytes_ = 0;
   uint64_t lo_ = 0, hi_ = 0;  // the masters (EngineOptions::owned)
 };
 

@@ -123,7 +123,9 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
   plan.vertex_state = r.vertex_state_bytes;
   plan.frontiers = frontier_bytes(n, file.id_bytes(), r.algorithm);
   plan.index = r.index_bytes + small_section_bytes(file);
-  plan.result = r.result_bytes;
+  const uint64_t results = r.result_bytes * std::max<uint32_t>(r.trials, 1);
+  plan.result = results - std::min(r.result_in_state, r.result_bytes);
+  plan.results_held = results;
   plan.communication = r.communication_bytes;
   const uint64_t hot = plan.minimum();
 

@@ -48,7 +48,9 @@ GridUse grid_use(std::string_view algorithm);
 struct PlanRequest {
   std::string algorithm;
   uint64_t vertex_state_bytes = 0;  // the kernel's state_bytes(file, id_bytes, weights)
-  uint64_t result_bytes = 0;        // the per-vertex result the run hands back
+  uint64_t result_bytes = 0;        // the per-vertex result a trial hands back
+  uint32_t trials = 1;              // each trial's result is held to the end of the run
+  uint64_t result_in_state = 0;     // of a result, the bytes moved out of the vertex state (no copy)
   uint64_t index_bytes = 0;         // the in-memory block index (decoders, DCSR presence)
   bool weights = false;             // passes read the weights part
   std::optional<uint64_t> budget;   // --memory-budget
@@ -69,7 +71,10 @@ struct PlanRequest {
 
 struct TierPlan {
   // The local memory classes, in bytes.
+  // `result`: what the trials' results add to the vertex state at the last trial's end (the
+  // earlier trials' results, and the last one's less what it moved out of the state).
   uint64_t vertex_state = 0, frontiers = 0, index = 0, result = 0, pool = 0, communication = 0;
+  uint64_t results_held = 0;  // every trial's result, held after the trials (what a verifier finds)
   uint64_t minimum() const { return vertex_state + frontiers + index + result + pool + communication; }
   std::optional<uint64_t> budget;
   std::string far;

@@ -115,6 +115,8 @@ TEST(EngineOptions, KernelStateBytesAreExactlyThePeakVertexState) {
     kernel.run(engine, args);
     EXPECT_EQ(kernel.state_bytes(*file, sizeof(Id), true), engine.peak_vertex_bytes())
         << kernel.name;
+    // What the plan counts once, in the state, and not again as the result.
+    EXPECT_EQ(kernel.result_moved(*file, sizeof(Id), true), engine.results_moved_bytes()) << kernel.name;
     const MemoryUse m = engine.memory();
     EXPECT_EQ(m.vertex_state, 0u) << kernel.name << ": the kernel's arrays are freed when it returns";
     EXPECT_EQ(m.vertex_state_peak, engine.peak_vertex_bytes());

@@ -118,6 +118,25 @@ TEST(TierPlan, PageRankKeepsTheInGridAndPlacesTheOutGridFar) {
 // for it (the engine's claim bitmap, a fused pass's next set, a spare) where BFS counts lists of
 // ids too (12 bytes a vertex more: 1.5 GiB at 2^27 vertices), and the engine's sets after
 // PageRank's passes stay within them.
+// A result that collect moves out of the state (Radii's eccentricities, PageRank's ranks) is in
+// the state's bytes already; every trial's result is held to the run's end, the last one's only
+// after the state is gone; a verifier finds them all.
+TEST(TierPlan, ResultsCountTheTrialsAndNotWhatTheStateHolds) {
+  const auto g = kronecker_graph(10, true, GeneratedWeights::kNone, 1, "plan-results.tg");
+  PlanRequest r = request("radii", std::nullopt, 1.0);
+  const auto copied = plan_tiers(*g, r);
+  EXPECT_EQ(copied.result, 800u);
+  EXPECT_EQ(copied.results_held, 800u);
+  r.result_in_state = 800;
+  const auto moved = plan_tiers(*g, r);
+  EXPECT_EQ(moved.result, 0u);
+  EXPECT_EQ(moved.minimum() + 800, copied.minimum());
+  r.trials = 3;
+  const auto three = plan_tiers(*g, r);
+  EXPECT_EQ(three.result, 1600u);  // two earlier trials' results beside the last one's state
+  EXPECT_EQ(three.results_held, 2400u);
+}
+
 TEST(TierPlan, PageRankCountsBitmapsNotFrontierLists) {
   const auto g = kronecker_graph(14, false, GeneratedWeights::kNone, 1, "plan-pr-frontiers.tg");
   const uint64_t n = g->num_vertices(), bitmap = (n + 63) / 64 * 8;
