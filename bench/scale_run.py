@@ -30,7 +30,9 @@ import json
 import os
 import platform
 import re
+import shutil
 import subprocess
+import threading
 from pathlib import Path
 
 from common import ROOT, ensure_time_tool, run, tiergraph_bin
@@ -59,14 +61,29 @@ def build(tg, scale, weighted, budget, blocks, out):
     limit = budget + RUNTIME
     cmd = [tg, "generate", "-g", scale, "-s", "-o", out, "--overwrite", "--json", "--memory-budget", budget,
            "--scratch", WORK] + (["--weights", "int"] if weighted else []) + (["--blocks", blocks] if blocks else [])
-    text, wall, rss = run(limited(cmd, limit), timeout=6 * 3600)
+    # The disk the build takes at its largest (its runs, and its file as the runs are freed),
+    # sampled every second beside it.
+    start_used, peak_used, done = shutil.disk_usage(WORK).used, [0], threading.Event()
+
+    def sample():
+        while not done.wait(1.0):
+            peak_used[0] = max(peak_used[0], shutil.disk_usage(WORK).used)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    try:
+        text, wall, rss = run(limited(cmd, limit), timeout=6 * 3600)
+    finally:
+        done.set()
+        sampler.join()
     report = report_of(text)
     row = {"graph": out.name, "weighted": weighted, "seconds": wall, "peak_rss": rss, "budget": budget,
            "limit": limit if have_cgroup() else None, "runs": report["runs"], "scratch_bytes": report["scratch_bytes"],
+           "peak_disk_bytes": max(0, peak_used[0] - start_used),
            "file_bytes": out.stat().st_size, "edges": report["input_edges"], "arcs": report["arcs"]}
     print(f"built {out.name}: {wall:.0f} s, {row['file_bytes'] / 2**30:.2f} GiB, peak RSS {rss / 2**20:.0f} MiB "
-          f"(budget {budget / 2**20:.0f} MiB), {report['runs']} runs, {report['scratch_bytes'] / 2**30:.2f} GiB of scratch",
-          flush=True)
+          f"(budget {budget / 2**20:.0f} MiB), {report['runs']} runs, {report['scratch_bytes'] / 2**30:.2f} GiB of scratch, "
+          f"disk at most {row['peak_disk_bytes'] / 2**30:.2f} GiB more than before", flush=True)
     return row
 
 
@@ -117,14 +134,14 @@ def markdown(args, out):
              f"{best / 1e9:.2f} GB/s ({out['calibrated_point']['threads']} threads, chunk "
              f"{out['calibrated_point']['chunk_bytes'] >> 10} KiB, depth {out['calibrated_point']['depth']}).", "",
              "## The builds (`generate -s --memory-budget B`)", "",
-             "| file | GiB | file / budget | edges | arcs | seconds | M edges/s | peak RSS MiB | runs | scratch GiB |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "| file | GiB | file / budget | edges | arcs | seconds | M edges/s | peak RSS MiB | runs | scratch GiB | peak disk GiB |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     if not out["builds"]:
-        lines.append("| (files reused from an earlier `--keep` run: not measured here) | | | | | | | | | |")
+        lines.append("| (files reused from an earlier `--keep` run: not measured here) | | | | | | | | | | |")
     for b in out["builds"]:
         lines.append(f"| {b['graph']} | {gib(b['file_bytes'])} | {b['file_bytes'] / args.budget_bytes:.1f}x | {b['edges']} | "
                      f"{b['arcs']} | {b['seconds']:.0f} | {b['edges'] / b['seconds'] / 1e6:.2f} | {mib(b['peak_rss'])} | "
-                     f"{b['runs']} | {gib(b['scratch_bytes'])} |")
+                     f"{b['runs']} | {gib(b['scratch_bytes'])} | {gib(b.get('peak_disk_bytes', 0))} |")
     lines += ["", "## The runs (`run ALG --memory-budget B --far file --verify -n 1`)", "",
               "Streaming passes read at least the whole graph's blocks; their bandwidth is their bytes over their "
               "seconds (computation included), against calibrate's best.", "",
@@ -141,8 +158,9 @@ def markdown(args, out):
                      f"{r['streaming_passes']} | {gib(r['bytes_fetched'])} | {f'{bw / 1e9:.2f}' if bw else '-'} | "
                      f"{f'{bw / best:.0%}' if bw else '-'} |")
     if out["builds"]:
-        lines += ["", f"Disk: the files took {gib(sum(b['file_bytes'] for b in out['builds']))} GiB; the largest "
-                  f"build's runs {gib(max(b['scratch_bytes'] for b in out['builds']))} GiB more while it ran."]
+        lines += ["", f"Disk: the files took {gib(sum(b['file_bytes'] for b in out['builds']))} GiB, one at a time "
+                  f"unless kept; the largest build's runs {gib(max(b['scratch_bytes'] for b in out['builds']))} GiB, "
+                  "freed as its file was written."]
     return "\n".join(lines) + "\n"
 
 
@@ -169,17 +187,25 @@ def main():
     WORK.mkdir(parents=True, exist_ok=True)
     arcs = 2 * (16 << args.scale)
     needed = {"plain": [a for a in algorithms if a != "sssp"], "weighted": [a for a in algorithms if a == "sssp"]}
-    # The files stay while the later build runs; a build's runs hold 8 bytes an arc, 16 with weights.
-    plain_bytes, weighted_bytes = (arcs * 4 if needed["plain"] else 0), (arcs * 8 if needed["weighted"] else 0)
-    runs_bytes = arcs * (16 if needed["weighted"] else 8)
-    need_disk(f"kron-{args.scale}: " + ", ".join(
-        what for what, used in (("the plain file (4 bytes an arc)", plain_bytes), ("the weighted one (8)", weighted_bytes))
-        if used) + f", the largest build's runs ({runs_bytes // arcs} bytes an arc) and 1 GiB for calibrate",
-        plain_bytes + weighted_bytes + runs_bytes + (1 << 30), WORK)
+    # One file at a time: built, run, removed (unless --keep) before the next is built. A build's
+    # runs hold 8 bytes an arc, 12 with integer weights, and are freed as the file is written
+    # (ArcRuns::release_below), so a build needs room for its runs; a file kept stays beside the
+    # next build.
+    plain_bytes, weighted_bytes = arcs * 4, arcs * 8
+    plain_runs, weighted_runs = arcs * 8, arcs * 12
+    steps = []
+    if needed["plain"]:
+        steps.append(("the plain build's runs (8 bytes an arc)", plain_runs))
+    if needed["weighted"]:
+        kept = plain_bytes if needed["plain"] and args.keep else 0
+        steps.append(("the weighted build's runs (12 bytes an arc)" + (" beside the plain file kept" if kept else ""),
+                      weighted_runs + kept))
+    what, most = max(steps, key=lambda s: s[1])
+    need_disk(f"kron-{args.scale}: {what}, and 1 GiB for calibrate", most + (1 << 30), WORK)
     bandwidth, point = calibrated_bandwidth(tg, WORK)
     print(f"calibrate: best {bandwidth / 1e9:.2f} GB/s", flush=True)
     plain, weighted = WORK / f"kron{args.scale}.tg", WORK / f"kron{args.scale}-w.tg"
-    builds = []
+    builds, runs = [], {}
     for kind, path, weights in (("plain", plain, False), ("weighted", weighted, True)):
         if not needed[kind]:
             continue
@@ -187,10 +213,11 @@ def main():
             print(f"reusing {path.name} (its build is not measured here)", flush=True)
         else:
             builds.append(build(tg, args.scale, weights, args.budget_bytes, args.blocks, path))
-    runs = [run_algorithm(tg, a, weighted if a == "sssp" else plain, args.budget_bytes, args) for a in algorithms]
-    if not args.keep:
-        for f in (plain, weighted):
-            f.unlink(missing_ok=True)
+        for a in needed[kind]:
+            runs[a] = run_algorithm(tg, a, path, args.budget_bytes, args)
+        if not args.keep:
+            path.unlink(missing_ok=True)
+    runs = [runs[a] for a in algorithms]
     commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE,
                             text=True).stdout.strip()
     out = {"command": "bench/scale_run.py " + " ".join(f"--{k.replace('_', '-')} {v}" for k, v in

@@ -1,6 +1,7 @@
 #include "graph/arc_runs.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <cstring>
 
 #include "util/error.h"
+#include "util/log.h"
 #include "util/parallel.h"
 
 namespace tg {
@@ -17,6 +19,13 @@ namespace {
 
 constexpr uint64_t kSparse = 4096;  // records per sparse-index entry
 constexpr size_t kWriteBytes = size_t{4} << 20;
+constexpr uint64_t kPunchAlign = uint64_t{1} << 20;  // holes are punched a mebibyte at a time
+
+// Whether w is stored exactly as an int32 (and read back as the same double, -0.0 excluded).
+bool fits_int32(double w) {
+  if (!(w >= INT32_MIN && w <= INT32_MAX)) return false;
+  return std::bit_cast<uint64_t>(static_cast<double>(static_cast<int32_t>(w))) == std::bit_cast<uint64_t>(w);
+}
 
 template <typename T>
 void put(unsigned char*& p, T x) {
@@ -49,10 +58,8 @@ void write_fully(int fd, const unsigned char* data, size_t bytes, const std::str
 // Reads one run from a starting record on, decoding a buffer of records at a time.
 class ArcRuns::Reader {
  public:
-  Reader(const Run& run, bool weighted, uint64_t first, size_t buffer_bytes)
-      : run_(run), weighted_(weighted), next_(first),
-        record_(2 * run.id_bytes + (weighted ? 8 : 0)),
-        capacity_(std::max<size_t>(1, buffer_bytes / record_)) {}
+  Reader(const Run& run, uint64_t first, size_t buffer_bytes)
+      : run_(run), next_(first), record_(run.record()), capacity_(std::max<size_t>(1, buffer_bytes / record_)) {}
 
   // The current arc, or false at the run's end.
   bool valid() {
@@ -88,13 +95,12 @@ class ArcRuns::Reader {
         a.major = take<uint64_t>(p);
         a.minor = take<uint64_t>(p);
       }
-      a.w = weighted_ ? take<double>(p) : 0.0;
+      a.w = run_.weight_bytes == 8 ? take<double>(p) : run_.weight_bytes == 4 ? take<int32_t>(p) : 0.0;
     }
     next_ += count;
   }
 
   const Run& run_;
-  bool weighted_;
   uint64_t next_;  // the next record to read
   size_t record_, capacity_;
   std::vector<unsigned char> bytes_;
@@ -116,7 +122,16 @@ uint64_t ArcRuns::arcs() const {
 
 uint64_t ArcRuns::bytes() const {
   uint64_t total = 0;
-  for (const Run& r : runs_) total += r.records * (2 * r.id_bytes + (weighted_ ? 8 : 0));
+  for (const Run& r : runs_) total += r.records * r.record();
+  return total;
+}
+
+uint64_t ArcRuns::disk_bytes() const {
+  uint64_t total = 0;
+  for (const Run& r : runs_) {
+    struct stat st {};
+    if (::fstat(r.fd, &st) == 0) total += static_cast<uint64_t>(st.st_blocks) * 512;
+  }
   return total;
 }
 
@@ -149,12 +164,18 @@ void ArcRuns::add_run(std::span<SpillArc<Id, W>> arcs) {
 
   Run run;
   run.id_bytes = uint64_t{largest} > UINT32_MAX ? 8 : 4;
+  if constexpr (std::is_same_v<W, double>) {
+    bool integral = true;
+#pragma omp parallel for reduction(&& : integral)
+    for (size_t i = 0; i < arcs.size(); ++i) integral = integral && fits_int32(arcs[i].w);
+    run.weight_bytes = integral ? 4 : 8;  // generated and integer weights: 12-byte records, not 16
+  }
   run.records = arcs.size();
   run.fd = ::open(folder_.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
   if (run.fd < 0) fail("scratch folder '{}': cannot create a file there: {}", folder_, std::strerror(errno));
   runs_.push_back(run);  // owned from here: closed by the destructor on any error below
   Run& r = runs_.back();
-  const size_t record = 2 * r.id_bytes + (weighted_ ? 8 : 0);
+  const size_t record = r.record();
   r.sparse.reserve(arcs.size() / kSparse + 1);
   for (uint64_t i = 0; i < arcs.size(); i += kSparse) r.sparse.push_back(arcs[i].major);
   if (record == sizeof(Arc) && !(std::is_same_v<Id, uint64_t> && r.id_bytes == 4)) {
@@ -171,7 +192,13 @@ void ArcRuns::add_run(std::span<SpillArc<Id, W>> arcs) {
         put(p, static_cast<uint64_t>(arcs[i].major));
         put(p, static_cast<uint64_t>(arcs[i].minor));
       }
-      if constexpr (std::is_same_v<W, double>) put(p, arcs[i].w);
+      if constexpr (std::is_same_v<W, double>) {
+        if (r.weight_bytes == 4) {
+          put(p, static_cast<int32_t>(arcs[i].w));
+        } else {
+          put(p, arcs[i].w);
+        }
+      }
       if (p == out.data() + out.size()) {
         write_fully(r.fd, out.data(), out.size(), folder_);
         p = out.data();
@@ -193,6 +220,9 @@ template void ArcRuns::add_run(std::span<SpillArc<uint64_t, double>>);
 void ArcRuns::merge(uint64_t first, uint64_t last, size_t buffer_bytes,
                     const std::function<void(std::span<const RunArc>)>& take) const {
   if (first > last) return;
+  if (first < released_major_) {
+    throw std::logic_error(fmt::format("a merge from major {} reads sorted runs released below {}", first, released_major_));
+  }
   std::vector<Reader> readers;
   readers.reserve(runs_.size());
   for (const Run& r : runs_) {
@@ -200,7 +230,7 @@ void ArcRuns::merge(uint64_t first, uint64_t last, size_t buffer_bytes,
     // below first).
     const auto it = std::lower_bound(r.sparse.begin(), r.sparse.end(), first);
     const uint64_t entry = it == r.sparse.begin() ? 0 : static_cast<uint64_t>(it - r.sparse.begin()) - 1;
-    readers.emplace_back(r, weighted_, entry * kSparse, buffer_bytes);
+    readers.emplace_back(r, std::max(entry * kSparse, r.released), buffer_bytes);
     Reader& reader = readers.back();
     while (reader.valid() && reader.current().major < first) reader.advance();
   }
@@ -254,6 +284,31 @@ void ArcRuns::merge(uint64_t first, uint64_t last, size_t buffer_bytes,
     }
   }
   if (!batch.empty()) take(batch);
+}
+
+void ArcRuns::release_below(uint64_t major) {
+  if (major <= released_major_) return;
+  released_major_ = major;
+  for (Run& r : runs_) {
+    // Records before the last sparse entry below `major` all have majors below it.
+    uint64_t end = r.records;
+    if (major != UINT64_MAX) {
+      const auto it = std::lower_bound(r.sparse.begin(), r.sparse.end(), major);
+      end = it == r.sparse.begin() ? 0 : static_cast<uint64_t>(it - r.sparse.begin() - 1) * kSparse;
+    }
+    if (end <= r.released) continue;
+    r.released = end;
+    // Whole aligned stretches only: a hole never cuts into a record still to be read.
+    const uint64_t from = 0, to = end == r.records ? (end * r.record() + kPunchAlign - 1) / kPunchAlign * kPunchAlign
+                                                   : end * r.record() / kPunchAlign * kPunchAlign;
+    if (to == 0 || punch_failed_) continue;
+    if (::fallocate(r.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(from), static_cast<off_t>(to)) != 0) {
+      punch_failed_ = true;  // the runs keep their space until they are closed
+      log::info("note: scratch folder '{}' cannot free the sorted runs as they are merged ({}): the build needs room for "
+                "all of them and the graph file at once",
+                folder_, std::strerror(errno));
+    }
+  }
 }
 
 }  // namespace tg

@@ -84,8 +84,11 @@ class KeptArcs {
 class RunSource {
  public:
   using Weight = double;
-  RunSource(const ArcRuns& runs, const IdMap& ids, const BuildOptions& options, size_t buffer_bytes)
+  RunSource(ArcRuns& runs, const IdMap& ids, const BuildOptions& options, size_t buffer_bytes)
       : runs_(runs), ids_(ids), options_(options), buffer_bytes_(buffer_bytes) {}
+
+  // The grid is written below dense vertex `end`: its arcs' disk space goes back.
+  void release_below(uint64_t end) const { runs_.release_below(end >= ids_.n ? UINT64_MAX : ids_.raw(end)); }
 
   // f(major, minor, w) for every arc whose major lies in [a, b), from several threads: each
   // merges a stretch of the majors (duplicates are neighbours in one stretch).
@@ -111,7 +114,7 @@ class RunSource {
   }
 
  private:
-  const ArcRuns& runs_;
+  ArcRuns& runs_;
   const IdMap& ids_;
   const BuildOptions& options_;
   size_t buffer_bytes_;

@@ -168,6 +168,7 @@ class GridWriter {
       count(group);
       lay_out(group);
       build(group, arcs, chunk_arcs);
+      done_below(g_.first(group.r1));
       written += arcs;
       bar.update(written);
     }
@@ -211,6 +212,11 @@ class GridWriter {
   template <typename F>
   void for_arcs_of(uint64_t a, uint64_t b, F&& f) const {
     arcs_.for_arcs_of(a, b, std::forward<F>(f));
+  }
+  // No pass reads the arcs of majors below `end` again: a source merged from sorted runs frees
+  // their disk space, so the runs shrink as the file grows.
+  void done_below(uint64_t end) const {
+    if constexpr (requires { arcs_.release_below(end); }) arcs_.release_below(end);
   }
 
   void count(Group& group) {
@@ -298,6 +304,7 @@ class GridWriter {
       build_chunk(group, r, r + 1, a, b, [&](uint64_t at, const void* data, size_t bytes) {
         writer_.write(s_blocks_, at - base_, data, bytes);
       });
+      done_below(b);
       a = b;
     }
     hash_group(group, [&](uint64_t at, uint64_t bytes) { return writer_.hash_written(at, bytes); });

@@ -207,19 +207,24 @@ def test_too_small_says_what_would_fit(tg, kron):
     assert tg.run("run", "pr", kron, "-i", "1", "--memory-budget", needed).returncode == 0
 
 
-def test_verify_says_before_the_run_what_it_needs(tg, kron, tmp):
-    """Under a budget the verifier runs after the trials, holding every trial's result and its own
-    arrays: a budget that holds the run but not them is refused before anything runs or is
-    written, naming what would do; that budget then runs and verifies."""
+def test_every_trials_result_counts_under_a_budget(tg, kron, tmp):
+    """Each trial's result is held to the end of the run (the verifier checks them all after the
+    trials, under a budget): a budget that holds one trial but not 64 results is refused before
+    anything runs or is written, naming the results and what would do; that budget then runs all
+    64 trials and verifies them."""
     plan = tg.run("plan", "radii", kron, "--far-ratio", "1", "--json", check=True).json()
     budget = plan["minimum_bytes"]
+    assert plan["memory"]["result"] == 0, "one trial's eccentricities are its state's, not counted twice"
     out = tmp / "radii.npy"
     res = tg.run("run", "radii", kron, "-n", "64", "--verify", "--memory-budget", budget, "-o", out)
     assert res.returncode == 1, res
     line = res.error_lines()[0]
-    assert "--verify with a memory budget" in line and "64 trial results" in line, line
+    vertices = graphfile.GraphFile(str(kron)).n
+    results = 63 * vertices * 8  # the 63 earlier trials' results beside the last trial's state
+    assert "too small" in line and "result" in line, line
     assert not out.exists()
     needed = line.split("give --memory-budget ")[1].split()[0]
+    assert needed.endswith("M") and int(needed[:-1]) << 20 >= budget + results, (needed, budget, results)
     report = tg.run("run", "radii", kron, "-n", "64", "--verify", "--memory-budget", needed, "--json", check=True).json()
     assert report["verification"] == "PASS"
 
