@@ -113,7 +113,8 @@ def run_algorithm(tg, algorithm, graph, budget, args):
            "peak_rss": report["peak_rss_bytes"], "peak_rss_kernel": rss, "passes": len(passes),
            "streaming_passes": len(streaming), "bytes_fetched": fetched,
            "stream_bandwidth": stream_bytes / stream_seconds if stream_seconds else None,
-           "far_ratio": report["plan"]["far_ratio"], "graph_bytes": graph_bytes, "summary": trial.get("summary")}
+           "far_ratio": report["plan"]["far_ratio"], "graph_bytes": graph_bytes, "summary": trial.get("summary"),
+           "source": trial.get("source")}
     bw = row["stream_bandwidth"]
     print(f"{algorithm}: {row['seconds']:.1f} s, {row['verified']}, peak RSS {row['peak_rss'] / 2**20:.0f} MiB, "
           f"{len(passes)} passes ({len(streaming)} streaming"

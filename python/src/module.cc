@@ -278,13 +278,20 @@ std::string convert(const std::string& input, const std::string& output, const n
   tg::ConvertOptions options = tg::cli::make_convert_options(a);
   options.parse.progress = options.build.progress = false;
   take(o, "overwrite", options.overwrite);
+  // As `convert`: within memory_budget when given, else in memory unless that would take more
+  // than half of the memory this process may use.
+  tg::cli::BuildBudgetArgs budget;
+  take(o, "memory_budget", budget.memory_budget);
+  take(o, "scratch", budget.scratch);
+  tg::cli::apply_build_budget(budget, tg::cli::in_memory_convert_bytes(input), options);
   nb::gil_scoped_release release;
   omp_set_num_threads(omp_get_num_procs());  // a run on a small graph may have asked for fewer
   return tg::convert_file(input, output, options).to_json().dump();
 }
 
 std::string generate(const std::string& output, const std::string& kind, int scale, int edge_factor, uint64_t seed,
-                     const std::string& weights, bool undirected, uint32_t blocks, bool overwrite) {
+                     const std::string& weights, bool undirected, uint32_t blocks, bool overwrite,
+                     const std::string& memory_budget, const std::string& scratch) {
   tg::GeneratorOptions gen;
   if (kind != "kronecker" && kind != "uniform") tg::fail("kind must be 'kronecker' or 'uniform', got '{}'", kind);
   if (scale < 1 || scale > 40) tg::fail("scale must be between 1 and 40, got {}", scale);
@@ -301,11 +308,12 @@ std::string generate(const std::string& output, const std::string& kind, int sca
   options.build.blocks = blocks;
   options.build.generated_weights = gen.weights != tg::GeneratedWeights::kNone;
   options.overwrite = overwrite;
+  // As `generate`: streamed into the bounded build within memory_budget when given, else in
+  // memory unless that would take more than half of the memory this process may use.
+  tg::cli::apply_build_budget({memory_budget, scratch}, tg::cli::in_memory_generate_bytes(gen, undirected), options);
   nb::gil_scoped_release release;
   omp_set_num_threads(omp_get_num_procs());
-  auto report = tg::convert_edge_list(tg::generate(gen), output, options);
-  report.format = "generated";
-  return report.to_json().dump();
+  return tg::generate_file(gen, output, options).to_json().dump();
 }
 
 // The out-neighbours of vertex v (dense ids, in the out grid's column order): v's row of blocks,
@@ -390,6 +398,6 @@ NB_MODULE(_core, m) {
         "keep_self_loops"_a, "keep_duplicates"_a, "blocks"_a, "scratch_dir"_a, "threads"_a, "name"_a);
   m.def("convert", &convert, "input"_a, "output"_a, "options"_a);
   m.def("generate", &generate, "output"_a, "kind"_a, "scale"_a, "edge_factor"_a, "seed"_a, "weights"_a,
-        "undirected"_a, "blocks"_a, "overwrite"_a);
+        "undirected"_a, "blocks"_a, "overwrite"_a, "memory_budget"_a, "scratch"_a);
   m.def("kernel_names", &tg::kernel_names);
 }

@@ -61,8 +61,9 @@ def convert(input: str, output: str, options: dict[str, Any]) -> str:
     """Converts an input as `tiergraph convert`; returns the report (JSON text)."""
 
 def generate(output: str, kind: str, scale: int, edge_factor: int, seed: int, weights: str, undirected: bool,
-             blocks: int, overwrite: bool) -> str:
-    """Generates a graph file as `tiergraph generate`; returns the report (JSON text)."""
+             blocks: int, overwrite: bool, memory_budget: str, scratch: str) -> str:
+    """Generates a graph file as `tiergraph generate` (memory_budget and scratch: '' for the
+    command's defaults); returns the report (JSON text)."""
 
 def kernel_names() -> list[str]:
     """Every algorithm name and alias `run` accepts."""

@@ -302,7 +302,16 @@ def load(path: str | os.PathLike, *, verify_checksums: bool = True, **convert_op
 
 
 _CONVERT_OPTIONS = {"format", "ids", "columns", "header", "no_header", "undirected", "keep_self_loops",
-                    "keep_duplicates", "weights", "weight_seed", "blocks", "vertices", "overwrite"}
+                    "keep_duplicates", "weights", "weight_seed", "blocks", "vertices", "overwrite", "memory_budget",
+                    "scratch"}
+
+
+def _build_budget(memory_budget: Any, scratch: Any) -> tuple[str, str]:
+    """``memory_budget`` and ``scratch`` of a build as the engine takes them ('' for neither)."""
+    from .algorithms import _memory_budget
+
+    budget = "" if memory_budget is None else _memory_budget(memory_budget)
+    return budget, "" if scratch is None else os.fspath(scratch)
 
 
 def convert(input: str | os.PathLike, output: str | os.PathLike, **options: Any) -> dict:
@@ -310,8 +319,11 @@ def convert(input: str | os.PathLike, output: str | os.PathLike, **options: Any)
     compressed or not) into a graph file, with the options of ``tiergraph convert`` as keywords:
     ``format``, ``ids`` ('label' or 'index'), ``columns`` ('0,1,2' or header names), ``header``,
     ``no_header``, ``undirected``, ``keep_self_loops``, ``keep_duplicates``, ``weights`` ('int' or
-    'real', generated), ``weight_seed``, ``blocks``, ``vertices``, ``overwrite``. Returns the
-    conversion report (as ``convert --json``)."""
+    'real', generated), ``weight_seed``, ``blocks``, ``vertices``, ``overwrite``, ``memory_budget``
+    (bytes or a size such as '2G': the build keeps to it, sorting runs of edges on the disk in
+    ``scratch``, by default the output's folder; without it the build is in memory unless that would
+    take more than half of the memory this process may use). Returns the conversion report (as
+    ``convert --json``)."""
     import json
 
     unknown = set(options) - _CONVERT_OPTIONS
@@ -320,18 +332,23 @@ def convert(input: str | os.PathLike, output: str | os.PathLike, **options: Any)
                            f"known: {', '.join(sorted(_CONVERT_OPTIONS))}")
     if options.get("vertices") is None:
         options.pop("vertices", None)
+    if "memory_budget" in options or "scratch" in options:
+        options["memory_budget"], options["scratch"] = _build_budget(options.pop("memory_budget", None),
+                                                                     options.pop("scratch", None))
     return json.loads(_core.convert(os.fspath(input), os.fspath(output), options))
 
 
 def generate(kind: str, scale: int, output: str | os.PathLike | None = None, *, edge_factor: int = 16,
              seed: int = 27491095, weights: Optional[str] = None, undirected: bool = False, blocks: int = 0,
-             overwrite: bool = False) -> Graph:
+             overwrite: bool = False, memory_budget: Any = None, scratch: Optional[str | os.PathLike] = None) -> Graph:
     """A generated graph: ``kind`` 'kronecker' (Graph500 RMAT parameters) or 'uniform' random, with
     ``2**scale`` vertices and ``edge_factor * 2**scale`` edges, seeded; ``weights`` None, 'int'
     ([1, 255]) or 'real' ((0, 1]). Written to ``output`` when given (kept there), else to a scratch
-    file that is unlinked at once."""
+    file that is unlinked at once. ``memory_budget`` and ``scratch`` as for :func:`convert`: the
+    edges are drawn straight into the bounded build, never held."""
     if kind in ("kron", "rmat"):
         kind = "kronecker"
+    budget, scratch_dir = _build_budget(memory_budget, scratch)
     keep = output is not None
     if keep:
         target = os.fspath(output)
@@ -341,7 +358,7 @@ def generate(kind: str, scale: int, output: str | os.PathLike | None = None, *, 
         overwrite = True
     try:
         _core.generate(target, kind, int(scale), int(edge_factor), int(seed), weights or "", bool(undirected),
-                       int(blocks), bool(overwrite))
+                       int(blocks), bool(overwrite), budget, scratch_dir)
         return Graph(_core.open(target, True, "" if keep else "the generated graph"), keep_path=keep)
     finally:
         if not keep and os.path.exists(target):

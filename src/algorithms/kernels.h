@@ -19,6 +19,7 @@
 #include "algorithms/wcc.h"
 #include "dist/rank_memory.h"
 #include "graph/graph_file.h"
+#include "plan/pass_shape.h"
 #include "util/error.h"
 #include "util/option_names.h"
 #include "verify/bfs.h"
@@ -64,6 +65,7 @@ struct Kernel {
   std::array<std::string_view, 2> aliases;
   Sources sources;
   bool weighted;
+  PassShape passes;  // the grids its passes read, its frontiers (for the planner)
   StateBytes state_bytes;
   ExchangeStateOf exchange_state;
   VerifyBytes verify_bytes;
@@ -75,9 +77,9 @@ struct Kernel {
 };
 template <typename Run, typename Verify>
 constexpr Kernel<Run, Verify> kernel(std::string_view name, std::array<std::string_view, 2> aliases, Sources sources,
-                                     bool weighted, StateBytes state_bytes, ExchangeStateOf exchange_state,
+                                     bool weighted, PassShape passes, StateBytes state_bytes, ExchangeStateOf exchange_state,
                                      VerifyBytes verify_bytes, ResultMoved result_moved, Run run, Verify verify) {
-  return {name, aliases, sources, weighted, state_bytes, exchange_state, verify_bytes, result_moved, run, verify};
+  return {name, aliases, sources, weighted, passes, state_bytes, exchange_state, verify_bytes, result_moved, run, verify};
 }
 
 // SSSP's default bucket width: the mean weight divided by the mean degree, at least the least
@@ -113,14 +115,14 @@ auto sssp_delta(const Engine& engine, const KernelArgs& a) {
 }
 
 inline constexpr auto kKernels = std::make_tuple(
-    kernel("bfs", {}, Sources::kOne, false,
+    kernel("bfs", {}, Sources::kOne, false, kSwitchesDirection,
            [](const GraphFile& f, unsigned id, bool) { return values_for(f.num_vertices()) * (id + 8); },  // parent, depth
            [](const GraphFile&, unsigned, bool) { return ExchangeState{}; },  // its source value is the source: none shipped
            [](const GraphFile& f) { return f.num_vertices(); },  // a flag: the vertex has its parent's arc
            [](const GraphFile& f, unsigned, bool) { return values_for(f.num_vertices()) * 8; },  // depth (parents are mapped)
            [](auto& e, const KernelArgs& a) { return run_bfs(e, a.source, a.parents); },
            [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_bfs(g, a.source, r); }),
-    kernel("sssp", {}, Sources::kOne, true,
+    kernel("sssp", {}, Sources::kOne, true, kPushes,
            [](const GraphFile& f, unsigned, bool weights) {  // distance (the bins are the engine's)
              return values_for(f.num_vertices()) * (fits_32_bit_distances(f, weights) ? 4 : 8);
            },
@@ -142,7 +144,7 @@ inline constexpr auto kKernels = std::make_tuple(
              return run_sssp(e, a.source, delta);
            },
            [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_sssp(g, a.source, r); }),
-    kernel("wcc", {"cc", "components"}, Sources::kNone, false,
+    kernel("wcc", {"cc", "components"}, Sources::kNone, false, kSwitchesDirection,
            [](const GraphFile& f, unsigned id, bool) { return values_for(f.num_vertices()) * 3 * id; },  // parent, grandparent, least
            [](const GraphFile&, unsigned id, bool) {  // a grandparent; Afforest's linked forest, merged
              return ExchangeState{.shipped_value_bytes = id, .forest_copy_bytes = id};
@@ -151,14 +153,14 @@ inline constexpr auto kKernels = std::make_tuple(
            [](const GraphFile&, unsigned, bool) { return uint64_t{0}; },  // parents mapped to labels
            [](auto& e, const KernelArgs&) { return run_wcc(e); },
            [](const auto& g, const KernelArgs&, const AlgorithmResult& r) { return verify_wcc(g, r); }),
-    kernel("pr", {"pagerank"}, Sources::kNone, false,
+    kernel("pr", {"pagerank"}, Sources::kNone, false, kPullsEverything,
            [](const GraphFile& f, unsigned, bool) { return values_for(f.num_vertices()) * 4 * 8; },  // contribution, two sums, rank
            [](const GraphFile&, unsigned, bool) { return ExchangeState{.shipped_value_bytes = 8}; },  // a contribution
            [](const GraphFile& f) { return f.num_vertices() * 8; },  // the incoming sums
            [](const GraphFile& f, unsigned, bool) { return values_for(f.num_vertices()) * 8; },  // the ranks
            [](auto& e, const KernelArgs& a) { return run_pagerank(e, a.pagerank); },
            [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_pagerank(g, a.pagerank, r); }),
-    kernel("radii", {}, Sources::kSample, false,
+    kernel("radii", {}, Sources::kSample, false, kSwitchesDirection,
            [](const GraphFile& f, unsigned, bool) { return values_for(f.num_vertices()) * 3 * 8; },  // two source masks, eccentricity
            [](const GraphFile&, unsigned, bool) { return ExchangeState{.shipped_value_bytes = 8}; },  // a source mask
            [](const GraphFile& f) { return radii_verifier_bytes(f.num_vertices()); },

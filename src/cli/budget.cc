@@ -78,6 +78,7 @@ void check_budget_options(const BudgetArgs& a, bool far_given) {
 TierPlan make_plan(const BudgetArgs& a, const GraphFile& file, const PlanInputs& in) {
   PlanRequest r;
   r.algorithm = std::string(in.algorithm);
+  r.passes = in.passes;
   r.vertex_state_bytes = in.state_bytes;
   // The result: a value per vertex (8 bytes), and with --parents a parent per vertex.
   r.result_bytes = file.num_vertices() * 8 * (in.parents ? 2 : 1);

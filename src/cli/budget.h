@@ -34,6 +34,7 @@ void check_budget_options(const BudgetArgs& args, bool far_given);
 // What one trial of `algorithm` holds besides edge blocks, and the plan for the rest.
 struct PlanInputs {
   std::string_view algorithm;
+  PassShape passes;          // the kernel's
   uint64_t state_bytes = 0;  // the kernel's vertex state
   uint64_t index_bytes = 0;  // the view's block index
   bool weights = false;      // its passes read weights
@@ -61,6 +62,7 @@ PlanInputs plan_inputs(const Kernel& kernel, const View& view, bool weights, boo
                        std::optional<RankShare> rank = std::nullopt) {
   const unsigned id_bytes = sizeof(typename View::IdType);
   PlanInputs in{.algorithm = kernel.name,
+                .passes = kernel.passes,
                 .state_bytes = kernel.state_bytes(view.file(), id_bytes, weights),
                 .index_bytes = view.index_bytes(),
                 .weights = weights,

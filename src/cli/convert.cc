@@ -11,20 +11,6 @@
 
 namespace tg::cli {
 
-namespace {
-
-// What the in-memory build of this input would hold, about: its edges parsed (24 bytes each,
-// at about 8 bytes of text per edge, a compressed file holding some 4 times its size).
-uint64_t in_memory_build_bytes(const std::string& input) {
-  std::error_code error;
-  const auto size = input == "-" ? 0 : std::filesystem::file_size(input, error);
-  if (error) return 0;
-  const bool compressed = input.ends_with(".gz") || input.ends_with(".xz") || input.ends_with(".zst");
-  return static_cast<uint64_t>(size) * (compressed ? 4 : 1) / 8 * 24;
-}
-
-}  // namespace
-
 Runner add_convert(CLI::App& app) {
   auto* cmd = app.add_subcommand("convert", "Convert an edge list / Matrix Market / DIMACS / METIS file to a graph file");
   struct Args {
@@ -48,7 +34,7 @@ Runner add_convert(CLI::App& app) {
     apply_threads(args->threads);
     ConvertOptions options = make_convert_options(args->graph);
     options.overwrite = args->overwrite;
-    apply_build_budget(args->budget, in_memory_build_bytes(args->input), options);
+    apply_build_budget(args->budget, in_memory_convert_bytes(args->input), options);
     const ConvertReport report = convert_file(args->input, args->output, options);
     log::info("Converted '{}' ({}) to '{}'", args->input, report.format, args->output);
     log_convert_report(report);

@@ -72,9 +72,7 @@ Runner add_generate(CLI::App& app) {
     options.build.progress = true;
     options.build.generated_weights = gen.weights != GeneratedWeights::kNone;
     options.overwrite = args->overwrite;
-    // In memory: the edges (8 bytes, 16 weighted), their sorted copy's share and the permutation.
-    const uint64_t edge_bytes = gen.weights != GeneratedWeights::kNone ? 16 : 8;
-    apply_build_budget(args->budget, generated_edge_count(gen) * edge_bytes * 3 / 2 * (args->undirected ? 2 : 1), options);
+    apply_build_budget(args->budget, in_memory_generate_bytes(gen, args->undirected), options);
     ConvertReport report = generate_file(gen, out, options);
     log::info("Wrote '{}'", out);
     log_convert_report(report);

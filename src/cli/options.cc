@@ -2,6 +2,7 @@
 
 #include "cli/validators.h"
 #include "graph/bounded_build.h"
+#include "graph/generate.h"
 #include "plan/tier_plan.h"
 #include "util/byte_size.h"
 #include "util/error.h"
@@ -9,6 +10,7 @@
 #include "util/option_names.h"
 
 #include <cctype>
+#include <filesystem>
 
 namespace tg::cli {
 
@@ -41,6 +43,22 @@ void add_build_budget_options(CLI::App& cmd, BuildBudgetArgs& a) {
       ->check(byte_size());
   cmd.add_option("--scratch", a.scratch, "Folder for the build's sorted runs (default: the output's folder); they "
                                          "are freed when the build ends, however it ends");
+}
+
+// Its edges parsed (24 bytes each, at about 8 bytes of text per edge, a compressed file holding
+// some 4 times its size).
+uint64_t in_memory_convert_bytes(const std::string& input) {
+  std::error_code error;
+  const auto size = input == "-" ? 0 : std::filesystem::file_size(input, error);
+  if (error) return 0;
+  const bool compressed = input.ends_with(".gz") || input.ends_with(".xz") || input.ends_with(".zst");
+  return static_cast<uint64_t>(size) * (compressed ? 4 : 1) / 8 * 24;
+}
+
+// The edges (8 bytes, 16 weighted), their sorted copy's share and the permutation.
+uint64_t in_memory_generate_bytes(const GeneratorOptions& generator, bool undirected) {
+  const uint64_t edge_bytes = generator.weights != GeneratedWeights::kNone ? 16 : 8;
+  return generated_edge_count(generator) * edge_bytes * 3 / 2 * (undirected ? 2 : 1);
 }
 
 void apply_build_budget(const BuildBudgetArgs& a, uint64_t in_memory_bytes, ConvertOptions& o) {

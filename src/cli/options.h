@@ -7,6 +7,7 @@
 #include <string>
 
 #include "graph/convert.h"
+#include "graph/generate.h"
 
 namespace tg::cli {
 
@@ -35,6 +36,9 @@ void add_build_budget_options(CLI::App& cmd, BuildBudgetArgs& args);
 // build would need more than half of the memory this process may use (`in_memory_bytes`, an
 // estimate), that half (with a note); otherwise none (the in-memory build).
 void apply_build_budget(const BuildBudgetArgs& args, uint64_t in_memory_bytes, ConvertOptions& options);
+// What the in-memory build would hold, about: of an input file (convert), of a generated graph.
+uint64_t in_memory_convert_bytes(const std::string& input);
+uint64_t in_memory_generate_bytes(const GeneratorOptions& generator, bool undirected);
 
 // The graph (or input) a command reads, given as a positional argument or, GAPBS style, with
 // -f/--file: exactly one of the two. (One CLI11 option named "graph,-f,--file" printed REQUIRED

@@ -21,17 +21,6 @@ namespace {
 
 constexpr uint64_t kTransferAlignment = 4096;  // O_DIRECT's; the widest any tier rounds to
 
-// The engine's own sets and an algorithm's frontiers, at most: the claim bitmap, the push
-// buffers (an id per vertex activated in a pass) and two frontiers (this pass's and the next,
-// each a list of ids or a bitmap). PageRank's passes run over every vertex and activate none:
-// no list is ever made, only bitmaps (the claim bitmap, a fused pull's next set, one spare);
-// counting lists for it made Kronecker-27 (2^27 vertices) need 7 GiB where 5.6 do.
-uint64_t frontier_bytes(uint64_t n, unsigned id_bytes, std::string_view algorithm) {
-  const uint64_t bitmap = (n + 63) / 64 * 8;
-  if (algorithm == "pr") return 3 * bitmap;
-  return bitmap + n * id_bytes + 2 * (n * id_bytes + bitmap);
-}
-
 // The small sections a run keeps mapped and reads: ranges, both indexes, degrees, the id map.
 uint64_t small_section_bytes(const GraphFile& file) {
   uint64_t total = 0;
@@ -60,10 +49,17 @@ std::string hot_parts(const TierPlan& plan) {
 
 }  // namespace
 
-GridUse grid_use(std::string_view algorithm) {
-  if (algorithm == "pr") return {0.0, 1.0};    // every pass pulls over all vertices
-  if (algorithm == "sssp") return {1.0, 0.0};  // pushes; pulls only when half the arcs are active
-  return {0.5, 0.5};                           // bfs, radii, wcc: direction-optimizing
+// The engine's own sets and an algorithm's frontiers, at most: the claim bitmap, the pull
+// pass's chunks, the push buffers (an id per vertex activated in a pass) and two frontiers (this pass's and the next,
+// each a list of ids or a bitmap). A kernel without frontier lists (PageRank's passes run over
+// every vertex and activate none) holds bitmaps only (the claim bitmap, a fused pull's next set,
+// one spare): counting lists for it made Kronecker-27 (2^27 vertices) need 7 GiB where 5.6 do.
+uint64_t frontier_bytes(uint64_t n, unsigned id_bytes, const PassShape& passes, uint32_t threads) {
+  const uint64_t bitmap = (n + 63) / 64 * 8;
+  // The pull pass's balanced chunks: 32 a thread (Adjacency::balanced_chunks).
+  const uint64_t chunks = (uint64_t{std::max<uint32_t>(threads, 1)} * 32 + 1) * 8;
+  if (!passes.frontier_lists) return 3 * bitmap + chunks;
+  return bitmap + n * id_bytes + 2 * (n * id_bytes + bitmap) + chunks;
 }
 
 uint64_t machine_memory_bytes() {
@@ -121,7 +117,7 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
   plan.profile_source = r.profile.source;
   const uint64_t n = file.num_vertices();
   plan.vertex_state = r.vertex_state_bytes;
-  plan.frontiers = frontier_bytes(n, file.id_bytes(), r.algorithm);
+  plan.frontiers = frontier_bytes(n, file.id_bytes(), r.passes, r.threads);
   plan.index = r.index_bytes + small_section_bytes(file);
   const uint64_t results = r.result_bytes * std::max<uint32_t>(r.trials, 1);
   plan.result = results - std::min(r.result_in_state, r.result_bytes);
@@ -130,8 +126,8 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
   const uint64_t hot = plan.minimum();
 
   // The blocks the algorithm's passes read, with the share of passes reading each.
-  GridUse use = grid_use(r.algorithm);
-  if (!file.directed()) use = {1.0, 0.0};  // one grid serves both directions
+  const double out_share = file.directed() ? r.passes.out_share : 1.0;  // one grid serves both directions
+  const double in_share = file.directed() ? r.passes.in_share : 0.0;
   const uint32_t p = file.blocks_per_side();
   plan.far_of_.assign((file.directed() ? 2 : 1) * uint64_t{p} * p, 0);
   std::vector<Candidate> blocks;
@@ -142,7 +138,7 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
   uint64_t unread_bytes = 0, unread_blocks = 0;  // its blocks, should everything fit after all
   for (Grid g : {Grid::kOut, Grid::kIn}) {
     if (g == Grid::kIn && !file.directed()) break;
-    const double share = g == Grid::kOut ? use.out : use.in;
+    const double share = g == Grid::kOut ? out_share : in_share;
     if (share <= 0 && r.far != "paging") {
       unread_grid = true;
       for (uint32_t i = plan.first_row_; i < plan.end_row_; ++i)
@@ -277,15 +273,15 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
   if (plan.any_far() || unread_grid) plan.pool = pool_of(plan.buffer_bytes);
   if (unread_grid) {
     plan.reasons.push_back(fmt::format("{} does not read the {} grid: its blocks are placed far, fetched only if a pass reads them",
-                                       r.algorithm, use.out > 0 ? "in" : "out"));
+                                       r.algorithm, out_share > 0 ? "in" : "out"));
   }
   if (plan.any_far()) {
-    if (use.out > 0 && use.in > 0 && file.directed()) {
+    if (out_share > 0 && in_share > 0 && file.directed()) {
       plan.reasons.push_back(fmt::format("{} switches between push and pull: both grids are ranked alike, dense blocks first", r.algorithm));
     } else {
       plan.reasons.push_back(fmt::format("{} reads {}: its blocks are ranked dense first", r.algorithm,
                                          !file.directed() ? "the graph's one grid (undirected)"
-                                         : use.out > 0    ? "the out grid (push)"
+                                         : out_share > 0  ? "the out grid (push)"
                                                           : "the in grid (pull)"));
     }
     plan.reasons.push_back(fmt::format("{} of {} blocks local ({}), {} far on the {} tier ({}): far ratio {:.3f}",

@@ -5,8 +5,9 @@
 //
 // Which blocks stay local: a block kept local saves its bytes from being fetched on every pass
 // that reads it, so the planner keeps the blocks a pass is most likely to read, per byte:
-//   1. blocks of the grid the algorithm's passes read most (PageRank pulls every pass, so its
-//      in grid; SSSP pushes, so its out grid; BFS, Radii and WCC switch direction, so both);
+//   1. blocks of the grid the algorithm's passes read most, as its kernel declares (PassShape:
+//      PageRank pulls every pass, so its in grid; SSSP pushes, so its out grid; BFS, Radii and
+//      WCC switch direction, so both);
 //   2. within a grid, dense blocks first (most arcs per byte: a selective pass skips a block
 //      only when none of its sources is active, and a block with more arcs is read more often);
 //   3. then storage order, so the plan is deterministic.
@@ -25,6 +26,7 @@
 
 #include "graph/graph_file.h"
 #include "plan/fetch_profile.h"
+#include "plan/pass_shape.h"
 #include "store/block_store.h"
 
 namespace tg {
@@ -38,15 +40,13 @@ inline constexpr uint64_t kFixedOverheadBytes = uint64_t{64} << 20;
 // whole blocks can be read as selections).
 inline constexpr uint64_t kWholeBlockBytes = uint64_t{4} << 20;
 
-// The share of an algorithm's edge passes that read each grid (push reads the out grid, pull
-// the in grid); for an undirected graph both are its one grid.
-struct GridUse {
-  double out = 0.5, in = 0.5;
-};
-GridUse grid_use(std::string_view algorithm);
+// What the engine's own sets and a kernel's frontiers hold at most on n vertices (the plan's
+// `frontiers`).
+uint64_t frontier_bytes(uint64_t n, unsigned id_bytes, const PassShape& passes, uint32_t threads);
 
 struct PlanRequest {
-  std::string algorithm;
+  std::string algorithm;            // its name, for messages
+  PassShape passes;                 // the grids its passes read, its frontiers (the kernel's)
   uint64_t vertex_state_bytes = 0;  // the kernel's state_bytes(file, id_bytes, weights)
   uint64_t result_bytes = 0;        // the per-vertex result a trial hands back
   uint32_t trials = 1;              // each trial's result is held to the end of the run

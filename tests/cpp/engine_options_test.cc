@@ -10,6 +10,7 @@
 #include "algorithms/kernels.h"
 #include "algorithms/sources.h"
 #include "engine/engine.h"
+#include "plan/tier_plan.h"
 #include "store/copying_store.h"
 #include "test_graphs.h"
 
@@ -123,6 +124,38 @@ TEST(EngineOptions, KernelStateBytesAreExactlyThePeakVertexState) {
     EXPECT_EQ(m.block_index, g.index_bytes());
     EXPECT_GT(m.engine_sets, 0u);  // the claim bitmap at least
     EXPECT_EQ(m.store_pool, 0u);   // the mapped store holds no buffers
+  });
+}
+
+// The planner places a grid no pass of a kernel reads far and counts bitmaps only for a kernel
+// without frontier lists, as the kernel declares (PassShape): each kernel must keep to it, on a
+// directed graph where push reads the out grid and pull the in grid.
+TEST(EngineOptions, KernelsPassShapesHold) {
+  using Id = uint32_t;
+  auto file = kronecker_graph(12, false, GeneratedWeights::kInteger, 4, "eo-shape");
+  GraphView<Id, int32_t> g(file);
+  for_each_kernel([&](const auto& kernel) {
+    for (Schedule schedule : {Schedule::kVertex, Schedule::kBlock}) {
+      Engine engine(g, EngineOptions{.schedule = schedule});
+      KernelArgs args;
+      args.source = 1;
+      args.sources = radii_sources(g, 64, 7);
+      kernel.run(engine, args);
+      int pushes = 0, pulls = 0;
+      for (const auto& pass : engine.stats()) (pass.direction == Direction::kPull ? pulls : pushes) += 1;
+      ASSERT_GT(pushes + pulls, 0) << kernel.name;
+      if (kernel.passes.out_share == 0) {
+        EXPECT_EQ(pushes, 0) << kernel.name << " pushed, reading the grid it says no pass reads";
+      }
+      if (kernel.passes.in_share == 0) {
+        EXPECT_EQ(pulls, 0) << kernel.name << " pulled, reading the grid it says no pass reads";
+      }
+      // The engine's own sets within what the plan counts as frontiers (bitmaps only, for a
+      // kernel without lists).
+      EXPECT_LE(engine.memory().engine_sets,
+                frontier_bytes(g.num_vertices(), sizeof(Id), kernel.passes, static_cast<uint32_t>(max_threads())))
+          << kernel.name << " " << schedule_name(schedule);
+    }
   });
 }
 

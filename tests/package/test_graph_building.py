@@ -121,6 +121,27 @@ def test_load_convert_and_generate(tmp_path, datasets):
     assert os.path.exists(tmp_path / "u.tg") and not kept.directed
 
 
+def test_builds_keep_a_memory_budget_and_write_the_same_file(tmp_path, datasets):
+    """convert and generate take memory_budget and scratch as the commands do: the edges are
+    sorted in runs on the scratch disk and merged, into the very file the in-memory build writes."""
+    whole = tg.convert(datasets / "soc-Slashdot0902.txt.xz", tmp_path / "whole.tg", undirected=True)
+    assert whole["memory_budget"] is None
+    bounded = tg.convert(datasets / "soc-Slashdot0902.txt.xz", tmp_path / "bounded.tg", undirected=True,
+                         memory_budget="16M", scratch=tmp_path)
+    assert bounded["memory_budget"] == 16 << 20 and bounded["runs"] > 1, bounded
+    assert (tmp_path / "whole.tg").read_bytes() == (tmp_path / "bounded.tg").read_bytes()
+    tg.generate("kronecker", 14, tmp_path / "k.tg", weights="int", undirected=True)
+    tg.generate("kronecker", 14, tmp_path / "kb.tg", weights="int", undirected=True, memory_budget=16 << 20)
+    assert (tmp_path / "k.tg").read_bytes() == (tmp_path / "kb.tg").read_bytes()
+    with pytest.raises(tg.InvalidInput, match="memory_budget"):
+        tg.generate("kronecker", 10, memory_budget="lots")
+    with pytest.raises(tg.InvalidType, match="memory_budget"):
+        tg.generate("kronecker", 10, memory_budget=1.5)
+    with pytest.raises(tg.InvalidInput, match="scratch"):
+        tg.convert(datasets / "tiny-karate.graph.xz", tmp_path / "k2.tg", memory_budget="16M", scratch=tmp_path / "none")
+    assert not (tmp_path / "k2.tg").exists()
+
+
 def test_corrupted_and_missing_files_are_errors(tmp_path):
     with pytest.raises(tg.InvalidInput, match="no such file"):
         tg.load(tmp_path / "nope.tg")
