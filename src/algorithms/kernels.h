@@ -154,7 +154,7 @@ inline constexpr auto kKernels = std::make_tuple(
            [](auto& e, const KernelArgs&) { return run_wcc(e); },
            [](const auto& g, const KernelArgs&, const AlgorithmResult& r) { return verify_wcc(g, r); }),
     kernel("pr", {"pagerank"}, Sources::kNone, false, kPullsEverything,
-           [](const GraphFile& f, unsigned, bool) { return values_for(f.num_vertices()) * 4 * 8; },  // contribution, two sums, rank
+           [](const GraphFile& f, unsigned, bool) { return values_for(f.num_vertices()) * 3 * 8; },  // contribution (the rank), two sums
            [](const GraphFile&, unsigned, bool) { return ExchangeState{.shipped_value_bytes = 8}; },  // a contribution
            [](const GraphFile& f) { return f.num_vertices() * 8; },  // the incoming sums
            [](const GraphFile& f, unsigned, bool) { return values_for(f.num_vertices()) * 8; },  // the ranks

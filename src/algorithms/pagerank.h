@@ -37,9 +37,10 @@ AlgorithmResult run_pagerank(Engine& engine, const PageRankOptions& o) {
   using Id = typename Engine::VertexId;
   const uint64_t n = engine.num_vertices();
   auto scope = engine.scope();
-  auto rank = engine.vertex_array(0.0), contribution = engine.vertex_array(0.0);  // contribution: r(u) / out(u)
+  const auto ops = engine.ops();
+  auto contribution = engine.vertex_array(0.0);  // r(u) / out(u), or r(u) where u is dangling (rank_of)
   const PageRankProgram<Id> gather[2] = {{contribution, engine.vertex_array(0.0)}, {contribution, engine.vertex_array(0.0)}};
-  auto apply = [&](VertexArray<double> sums, double base) { return PageRankStep<Id, decltype(engine.ops())>{o, rank, contribution, sums, base, engine.ops()}; };
+  auto apply = [&](VertexArray<double> sums, double base) { return PageRankStep<Id, decltype(ops)>{o, contribution, sums, base, ops}; };
   const int limit = o.tolerance > 0 ? o.max_iterations : o.iterations;
   Pair<double> sums{0, 0};  // {L1 change, dangling rank}
   int iteration = 0;
@@ -50,7 +51,8 @@ AlgorithmResult run_pagerank(Engine& engine, const PageRankOptions& o) {
                               : engine.edge_pass_after(SumOp<Pair<double>>{}, applying, wanted, gather[iteration % 2], engine.all()).second;
     if (iteration == limit || !wanted(sums)) break;
   }
-  AlgorithmResult r(engine.collect(rank), {{"iterations", iteration}, {"last_change", sums.first}});
+  engine.for_each([=] TG_HOST_DEVICE(Id v) { contribution[v] = rank_of(contribution[v], static_cast<double>(ops.out_degree(v))); });
+  AlgorithmResult r(engine.collect(contribution), {{"iterations", iteration}, {"last_change", sums.first}});
   r.edges_traversed = engine.num_arcs() * static_cast<uint64_t>(iteration);
   return r;
 }

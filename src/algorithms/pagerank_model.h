@@ -25,22 +25,30 @@ struct PageRankOptions {
   TG_HOST_DEVICE double rank(double base_share, double incoming) const { return base_share + damping * incoming; }
 };
 
+// The kernel keeps one value a vertex between gathers, its contribution: r(v) / out(v), or, for a
+// dangling vertex (no out-edges, so no edge ever reads it), r(v) itself. The rank is recovered
+// from it (to within a rounding of the division); a rank array beside it would cost 8 bytes a
+// vertex more (1 GiB at 2^27 vertices). A contribution of 0 is a rank of 0 (before the first step).
+TG_HOST_DEVICE inline double rank_of(double contribution, double out_degree) {
+  return out_degree > 0 ? contribution * out_degree : contribution;
+}
+
 // One vertex's step of the kernel (a host-device functor the engine runs over every vertex): sets
 // v's rank from the sums gathered into `sums` (which start again from zero) and readies v for
 // the next gather; returns {the change of v's rank, v's rank if v is dangling}.
 template <typename Id, typename Ops>
 struct PageRankStep {
   PageRankOptions o;
-  VertexArray<double> rank, contribution, sums;
+  VertexArray<double> contribution, sums;
   double base;
   Ops ops;
 
   TG_HOST_DEVICE Pair<double> operator()(Id v) const {
     const double next = o.rank(base, sums[v]), out = static_cast<double>(ops.out_degree(v));
-    const double change = next > rank[v] ? next - rank[v] : rank[v] - next;
+    const double previous = rank_of(contribution[v], out);
+    const double change = next > previous ? next - previous : previous - next;
     sums[v] = 0;
-    rank[v] = next;
-    contribution[v] = out > 0 ? next / out : 0.0;
+    contribution[v] = out > 0 ? next / out : next;
     return Pair<double>{change, out > 0 ? 0.0 : next};
   }
 };
