@@ -41,11 +41,13 @@ struct KernelArgs {
 
 enum class Sources { kNone, kOne, kSample };
 
-// The vertex state a kernel holds at its peak on a graph file read with ids of id_bytes (4 or 8)
-// bytes, with or without its weights: what a memory budget refuses a run by before it reads an
-// edge. A test holds every kernel to its formula exactly (a kernel that gains an array must say
-// so here).
-using StateBytes = uint64_t (*)(const GraphFile& file, unsigned id_bytes, bool weights);
+// The vertex state a kernel holds and the result it hands back, at their peak together, on a
+// graph file read with ids of id_bytes (4 or 8) bytes, with or without its weights (and, for BFS,
+// its parents): what a memory budget refuses a run by before it reads an edge. A result that
+// collect moves out of an array is that array's bytes; a mapped one (32-bit ids or distances
+// widened, WCC's labels) is new while the arrays still held count. A test holds every kernel to
+// its formula exactly (Engine::peak_held_bytes: a kernel that gains an array must say so here).
+using StateBytes = uint64_t (*)(const GraphFile& file, unsigned id_bytes, bool weights, bool parents);
 // What the kernel's exchanges hold per vertex on an MPI rank (dist/rank_memory.h), read as
 // StateBytes is: a rank under a budget plans it as hot data, and a test holds every kernel to it.
 using ExchangeStateOf = ExchangeState (*)(const GraphFile& file, unsigned id_bytes, bool weights);
@@ -53,11 +55,6 @@ constexpr uint64_t values_for(uint64_t n) { return n > 0 ? n : 1; }  // an array
 // What the kernel's verifier holds besides the result it checks (its own arrays; the arcs it
 // reads come from the file's mapping): what a budget must leave it after the trials.
 using VerifyBytes = uint64_t (*)(const GraphFile& file);
-// The part of the result that the kernel's collect moves out of its vertex state without a copy
-// (Engine::collect without a map): in one process those bytes are counted once, in the state,
-// not again as the result. A mapped collect makes a new array while the state still lives. A
-// test holds every kernel to it (Engine::results_moved_bytes).
-using ResultMoved = uint64_t (*)(const GraphFile& file, unsigned id_bytes, bool weights);
 
 template <typename Run, typename Verify>
 struct Kernel {
@@ -69,7 +66,6 @@ struct Kernel {
   StateBytes state_bytes;
   ExchangeStateOf exchange_state;
   VerifyBytes verify_bytes;
-  ResultMoved result_moved;
   Run run;        // (Engine<Id, W>&, const KernelArgs&) -> AlgorithmResult
   Verify verify;  // (const GraphView<Id, W>&, const KernelArgs&, const AlgorithmResult&) -> Verdict
 
@@ -78,8 +74,8 @@ struct Kernel {
 template <typename Run, typename Verify>
 constexpr Kernel<Run, Verify> kernel(std::string_view name, std::array<std::string_view, 2> aliases, Sources sources,
                                      bool weighted, PassShape passes, StateBytes state_bytes, ExchangeStateOf exchange_state,
-                                     VerifyBytes verify_bytes, ResultMoved result_moved, Run run, Verify verify) {
-  return {name, aliases, sources, weighted, passes, state_bytes, exchange_state, verify_bytes, result_moved, run, verify};
+                                     VerifyBytes verify_bytes, Run run, Verify verify) {
+  return {name, aliases, sources, weighted, passes, state_bytes, exchange_state, verify_bytes, run, verify};
 }
 
 // SSSP's default bucket width: the mean weight divided by the mean degree, at least the least
@@ -116,23 +112,22 @@ auto sssp_delta(const Engine& engine, const KernelArgs& a) {
 
 inline constexpr auto kKernels = std::make_tuple(
     kernel("bfs", {}, Sources::kOne, false, kSwitchesDirection,
-           [](const GraphFile& f, unsigned id, bool) { return values_for(f.num_vertices()) * (id + 8); },  // parent, depth
+           [](const GraphFile& f, unsigned id, bool, bool parents) {  // parent, depth; with parents, them widened beside
+             return values_for(f.num_vertices()) * (id + (parents ? 16 : 8));
+           },
            [](const GraphFile&, unsigned, bool) { return ExchangeState{}; },  // its source value is the source: none shipped
            [](const GraphFile& f) { return f.num_vertices(); },  // a flag: the vertex has its parent's arc
-           [](const GraphFile& f, unsigned, bool) { return values_for(f.num_vertices()) * 8; },  // depth (parents are mapped)
            [](auto& e, const KernelArgs& a) { return run_bfs(e, a.source, a.parents); },
            [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_bfs(g, a.source, r); }),
     kernel("sssp", {}, Sources::kOne, true, kPushes,
-           [](const GraphFile& f, unsigned, bool weights) {  // distance (the bins are the engine's)
-             return values_for(f.num_vertices()) * (fits_32_bit_distances(f, weights) ? 4 : 8);
+           [](const GraphFile& f, unsigned, bool weights, bool) {  // distance (the bins are the engine's)
+             // 32-bit distances are widened into the result beside them.
+             return values_for(f.num_vertices()) * (fits_32_bit_distances(f, weights) ? 4 + 8 : 8);
            },
            [](const GraphFile& f, unsigned, bool weights) {  // a distance
              return ExchangeState{.shipped_value_bytes = fits_32_bit_distances(f, weights) ? 4u : 8u};
            },
            [](const GraphFile& f) { return f.num_vertices(); },  // a flag: the vertex has a tight arc
-           [](const GraphFile& f, unsigned, bool weights) {  // 64-bit distances; 32-bit ones are mapped
-             return fits_32_bit_distances(f, weights) ? 0 : values_for(f.num_vertices()) * 8;
-           },
            [](auto& e, const KernelArgs& a) {
              const auto delta = sssp_delta(e, a);
              if constexpr (std::is_integral_v<decltype(delta)>) {
@@ -145,26 +140,25 @@ inline constexpr auto kKernels = std::make_tuple(
            },
            [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_sssp(g, a.source, r); }),
     kernel("wcc", {"cc", "components"}, Sources::kNone, false, kSwitchesDirection,
-           [](const GraphFile& f, unsigned id, bool) { return values_for(f.num_vertices()) * 3 * id; },  // parent, grandparent, least
+           [](const GraphFile& f, unsigned id, bool, bool) {  // parent, grandparent, least; then parent and the labels
+             return values_for(f.num_vertices()) * std::max(3 * id, id + 8);
+           },
            [](const GraphFile&, unsigned id, bool) {  // a grandparent; Afforest's linked forest, merged
              return ExchangeState{.shipped_value_bytes = id, .forest_copy_bytes = id};
            },
            [](const GraphFile& f) { return f.num_vertices() * 8; },  // its own union-find
-           [](const GraphFile&, unsigned, bool) { return uint64_t{0}; },  // parents mapped to labels
            [](auto& e, const KernelArgs&) { return run_wcc(e); },
            [](const auto& g, const KernelArgs&, const AlgorithmResult& r) { return verify_wcc(g, r); }),
     kernel("pr", {"pagerank"}, Sources::kNone, false, kPullsEverything,
-           [](const GraphFile& f, unsigned, bool) { return values_for(f.num_vertices()) * 3 * 8; },  // contribution (the rank), two sums
+           [](const GraphFile& f, unsigned, bool, bool) { return values_for(f.num_vertices()) * 3 * 8; },  // contribution (the rank), two sums
            [](const GraphFile&, unsigned, bool) { return ExchangeState{.shipped_value_bytes = 8}; },  // a contribution
            [](const GraphFile& f) { return f.num_vertices() * 8; },  // the incoming sums
-           [](const GraphFile& f, unsigned, bool) { return values_for(f.num_vertices()) * 8; },  // the ranks
            [](auto& e, const KernelArgs& a) { return run_pagerank(e, a.pagerank); },
            [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_pagerank(g, a.pagerank, r); }),
     kernel("radii", {}, Sources::kSample, false, kSwitchesDirection,
-           [](const GraphFile& f, unsigned, bool) { return values_for(f.num_vertices()) * 3 * 8; },  // two source masks, eccentricity
+           [](const GraphFile& f, unsigned, bool, bool) { return values_for(f.num_vertices()) * 3 * 8; },  // two source masks, eccentricity
            [](const GraphFile&, unsigned, bool) { return ExchangeState{.shipped_value_bytes = 8}; },  // a source mask
            [](const GraphFile& f) { return radii_verifier_bytes(f.num_vertices()); },
-           [](const GraphFile& f, unsigned, bool) { return values_for(f.num_vertices()) * 8; },  // the eccentricities
            [](auto& e, const KernelArgs& a) { return run_radii(e, a.sources); },
            [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_radii(g, a.sources, r); }));
 

@@ -43,19 +43,24 @@ AlgorithmResult run_wcc(Engine& engine) {
   const auto parent = engine.vertex_array_from([] TG_HOST_DEVICE(Id v) { return v; });
   engine.sample_pass(2, [=] TG_HOST_DEVICE(Id u, Id v) { ops.link(parent, u, v); });
   engine.compress(parent);
-  const WccProgram<Id> wcc{engine.copy(parent), engine.copy(parent)};
-  const Id giant = engine.most_frequent(parent, 1024);
-  auto frontier = engine.select(engine.all(), [=] TG_HOST_DEVICE(Id v) { return parent[v] != giant; });
-  engine.edge_pass(wcc, engine.all(), {.direction = Direction::kPull, .targets = &frontier});
   uint64_t rounds = 0;
-  for (; !frontier.empty(); ++rounds) {
-    engine.edge_pass(wcc, frontier, {.direction = rounds == 0 ? Direction::kPush : Direction::kAuto});
-    engine.for_each([=] TG_HOST_DEVICE(Id v) {  // parents only ever decrease, so these combines commute
-      ops.combine_at(MinOp<Id>{}, parent, parent.load(v), wcc.least[v]);  // stochastic hooking
-      const Id least = wcc.least[v] < wcc.grandparent[v] ? wcc.least[v] : wcc.grandparent[v];
-      ops.combine_at(MinOp<Id>{}, parent, v, least);  // aggressive hooking, shortcutting
-    });
-    frontier = engine.select(engine.all(), [=] TG_HOST_DEVICE(Id v) { return ops.update(wcc.grandparent, v, parent[parent[v]]); });
+  {
+    // The rounds' arrays go before the labels are made from the parents (a result beside three
+    // arrays would be the run's peak).
+    auto rounds_scope = engine.scope();
+    const WccProgram<Id> wcc{engine.copy(parent), engine.copy(parent)};
+    const Id giant = engine.most_frequent(parent, 1024);
+    auto frontier = engine.select(engine.all(), [=] TG_HOST_DEVICE(Id v) { return parent[v] != giant; });
+    engine.edge_pass(wcc, engine.all(), {.direction = Direction::kPull, .targets = &frontier});
+    for (; !frontier.empty(); ++rounds) {
+      engine.edge_pass(wcc, frontier, {.direction = rounds == 0 ? Direction::kPush : Direction::kAuto});
+      engine.for_each([=] TG_HOST_DEVICE(Id v) {  // parents only ever decrease, so these combines commute
+        ops.combine_at(MinOp<Id>{}, parent, parent.load(v), wcc.least[v]);  // stochastic hooking
+        const Id least = wcc.least[v] < wcc.grandparent[v] ? wcc.least[v] : wcc.grandparent[v];
+        ops.combine_at(MinOp<Id>{}, parent, v, least);  // aggressive hooking, shortcutting
+      });
+      frontier = engine.select(engine.all(), [=] TG_HOST_DEVICE(Id v) { return ops.update(wcc.grandparent, v, parent[parent[v]]); });
+    }
   }
   const auto components = engine.reduce(SumOp<uint64_t>{}, [=] TG_HOST_DEVICE(Id v) { return uint64_t{parent[v] == v}; });
   const auto label = [=] TG_HOST_DEVICE(Id p) { return static_cast<int64_t>(ops.root(parent, p)); };  // v's root is p's

@@ -39,7 +39,7 @@ struct PlanInputs {
   uint64_t index_bytes = 0;  // the view's block index
   bool weights = false;      // its passes read weights
   bool parents = false;      // bfs --parents: a second per-vertex result
-  uint64_t result_in_state = 0;  // the kernel's result_moved (0 on an MPI rank: rank 0 gathers a copy)
+  uint64_t result_in_state = 0;  // the last trial's result, in the state's bytes (0 on an MPI rank: rank 0 gathers a copy)
   uint32_t trials = 1;           // each trial's result is held to the end of the run
   uint32_t threads = 1;
   bool far_in_place = false;  // --far rank, read in place (far_rank_reads_in_place said so)
@@ -63,11 +63,11 @@ PlanInputs plan_inputs(const Kernel& kernel, const View& view, bool weights, boo
   const unsigned id_bytes = sizeof(typename View::IdType);
   PlanInputs in{.algorithm = kernel.name,
                 .passes = kernel.passes,
-                .state_bytes = kernel.state_bytes(view.file(), id_bytes, weights),
+                .state_bytes = kernel.state_bytes(view.file(), id_bytes, weights, parents),
                 .index_bytes = view.index_bytes(),
                 .weights = weights,
                 .parents = parents,
-                .result_in_state = rank ? 0 : kernel.result_moved(view.file(), id_bytes, weights),
+                .result_in_state = rank ? 0 : view.file().num_vertices() * 8 * (parents ? 2 : 1),
                 .trials = 1,
                 .threads = threads,
                 .far_in_place = false,

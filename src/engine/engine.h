@@ -151,11 +151,13 @@ class Engine {
   uint64_t end_owned() const { return hi_; }
   void reset_stats() {
     stats_.clear();
-    results_moved_bytes_ = 0;
+    results_out_bytes_ = 0;
+    peak_held_bytes_ = vertex_bytes_;
   }
-  // The bytes collect moved out of vertex arrays into results since reset_stats (a kernel's
-  // result_moved promises this).
-  uint64_t results_moved_bytes() const { return results_moved_bytes_; }
+  // The vertex state and the results collect handed out since reset_stats, at their peak
+  // together (a kernel's state_bytes promises this): a result moved out of an array adds
+  // nothing, a mapped one adds its bytes while the arrays still held count.
+  uint64_t peak_held_bytes() const { return peak_held_bytes_; }
   uint64_t vertex_bytes() const { return vertex_bytes_; }  // vertex state held now
   uint64_t peak_vertex_bytes() const { return peak_vertex_bytes_; }
   // What the run holds now, by class. Frontiers an algorithm keeps are its own (they hold at
@@ -229,7 +231,7 @@ class Engine {
   std::vector<T> collect(VertexArray<T> a) {
     const uint64_t held = vertex_bytes_;
     auto values = release(a);
-    results_moved_bytes_ += held - vertex_bytes_;  // the array's bytes, now the result's
+    results_out_bytes_ += held - vertex_bytes_;  // the array's bytes, now the result's
     values.resize(a.size());  // an empty graph's array holds one spare value
     return values;
   }
@@ -237,6 +239,8 @@ class Engine {
   auto collect(VertexArray<T> a, Map map) {
     const TeamSize team(options_.threads);
     std::vector<std::invoke_result_t<Map, T>> out(a.size());
+    results_out_bytes_ += out.size() * sizeof(out[0]);  // beside the arrays still held
+    peak_held_bytes_ = std::max(peak_held_bytes_, vertex_bytes_ + results_out_bytes_);
 #pragma omp parallel for schedule(static) if (hi_ - lo_ > options_.serial_work)
     for (uint64_t v = lo_; v < hi_; ++v) out[v] = map(a[v]);  // other ranks map their own
     release(a);
@@ -608,6 +612,7 @@ class Engine {
     storage_.push_back(VertexStorage::of<T>(n, init));
     vertex_bytes_ += storage_.back().bytes();
     peak_vertex_bytes_ = std::max(peak_vertex_bytes_, vertex_bytes_);
+    peak_held_bytes_ = std::max(peak_held_bytes_, vertex_bytes_ + results_out_bytes_);
     return VertexArray<T>::over(static_cast<T*>(storage_.back().data()), 0, n);
   }
   // Takes an array's values out of the engine (collect consumes the array).
@@ -938,7 +943,8 @@ class Engine {
   std::vector<uint64_t> pull_chunks_;
   std::vector<IterationStats> stats_;
   std::vector<VertexStorage> storage_;
-  uint64_t vertex_bytes_ = 0, peak_vertex_bytes_ = 0, results_moved_bytes_ = 0;
+  uint64_t vertex_bytes_ = 0, peak_vertex_bytes_ = 0;
+  uint64_t results_out_bytes_ = 0, peak_held_bytes_ = 0;  // since reset_stats
   uint64_t lo_ = 0, hi_ = 0;  // the masters (EngineOptions::owned)
 };
 

@@ -88,7 +88,7 @@ TrialsOutput run_on_gpu(size_t kernel, std::shared_ptr<const GraphFile> file, co
   // larger graphs); the engine's own sets take about 16 bytes a vertex beside them.
   uint64_t state = 0;
   for_each_kernel([&, k = size_t{0}](const auto& kk) mutable {
-    if (k++ == kernel) state = kk.state_bytes(*file, file->id_bytes(), kk.weighted && file->weighted());
+    if (k++ == kernel) state = kk.state_bytes(*file, file->id_bytes(), kk.weighted && file->weighted(), false);  // no parents on the GPU
   });
   const uint64_t blocks = file->file_bytes(), sets = 16 * file->num_vertices();
   const uint64_t free = info["free_bytes"].get<uint64_t>();
