@@ -111,7 +111,7 @@ auto sssp_delta(const Engine& engine, const KernelArgs& a) {
 }
 
 inline constexpr auto kKernels = std::make_tuple(
-    kernel("bfs", {}, Sources::kOne, false, kSwitchesDirection,
+    kernel("bfs", {}, Sources::kOne, false, kBfsShape,
            [](const GraphFile& f, unsigned id, bool, bool parents) {  // parent, depth; with parents, them widened beside
              return values_for(f.num_vertices()) * (id + (parents ? 16 : 8));
            },
@@ -119,7 +119,7 @@ inline constexpr auto kKernels = std::make_tuple(
            [](const GraphFile& f) { return f.num_vertices(); },  // a flag: the vertex has its parent's arc
            [](auto& e, const KernelArgs& a) { return run_bfs(e, a.source, a.parents); },
            [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_bfs(g, a.source, r); }),
-    kernel("sssp", {}, Sources::kOne, true, kPushes,
+    kernel("sssp", {}, Sources::kOne, true, kSsspShape,
            [](const GraphFile& f, unsigned, bool weights, bool) {  // distance (the bins are the engine's)
              // 32-bit distances are widened into the result beside them.
              return values_for(f.num_vertices()) * (fits_32_bit_distances(f, weights) ? 4 + 8 : 8);
@@ -139,7 +139,7 @@ inline constexpr auto kKernels = std::make_tuple(
              return run_sssp(e, a.source, delta);
            },
            [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_sssp(g, a.source, r); }),
-    kernel("wcc", {"cc", "components"}, Sources::kNone, false, kSwitchesDirection,
+    kernel("wcc", {"cc", "components"}, Sources::kNone, false, kWccShape,
            [](const GraphFile& f, unsigned id, bool, bool) {  // parent, grandparent, least; then parent and the labels
              return values_for(f.num_vertices()) * std::max(3 * id, id + 8);
            },
@@ -149,13 +149,13 @@ inline constexpr auto kKernels = std::make_tuple(
            [](const GraphFile& f) { return f.num_vertices() * 8; },  // its own union-find
            [](auto& e, const KernelArgs&) { return run_wcc(e); },
            [](const auto& g, const KernelArgs&, const AlgorithmResult& r) { return verify_wcc(g, r); }),
-    kernel("pr", {"pagerank"}, Sources::kNone, false, kPullsEverything,
+    kernel("pr", {"pagerank"}, Sources::kNone, false, kPageRankShape,
            [](const GraphFile& f, unsigned, bool, bool) { return values_for(f.num_vertices()) * 3 * 8; },  // contribution (the rank), two sums
            [](const GraphFile&, unsigned, bool) { return ExchangeState{.shipped_value_bytes = 8}; },  // a contribution
            [](const GraphFile& f) { return f.num_vertices() * 8; },  // the incoming sums
            [](auto& e, const KernelArgs& a) { return run_pagerank(e, a.pagerank); },
            [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_pagerank(g, a.pagerank, r); }),
-    kernel("radii", {}, Sources::kSample, false, kSwitchesDirection,
+    kernel("radii", {}, Sources::kSample, false, kRadiiShape,
            [](const GraphFile& f, unsigned, bool, bool) { return values_for(f.num_vertices()) * 3 * 8; },  // two source masks, eccentricity
            [](const GraphFile&, unsigned, bool) { return ExchangeState{.shipped_value_bytes = 8}; },  // a source mask
            [](const GraphFile& f) { return radii_verifier_bytes(f.num_vertices()); },

@@ -19,6 +19,12 @@ struct AlgorithmResult {
       : ints(std::move(values)), summary(std::move(info)) {}
   explicit AlgorithmResult(std::vector<double> values, nlohmann::json info = nlohmann::json::object())
       : real(true), reals(std::move(values)), summary(std::move(info)) {}
+  // Values that are dense vertex ids (WCC's labels), reported as the original ids.
+  static AlgorithmResult of_vertices(std::vector<int64_t> ids, nlohmann::json info) {
+    AlgorithmResult r(std::move(ids), std::move(info));
+    r.values_are_vertices = true;
+    return r;
+  }
 
   bool real = false;            // values in `reals`, else in `ints`
   std::vector<int64_t> ints;    // kUnreached where a vertex was not reached

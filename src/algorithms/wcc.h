@@ -56,17 +56,15 @@ AlgorithmResult run_wcc(Engine& engine) {
       engine.edge_pass(wcc, frontier, {.direction = rounds == 0 ? Direction::kPush : Direction::kAuto});
       engine.for_each([=] TG_HOST_DEVICE(Id v) {  // parents only ever decrease, so these combines commute
         ops.combine_at(MinOp<Id>{}, parent, parent.load(v), wcc.least[v]);  // stochastic hooking
-        const Id least = wcc.least[v] < wcc.grandparent[v] ? wcc.least[v] : wcc.grandparent[v];
-        ops.combine_at(MinOp<Id>{}, parent, v, least);  // aggressive hooking, shortcutting
+        // aggressive hooking (the least grandparent around), shortcutting (its own grandparent)
+        ops.combine_at(MinOp<Id>{}, parent, v, wcc.least[v] < wcc.grandparent[v] ? wcc.least[v] : wcc.grandparent[v]);
       });
       frontier = engine.select(engine.all(), [=] TG_HOST_DEVICE(Id v) { return ops.update(wcc.grandparent, v, parent[parent[v]]); });
     }
   }
   const auto components = engine.reduce(SumOp<uint64_t>{}, [=] TG_HOST_DEVICE(Id v) { return uint64_t{parent[v] == v}; });
   const auto label = [=] TG_HOST_DEVICE(Id p) { return static_cast<int64_t>(ops.root(parent, p)); };  // v's root is p's
-  AlgorithmResult r(engine.collect(parent, label), {{"components", components}, {"rounds", rounds}});
-  r.values_are_vertices = true;
-  return r;
+  return AlgorithmResult::of_vertices(engine.collect(parent, label), {{"components", components}, {"rounds", rounds}});
 }
 
 }  // namespace tg

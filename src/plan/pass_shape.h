@@ -13,13 +13,24 @@ struct PassShape {
   // Whether its frontiers are ever lists of ids (12 bytes a vertex of 32-bit ids at most); a
   // kernel whose passes run over every vertex and activate none (PageRank) holds bitmaps only.
   bool frontier_lists = true;
+  // A block-major pull over a fetching store gives each thread one slice of a range, and each
+  // slice an accumulator per vertex (the combine's value), a copy of the target where the kernel
+  // asks the target first (wants / saturated), and a state byte: up to this much per vertex at once.
+  unsigned pull_value_bytes = 0;  // the combine's value; 0: an id's size
+  bool pull_copies_target = false;
+  constexpr unsigned pull_scratch_bytes(unsigned id_bytes) const {
+    return (pull_value_bytes ? pull_value_bytes : id_bytes) * (pull_copies_target ? 2 : 1) + 1;
+  }
 };
 
-// A direction-optimizing traversal (BFS, WCC, Radii): both grids, with lists.
-inline constexpr PassShape kSwitchesDirection{};
-// Pushes only (SSSP: it pulls only when half the arcs are active).
-inline constexpr PassShape kPushes{.out_share = 1.0, .in_share = 0.0};
-// Pulls over every vertex every pass, activating none (PageRank).
-inline constexpr PassShape kPullsEverything{.out_share = 0.0, .in_share = 1.0, .frontier_lists = false};
+// A direction-optimizing traversal: both grids, with lists (BFS: a candidate parent, asking the
+// target first; WCC: a least grandparent; Radii: a 64-bit source mask, asking the target first).
+inline constexpr PassShape kBfsShape{.pull_copies_target = true};
+inline constexpr PassShape kWccShape{};
+inline constexpr PassShape kRadiiShape{.pull_value_bytes = 8, .pull_copies_target = true};
+// Pushes (SSSP: it pulls only when half the arcs are active; a distance of at most 8 bytes).
+inline constexpr PassShape kSsspShape{.out_share = 1.0, .in_share = 0.0, .pull_value_bytes = 8};
+// Pulls over every vertex every pass, activating none (PageRank: a double sum).
+inline constexpr PassShape kPageRankShape{.out_share = 0.0, .in_share = 1.0, .frontier_lists = false, .pull_value_bytes = 8};
 
 }  // namespace tg

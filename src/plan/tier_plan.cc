@@ -58,8 +58,10 @@ uint64_t frontier_bytes(uint64_t n, unsigned id_bytes, const PassShape& passes, 
   const uint64_t bitmap = (n + 63) / 64 * 8;
   // The pull pass's balanced chunks: 32 a thread (Adjacency::balanced_chunks).
   const uint64_t chunks = (uint64_t{std::max<uint32_t>(threads, 1)} * 32 + 1) * 8;
-  if (!passes.frontier_lists) return 3 * bitmap + chunks;
-  return bitmap + n * id_bytes + 2 * (n * id_bytes + bitmap) + chunks;
+  // A block-major pull's slice accumulators (PassShape::pull_scratch_bytes), all slices at once.
+  const uint64_t pull = n * passes.pull_scratch_bytes(id_bytes);
+  if (!passes.frontier_lists) return 3 * bitmap + chunks + pull;
+  return bitmap + n * id_bytes + 2 * (n * id_bytes + bitmap) + chunks + pull;
 }
 
 uint64_t machine_memory_bytes() {

@@ -146,7 +146,9 @@ TEST(TierPlan, PageRankCountsBitmapsNotFrontierLists) {
   const auto g = kronecker_graph(14, false, GeneratedWeights::kNone, 1, "plan-pr-frontiers.tg");
   const uint64_t n = g->num_vertices(), bitmap = (n + 63) / 64 * 8;
   const auto pr = plan_tiers(*g, request("pr", std::nullopt, 0.5));
-  EXPECT_EQ(pr.frontiers, 3 * bitmap + (2 * 32 + 1) * 8);  // and the pull's chunks, 32 a thread (2 here)
+  // And the pull's chunks (32 a thread, 2 here) and its slice accumulators (a double and a state
+  // byte a vertex: a fetching store's block-major pull holds one slice a thread, the whole range).
+  EXPECT_EQ(pr.frontiers, 3 * bitmap + (2 * 32 + 1) * 8 + n * 9);
   EXPECT_GE(plan_tiers(*g, request("bfs", std::nullopt, 0.5)).frontiers, 3 * n * g->id_bytes());
   GraphView<uint32_t, NoWeight> view(g);
   for (Schedule schedule : {Schedule::kVertex, Schedule::kBlock}) {
