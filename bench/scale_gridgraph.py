@@ -20,7 +20,7 @@ WCC's component count and BFS's level count must agree between the systems (a mi
 in the table).
 
     bench/scale_gridgraph.py --scale 26 [--limit 3G] [--algorithms bfs,wcc,pr] [--pr-iterations 20]
-                             [--timeout S] [--keep] [--reuse] [--out bench/results/scale-gridgraph-26]
+                             [--blocks P] [--timeout S] [--keep] [--reuse] [--out bench/results/scale-gridgraph-26]
 
 GRIDGRAPH_BIN names the folder of GridGraph's bin/ (built from its source beside the project, not
 in it). Runs as root (the cgroup and the page-cache drop). Files go under bench/work/scale/ and are
@@ -71,6 +71,9 @@ def main():
     ap.add_argument("--limit", default="quarter", help="'quarter' (of tiergraph's file) or a size such as 3G")
     ap.add_argument("--algorithms", default="bfs,wcc,pr")
     ap.add_argument("--pr-iterations", type=int, default=20)
+    ap.add_argument("--blocks", type=int, default=0,
+                    help="tiergraph's grid side (0: the file's default, the fewest that fit; a finer grid holds "
+                         "smaller pull accumulators, a range's worth a thread)")
     ap.add_argument("--timeout", type=float, default=3600, help="seconds per run")
     ap.add_argument("--keep", action="store_true", help="keep tiergraph's file and GridGraph's grid")
     ap.add_argument("--reuse", action="store_true", help="take the file and grid a --keep run left (not measured again)")
@@ -98,7 +101,7 @@ def main():
     grid = WORK / f"kron{args.scale}-grid"
     partitions = max(4, (1 << args.scale) >> 20)
     reuse = args.reuse and path.exists() and (grid / "meta").exists()
-    built = None if reuse else build(tg, args.scale, False, build_budget, 0, path)
+    built = None if reuse else build(tg, args.scale, False, build_budget, args.blocks, path)
     if limit is None:
         limit = path.stat().st_size // 4
     budget = limit - RUNTIME
@@ -149,13 +152,16 @@ def main():
               f"{peer.get('seconds', peer.get('failed'))} {check}", flush=True)
         rows.append(row)
     file_bytes = path.stat().st_size
+    grid_side = json.loads(subprocess.run([tg, "info", str(path), "--json"], stdout=subprocess.PIPE, text=True,
+                                          check=True).stdout)["blocks"]["per_side"]
     if not args.keep:
         path.unlink(missing_ok=True)
         shutil.rmtree(grid, ignore_errors=True)
     commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE,
                             text=True).stdout.strip()
     out = {"command": f"bench/scale_gridgraph.py --scale {args.scale} --limit {args.limit} --algorithms {args.algorithms} "
-                      f"--pr-iterations {args.pr_iterations}",
+                      f"--pr-iterations {args.pr_iterations}" + (f" --blocks {args.blocks}" if args.blocks else ""),
+           "grid_side": grid_side,
            "machine": f"{platform.machine()}, {os.cpu_count()} cores", "commit": commit, "limit": limit,
            "cgroup": have_cgroup(), "build": built, "file_bytes": file_bytes, "gridgraph_preprocess": {"seconds": pre_wall, "peak_rss": pre_rss,
                                                                             "grid_bytes": grid_bytes,
@@ -177,7 +183,8 @@ def markdown(args, out):
              f"Machine: {out['machine']}; load average after {out['load_after']}. tiergraph {out['commit']}. "
              f"Both systems under a cgroup v1 memory limit of {mib(out['limit'])} MiB "
              f"({'as here' if out['cgroup'] else 'not here: no cgroup v1 memory controller'}), cold page cache; "
-             f"tiergraph's file {out['file_bytes'] / 2**30:.2f} GiB ({out['file_bytes'] / out['limit']:.1f}x the limit), "
+             f"tiergraph's file {out['file_bytes'] / 2**30:.2f} GiB ({out['file_bytes'] / out['limit']:.1f}x the limit"
+             f"{', a ' + str(out['grid_side']) + 'x' + str(out['grid_side']) + ' grid' if out.get('grid_side') else ''}), "
              f"{built}; GridGraph's {pre['partitions']}x{pre['partitions']} grid's blocks "
              f"{pre['grid_bytes'] / 2**30:.2f} GiB, {prepped}, from both directions of every edge.", "",
              "| algorithm | tiergraph s | verified | peak RSS MiB | GridGraph s | peak RSS MiB | GridGraph / tiergraph "

@@ -160,6 +160,9 @@ class Engine {
   uint64_t peak_held_bytes() const { return peak_held_bytes_; }
   uint64_t vertex_bytes() const { return vertex_bytes_; }  // vertex state held now
   uint64_t peak_vertex_bytes() const { return peak_vertex_bytes_; }
+  // The most a block-major pull's slice accumulators held at once (the plan's pull_scratch_bytes
+  // promises this), since the engine was made.
+  uint64_t peak_pull_scratch_bytes() const { return pull_scratch_peak_; }
   // What the run holds now, by class. Frontiers an algorithm keeps are its own (they hold at
   // most one id per vertex, or a bitmap) and are not counted here.
   MemoryUse memory() const {
@@ -945,6 +948,7 @@ class Engine {
   std::vector<VertexStorage> storage_;
   uint64_t vertex_bytes_ = 0, peak_vertex_bytes_ = 0;
   uint64_t results_out_bytes_ = 0, peak_held_bytes_ = 0;  // since reset_stats
+  uint64_t pull_scratch_live_ = 0, pull_scratch_peak_ = 0;  // under omp critical(tg_pull_scratch)
   uint64_t lo_ = 0, hi_ = 0;  // the masters (EngineOptions::owned)
 };
 

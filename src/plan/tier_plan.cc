@@ -47,19 +47,45 @@ std::string hot_parts(const TierPlan& plan) {
   return parts;
 }
 
+// When a pull's slice accumulators (a range's worth a thread) are much of what the run needs, a
+// finer grid is the cure: said in a refusal.
+std::string grid_hint(const GraphFile& file, const PlanRequest& r, uint64_t needed) {
+  const uint64_t n = file.num_vertices();
+  const uint64_t pull = pull_scratch_bytes(n, largest_range(file), file.id_bytes(), r.passes, r.threads);
+  const uint32_t p = file.blocks_per_side(), finer = p * 8;
+  if (pull * 8 < needed || p >= 64) return "";
+  const uint64_t then = pull_scratch_bytes(n, (n + finer - 1) / finer, file.id_bytes(), r.passes, r.threads);
+  return fmt::format("; of that, a pull's accumulators take {} on this {}x{} grid (a range's worth for each of {} "
+                     "threads, at most every vertex), which a finer grid cuts: on a grid of {} (`tiergraph reblock {} "
+                     "-o FINER.tg --blocks {}`) they would take about {}",
+                     bytes_text(pull), p, p, std::max<uint32_t>(r.threads, 1), finer, file.name(), finer, bytes_text(then));
+}
+
 }  // namespace
+
+uint64_t pull_scratch_bytes(uint64_t n, uint64_t largest_range, unsigned id_bytes, const PassShape& passes,
+                            uint32_t threads) {
+  const uint64_t live = std::min(n, uint64_t{std::max<uint32_t>(threads, 1)} * largest_range);
+  return live * passes.pull_scratch_bytes(id_bytes);
+}
+
+uint64_t largest_range(const GraphFile& file) {
+  const auto ranges = file.ranges();
+  uint64_t largest = 0;
+  for (size_t r = 0; r + 1 < ranges.size(); ++r) largest = std::max(largest, ranges[r + 1] - ranges[r]);
+  return largest;
+}
 
 // The engine's own sets and an algorithm's frontiers, at most: the claim bitmap, the pull
 // pass's chunks, the push buffers (an id per vertex activated in a pass) and two frontiers (this pass's and the next,
 // each a list of ids or a bitmap). A kernel without frontier lists (PageRank's passes run over
 // every vertex and activate none) holds bitmaps only (the claim bitmap, a fused pull's next set,
 // one spare): counting lists for it made Kronecker-27 (2^27 vertices) need 7 GiB where 5.6 do.
-uint64_t frontier_bytes(uint64_t n, unsigned id_bytes, const PassShape& passes, uint32_t threads) {
+uint64_t frontier_bytes(uint64_t n, uint64_t largest_range, unsigned id_bytes, const PassShape& passes, uint32_t threads) {
   const uint64_t bitmap = (n + 63) / 64 * 8;
   // The pull pass's balanced chunks: 32 a thread (Adjacency::balanced_chunks).
   const uint64_t chunks = (uint64_t{std::max<uint32_t>(threads, 1)} * 32 + 1) * 8;
-  // A block-major pull's slice accumulators (PassShape::pull_scratch_bytes), all slices at once.
-  const uint64_t pull = n * passes.pull_scratch_bytes(id_bytes);
+  const uint64_t pull = pull_scratch_bytes(n, largest_range, id_bytes, passes, threads);
   if (!passes.frontier_lists) return 3 * bitmap + chunks + pull;
   return bitmap + n * id_bytes + 2 * (n * id_bytes + bitmap) + chunks + pull;
 }
@@ -119,7 +145,7 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
   plan.profile_source = r.profile.source;
   const uint64_t n = file.num_vertices();
   plan.vertex_state = r.vertex_state_bytes;
-  plan.frontiers = frontier_bytes(n, file.id_bytes(), r.passes, r.threads);
+  plan.frontiers = frontier_bytes(n, largest_range(file), file.id_bytes(), r.passes, r.threads);
   plan.index = r.index_bytes + small_section_bytes(file);
   const uint64_t results = r.result_bytes * std::max<uint32_t>(r.trials, 1);
   plan.result = results - std::min(r.result_in_state, r.result_bytes);
@@ -203,8 +229,8 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
            bytes_text(kFixedOverheadBytes));
     }
     if (r.budget && hot > *r.budget) {
-      fail("a memory budget of {} is too small: {} {} needs at least {} besides its edge blocks ({})",
-           bytes_text(*r.budget), r.algorithm, file.name(), bytes_text(hot), hot_parts(plan));
+      fail("a memory budget of {} is too small: {} {} needs at least {} besides its edge blocks ({}){}",
+           bytes_text(*r.budget), r.algorithm, file.name(), bytes_text(hot), hot_parts(plan), grid_hint(file, r, hot));
     }
   } else if (r.far_ratio) {
     local_target = static_cast<uint64_t>(std::floor((1.0 - *r.far_ratio) * static_cast<double>(plan.edge_bytes)));
@@ -235,9 +261,10 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
     const uint64_t minimum = hot + pool_of(plan.buffer_bytes);
     if (minimum > *r.budget) {
       fail("a memory budget of {} is too small: {} {} needs at least {} ({}, and a fetch pipeline of {} buffers of {}); "
-           "give {} or more",
+           "give {} or more{}",
            bytes_text(*r.budget), r.algorithm, file.name(), bytes_text(minimum), hot_parts(plan), plan.buffers,
-           bytes_text(plan.buffer_bytes), option_with("memory-budget", fmt::format("{}M", format::align_up(minimum, 1 << 20) >> 20)));
+           bytes_text(plan.buffer_bytes), option_with("memory-budget", fmt::format("{}M", format::align_up(minimum, 1 << 20) >> 20)),
+           grid_hint(file, r, minimum));
     }
     local_target = *r.budget - minimum;
     plan.reasons.push_back(fmt::format(

@@ -40,9 +40,17 @@ inline constexpr uint64_t kFixedOverheadBytes = uint64_t{64} << 20;
 // whole blocks can be read as selections).
 inline constexpr uint64_t kWholeBlockBytes = uint64_t{4} << 20;
 
-// What the engine's own sets and a kernel's frontiers hold at most on n vertices (the plan's
-// `frontiers`).
-uint64_t frontier_bytes(uint64_t n, unsigned id_bytes, const PassShape& passes, uint32_t threads);
+// What the engine's own sets and a kernel's frontiers hold at most on n vertices whose largest
+// vertex range (of the block grid) has `largest_range` vertices (the plan's `frontiers`).
+uint64_t frontier_bytes(uint64_t n, uint64_t largest_range, unsigned id_bytes, const PassShape& passes, uint32_t threads);
+
+// Of those, a block-major pull's slice accumulators: each thread works on one slice at a time and
+// a slice lies within one range, so at most `threads` ranges' worth (all n on a 1x1 grid).
+uint64_t pull_scratch_bytes(uint64_t n, uint64_t largest_range, unsigned id_bytes, const PassShape& passes,
+                            uint32_t threads);
+
+// The vertices of the file's largest vertex range.
+uint64_t largest_range(const GraphFile& file);
 
 struct PlanRequest {
   std::string algorithm;            // its name, for messages

@@ -151,10 +151,40 @@ TEST(EngineOptions, KernelsPassShapesHold) {
       // The engine's own sets within what the plan counts as frontiers (bitmaps only, for a
       // kernel without lists).
       EXPECT_LE(engine.memory().engine_sets,
-                frontier_bytes(g.num_vertices(), sizeof(Id), kernel.passes, static_cast<uint32_t>(max_threads())))
+                frontier_bytes(g.num_vertices(), largest_range(*file), sizeof(Id), kernel.passes,
+                               static_cast<uint32_t>(max_threads())))
           << kernel.name << " " << schedule_name(schedule);
     }
   });
+}
+
+// A block-major pull over a fetching store holds a slice accumulator per running task; the plan
+// counts at most a range's worth a thread (all vertices on a 1x1 grid). Each kernel's slices,
+// of the value it declares, must keep within that, on one range and on four.
+TEST(EngineOptions, PullAccumulatorsStayWithinWhatThePlanCounts) {
+  using Id = uint32_t;
+  for (uint32_t blocks : {1u, 4u}) {
+    auto file = kronecker_graph(11, false, GeneratedWeights::kInteger, blocks, fmt::format("eo-pull-{}", blocks));
+    GraphView<Id, int32_t> g(file);
+    const uint32_t threads = static_cast<uint32_t>(max_threads());
+    for_each_kernel([&](const auto& kernel) {
+      CopyingStore store(file, {.buffers = 4 + 2 * threads, .depth = 4});
+      Engine engine(g, EngineOptions{.schedule = Schedule::kBlock, .store = &store});
+      KernelArgs args;
+      args.source = 1;
+      args.sources = radii_sources(g, 64, 7);
+      kernel.run(engine, args);
+      const uint64_t counted = pull_scratch_bytes(g.num_vertices(), largest_range(*file), sizeof(Id), kernel.passes, threads);
+      EXPECT_LE(engine.peak_pull_scratch_bytes(), counted) << kernel.name << " on " << blocks << "x" << blocks;
+      if (kernel.passes.out_share == 0) {
+        EXPECT_GT(engine.peak_pull_scratch_bytes(), 0u) << kernel.name << " pulls";
+      }
+    });
+    if (blocks == 4 && threads < 4) {  // the bound is a range's worth a thread, not every vertex
+      EXPECT_LT(pull_scratch_bytes(g.num_vertices(), largest_range(*file), sizeof(Id), kPageRankShape, threads),
+                g.num_vertices() * kPageRankShape.pull_scratch_bytes(sizeof(Id)));
+    }
+  }
 }
 
 TEST(EngineOptions, MemoryCountsTheCopyingStoresPool) {

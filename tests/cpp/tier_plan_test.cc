@@ -158,6 +158,28 @@ TEST(TierPlan, PageRankCountsBitmapsNotFrontierLists) {
   }
 }
 
+// A pull's accumulators are a range's worth a thread: all n on a 1x1 grid, where a refusal names
+// the finer grid that cuts them; a quarter of n for each of 2 threads on a 4x4 grid.
+TEST(TierPlan, PullAccumulatorsAreARangeAThreadAndARefusalNamesAFinerGrid) {
+  const auto one = kronecker_graph(16, false, GeneratedWeights::kNone, 1, "plan-pull-1.tg");
+  const auto four = kronecker_graph(16, false, GeneratedWeights::kNone, 4, "plan-pull-4.tg");
+  const uint64_t n = one->num_vertices();
+  EXPECT_EQ(largest_range(*one), n);
+  EXPECT_EQ(pull_scratch_bytes(n, largest_range(*one), 4, kPageRankShape, 2), n * 9);
+  EXPECT_EQ(pull_scratch_bytes(n, largest_range(*four), 4, kPageRankShape, 2), 2 * largest_range(*four) * 9);
+  EXPECT_LT(largest_range(*four), n / 2);  // ranges balance arcs, not vertices
+  EXPECT_LT(plan_tiers(*four, request("pr", std::nullopt, 0.5)).frontiers,
+            plan_tiers(*one, request("pr", std::nullopt, 0.5)).frontiers);
+  try {
+    plan_tiers(*one, request("pr", 100000, std::nullopt));
+    FAIL() << "a budget below the minimum was accepted";
+  } catch (const Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("a pull's accumulators take"), std::string::npos) << m;
+    EXPECT_NE(m.find("--blocks 8"), std::string::npos) << m;
+  }
+}
+
 TEST(TierPlan, FarRatiosZeroAndOne) {
   const auto g = kronecker_graph(12, true, GeneratedWeights::kInteger, 4, "plan-ratios.tg");
   const auto none = plan_tiers(*g, request("sssp", std::nullopt, 0.0));
