@@ -39,7 +39,7 @@ struct PlanInputs {
   uint64_t index_bytes = 0;  // the view's block index
   bool weights = false;      // its passes read weights
   bool parents = false;      // bfs --parents: a second per-vertex result
-  uint64_t result_in_state = 0;  // the last trial's result, in the state's bytes (0 on an MPI rank: rank 0 gathers a copy)
+  bool result_in_state = true;  // the last trial's result is within state_bytes (not on an MPI rank: rank 0 gathers a copy)
   uint32_t trials = 1;           // each trial's result is held to the end of the run
   uint32_t threads = 1;
   bool far_in_place = false;  // --far rank, read in place (far_rank_reads_in_place said so)
@@ -67,7 +67,7 @@ PlanInputs plan_inputs(const Kernel& kernel, const View& view, bool weights, boo
                 .index_bytes = view.index_bytes(),
                 .weights = weights,
                 .parents = parents,
-                .result_in_state = rank ? 0 : view.file().num_vertices() * 8 * (parents ? 2 : 1),
+                .result_in_state = !rank,
                 .trials = 1,
                 .threads = threads,
                 .far_in_place = false,

@@ -299,10 +299,13 @@ void ArcRuns::release_below(uint64_t major) {
     if (end <= r.released) continue;
     r.released = end;
     // Whole aligned stretches only: a hole never cuts into a record still to be read.
-    const uint64_t from = 0, to = end == r.records ? (end * r.record() + kPunchAlign - 1) / kPunchAlign * kPunchAlign
-                                                   : end * r.record() / kPunchAlign * kPunchAlign;
-    if (to == 0 || punch_failed_) continue;
-    if (::fallocate(r.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(from), static_cast<off_t>(to)) != 0) {
+    // From where the last hole ended: punching [0, to) again each group cost a walk of the extents.
+    const uint64_t from = r.punched, to = end == r.records ? (end * r.record() + kPunchAlign - 1) / kPunchAlign * kPunchAlign
+                                                           : end * r.record() / kPunchAlign * kPunchAlign;
+    if (to <= from || punch_failed_) continue;
+    if (::fallocate(r.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(from), static_cast<off_t>(to - from)) == 0) {
+      r.punched = to;
+    } else {
       punch_failed_ = true;  // the runs keep their space until they are closed
       log::info("note: scratch folder '{}' cannot free the sorted runs as they are merged ({}): the build needs room for "
                 "all of them and the graph file at once",

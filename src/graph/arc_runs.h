@@ -78,7 +78,8 @@ class ArcRuns {
     uint8_t id_bytes = 4;
     uint8_t weight_bytes = 0;  // 0 (unweighted), 4 (int32) or 8 (double)
     uint64_t records = 0;
-    uint64_t released = 0;     // records [0, released) are punched out
+    uint64_t released = 0;     // records [0, released) are no longer read
+    uint64_t punched = 0;      // bytes [0, punched) are a hole (whole aligned stretches of them)
     size_t record() const { return 2 * size_t{id_bytes} + weight_bytes; }
     std::vector<uint64_t> sparse;  // the major of every kSparse-th record
   };

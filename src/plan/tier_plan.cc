@@ -148,7 +148,7 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
   plan.frontiers = frontier_bytes(n, largest_range(file), file.id_bytes(), r.passes, r.threads);
   plan.index = r.index_bytes + small_section_bytes(file);
   const uint64_t results = r.result_bytes * std::max<uint32_t>(r.trials, 1);
-  plan.result = results - std::min(r.result_in_state, r.result_bytes);
+  plan.result = results - (r.result_in_state ? r.result_bytes : 0);
   plan.results_held = results;
   plan.communication = r.communication_bytes;
   const uint64_t hot = plan.minimum();

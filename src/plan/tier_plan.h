@@ -58,7 +58,7 @@ struct PlanRequest {
   uint64_t vertex_state_bytes = 0;  // the kernel's state_bytes(file, id_bytes, weights)
   uint64_t result_bytes = 0;        // the per-vertex result a trial hands back
   uint32_t trials = 1;              // each trial's result is held to the end of the run
-  uint64_t result_in_state = 0;     // of a result, the bytes moved out of the vertex state (no copy)
+  bool result_in_state = false;     // the last trial's result is within vertex_state_bytes (its joint peak)
   uint64_t index_bytes = 0;         // the in-memory block index (decoders, DCSR presence)
   bool weights = false;             // passes read the weights part
   std::optional<uint64_t> budget;   // --memory-budget

@@ -128,7 +128,7 @@ TEST(TierPlan, ResultsCountTheTrialsAndNotWhatTheStateHolds) {
   const auto copied = plan_tiers(*g, r);
   EXPECT_EQ(copied.result, 800u);
   EXPECT_EQ(copied.results_held, 800u);
-  r.result_in_state = 800;
+  r.result_in_state = true;
   const auto moved = plan_tiers(*g, r);
   EXPECT_EQ(moved.result, 0u);
   EXPECT_EQ(moved.minimum() + 800, copied.minimum());
