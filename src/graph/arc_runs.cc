@@ -149,18 +149,19 @@ void ArcRuns::add_run(std::span<SpillArc<Id, W>> arcs) {
   // Buckets on the major's top bits: the sort is in place and its buckets sort in parallel.
   const uint64_t buckets_wanted = std::max<uint64_t>(1, static_cast<uint64_t>(max_threads()) * 64);
   const int shift = std::max(0, static_cast<int>(std::bit_width(uint64_t{largest})) - static_cast<int>(std::bit_width(buckets_wanted)));
-  auto less = [](const Arc& a, const Arc& b) {
-    if constexpr (std::is_same_v<Id, uint32_t> && std::is_same_v<W, NoWeight>) {
-      return (uint64_t{a.major} << 32 | a.minor) < (uint64_t{b.major} << 32 | b.minor);
-    } else {
+  auto bucket_of = [shift](const Arc& a) { return static_cast<size_t>(uint64_t{a.major} >> shift); };
+  if constexpr (std::is_same_v<Id, uint32_t> && std::is_same_v<W, NoWeight>) {  // the key is the whole arc
+    parallel_bucket_radix_sort(arcs.data(), arcs.size(), (uint64_t{largest} >> shift) + 1,
+                               [](const Arc& a) { return uint64_t{a.major} << 32 | a.minor; }, bucket_of);
+  } else {
+    auto less = [](const Arc& a, const Arc& b) {
       if (a.major != b.major) return a.major < b.major;
       if (a.minor != b.minor) return a.minor < b.minor;
       if constexpr (std::is_same_v<W, double>) return a.w < b.w;
       return false;
-    }
-  };
-  parallel_bucket_sort(arcs.data(), arcs.size(), (uint64_t{largest} >> shift) + 1, less,
-                       [shift](const Arc& a) { return static_cast<size_t>(uint64_t{a.major} >> shift); });
+    };
+    parallel_bucket_sort(arcs.data(), arcs.size(), (uint64_t{largest} >> shift) + 1, less, bucket_of);
+  }
 
   Run run;
   run.id_bytes = uint64_t{largest} > UINT32_MAX ? 8 : 4;

@@ -162,8 +162,13 @@ void sort_edges(EdgeArray<Id, W>& edges, uint64_t n) {
   const uint64_t buckets_wanted = std::max<uint64_t>(1, static_cast<uint64_t>(max_threads()) * 64);
   const int shift = std::max(0, static_cast<int>(std::bit_width(n)) -
                                     static_cast<int>(std::bit_width(buckets_wanted)));
-  parallel_bucket_sort(edges.data(), edges.size(), (n >> shift) + 1, EdgeLess(),
-                       [shift](const Edge<Id, W>& e) { return static_cast<size_t>(e.u) >> shift; });
+  auto bucket_of = [shift](const Edge<Id, W>& e) { return static_cast<size_t>(e.u) >> shift; };
+  if constexpr (sizeof(Id) == 4 && std::is_same_v<W, NoWeight>) {  // the key is the whole edge
+    parallel_bucket_radix_sort(edges.data(), edges.size(), (n >> shift) + 1,
+                               [](const Edge<Id, W>& e) { return uint64_t{e.u} << 32 | e.v; }, bucket_of);
+  } else {
+    parallel_bucket_sort(edges.data(), edges.size(), (n >> shift) + 1, EdgeLess(), bucket_of);
+  }
 }
 
 template <typename Id, typename W>

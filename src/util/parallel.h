@@ -4,6 +4,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -117,11 +118,10 @@ std::vector<T> concatenate(const std::vector<std::vector<T>>& parts) {
   return all;
 }
 
-// Sorts in place with bounded extra memory: one in-place pass distributes the elements into
-// buckets by bucket_of(x) (which must be monotone in the order), then the buckets are sorted in
-// parallel. bucket_of must return values below `buckets`.
-template <typename T, typename Less, typename BucketOf>
-void parallel_bucket_sort(T* a, size_t n, size_t buckets, Less less, BucketOf bucket_of) {
+// Moves each element of a[0, n) into its bucket in place (bucket_of(x) < buckets, counted in
+// parallel, placed by following swap cycles); returns the buckets' starts (buckets + 1 of them).
+template <typename T, typename BucketOf>
+std::vector<size_t> distribute_into_buckets(T* a, size_t n, size_t buckets, BucketOf bucket_of) {
   std::vector<size_t> count(buckets + 1, 0);
   {
     const int threads = max_threads();
@@ -151,8 +151,68 @@ void parallel_bucket_sort(T* a, size_t n, size_t buckets, Less less, BucketOf bu
       a[next[b]++] = x;
     }
   }
+  return start;
+}
+
+// Sorts in place with bounded extra memory: one in-place pass distributes the elements into
+// buckets by bucket_of(x) (which must be monotone in the order), then the buckets are sorted in
+// parallel. bucket_of must return values below `buckets`.
+template <typename T, typename Less, typename BucketOf>
+void parallel_bucket_sort(T* a, size_t n, size_t buckets, Less less, BucketOf bucket_of) {
+  const std::vector<size_t> start = distribute_into_buckets(a, n, buckets, bucket_of);
 #pragma omp parallel for schedule(dynamic, 1)
   for (size_t b = 0; b < buckets; ++b) std::sort(a + start[b], a + start[b + 1], less);
+}
+
+// Sorts a[0, n) in place by key_of(x), a 64-bit key that orders the elements completely (equal
+// keys only for equal elements): a byte of the key at a time from the highest byte in which
+// the keys differ (an in-place MSD radix sort), insertion sort for small stretches. For keys such
+// as an arc's (major << 32 | minor) it is about twice as fast as std::sort, in no extra memory.
+template <typename T, typename KeyOf>
+void radix_sort_in_place(T* a, size_t n, KeyOf key_of) {
+  if (n <= 32) {
+    for (size_t i = 1; i < n; ++i) {
+      T x = a[i];
+      const uint64_t key = key_of(x);
+      size_t j = i;
+      for (; j > 0 && key_of(a[j - 1]) > key; --j) a[j] = a[j - 1];
+      a[j] = x;
+    }
+    return;
+  }
+  const uint64_t first = key_of(a[0]);
+  uint64_t differ = 0;
+  for (size_t i = 1; i < n; ++i) differ |= key_of(a[i]) ^ first;
+  if (differ == 0) return;
+  // Every key agrees above the highest differing bit: sort on the 8 bits that end there.
+  const int shift = std::max(0, static_cast<int>(std::bit_width(differ)) - 8);
+  auto digit = [&](const T& x) { return static_cast<size_t>((key_of(x) >> shift) & 255); };
+  size_t start[257] = {};
+  for (size_t i = 0; i < n; ++i) ++start[digit(a[i]) + 1];
+  for (size_t b = 0; b < 256; ++b) start[b + 1] += start[b];
+  size_t next[256];
+  std::copy(start, start + 256, next);
+  for (size_t b = 0; b < 256; ++b) {
+    while (next[b] < start[b + 1]) {
+      T x = a[next[b]];
+      size_t target = digit(x);
+      while (target != b) {
+        std::swap(x, a[next[target]++]);
+        target = digit(x);
+      }
+      a[next[b]++] = x;
+    }
+  }
+  if (shift == 0) return;  // the last byte: each bucket's keys are equal
+  for (size_t b = 0; b < 256; ++b) radix_sort_in_place(a + start[b], start[b + 1] - start[b], key_of);
+}
+
+// parallel_bucket_sort with each bucket radix-sorted by key_of (see radix_sort_in_place).
+template <typename T, typename KeyOf, typename BucketOf>
+void parallel_bucket_radix_sort(T* a, size_t n, size_t buckets, KeyOf key_of, BucketOf bucket_of) {
+  const std::vector<size_t> start = distribute_into_buckets(a, n, buckets, bucket_of);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (size_t b = 0; b < buckets; ++b) radix_sort_in_place(a + start[b], start[b + 1] - start[b], key_of);
 }
 
 }  // namespace tg
