@@ -56,9 +56,10 @@ std::string grid_hint(const GraphFile& file, const PlanRequest& r, uint64_t need
   if (pull * 8 < needed || p >= 64) return "";
   const uint64_t then = pull_scratch_bytes(n, (n + finer - 1) / finer, file.id_bytes(), r.passes, r.threads);
   return fmt::format("; of that, a pull's accumulators take {} on this {}x{} grid (a range's worth for each of {} "
-                     "threads, at most every vertex), which a finer grid cuts: on a grid of {} (`tiergraph reblock {} "
-                     "-o FINER.tg --blocks {}`) they would take about {}",
-                     bytes_text(pull), p, p, std::max<uint32_t>(r.threads, 1), finer, file.name(), finer, bytes_text(then));
+                     "threads, at most every vertex), which a finer grid cuts: the graph built (or reblocked) with {} "
+                     "would hold them in about {}",
+                     bytes_text(pull), p, p, std::max<uint32_t>(r.threads, 1),
+                     option_with("blocks", std::to_string(finer), false), bytes_text(then));
 }
 
 }  // namespace
