@@ -168,7 +168,7 @@ TEST(EngineOptions, PullAccumulatorsStayWithinWhatThePlanCounts) {
     GraphView<Id, int32_t> g(file);
     const uint32_t threads = static_cast<uint32_t>(max_threads());
     for_each_kernel([&](const auto& kernel) {
-      CopyingStore store(file, {.buffers = 4 + 2 * threads, .depth = 4});
+      CopyingStore store(file, {.buffers = 4 + 2 * threads, .depth = 4, .with_weights = true});  // SSSP reads them
       Engine engine(g, EngineOptions{.schedule = Schedule::kBlock, .store = &store});
       KernelArgs args;
       args.source = 1;
