@@ -118,6 +118,24 @@ std::vector<T> concatenate(const std::vector<std::vector<T>>& parts) {
   return all;
 }
 
+// American flag placement: moves each element of a[0, start[buckets]) into its bucket
+// [start[b], start[b + 1]) by following swap cycles (bucket_of(x) < buckets), in place. `next`
+// holds a cursor per bucket, starting at start[b] (the caller's, so a recursion allocates none).
+template <typename T, typename BucketOf>
+void place_in_buckets(T* a, const size_t* start, size_t* next, size_t buckets, BucketOf bucket_of) {
+  for (size_t b = 0; b < buckets; ++b) {
+    while (next[b] < start[b + 1]) {
+      T x = a[next[b]];
+      size_t target = bucket_of(x);
+      while (target != b) {
+        std::swap(x, a[next[target]++]);
+        target = bucket_of(x);
+      }
+      a[next[b]++] = x;
+    }
+  }
+}
+
 // Moves each element of a[0, n) into its bucket in place (bucket_of(x) < buckets, counted in
 // parallel, placed by following swap cycles); returns the buckets' starts (buckets + 1 of them).
 template <typename T, typename BucketOf>
@@ -138,19 +156,8 @@ std::vector<size_t> distribute_into_buckets(T* a, size_t n, size_t buckets, Buck
   std::vector<size_t> start(buckets + 1);
   start[0] = 0;
   for (size_t b = 0; b < buckets; ++b) start[b + 1] = start[b] + count[b];
-  // American flag: place each element into its bucket by following swap cycles.
   std::vector<size_t> next(start.begin(), start.end() - 1);
-  for (size_t b = 0; b < buckets; ++b) {
-    while (next[b] < start[b + 1]) {
-      T x = a[next[b]];
-      size_t target = bucket_of(x);
-      while (target != b) {
-        std::swap(x, a[next[target]++]);
-        target = bucket_of(x);
-      }
-      a[next[b]++] = x;
-    }
-  }
+  place_in_buckets(a, start.data(), next.data(), buckets, bucket_of);
   return start;
 }
 
@@ -192,17 +199,7 @@ void radix_sort_in_place(T* a, size_t n, KeyOf key_of) {
   for (size_t b = 0; b < 256; ++b) start[b + 1] += start[b];
   size_t next[256];
   std::copy(start, start + 256, next);
-  for (size_t b = 0; b < 256; ++b) {
-    while (next[b] < start[b + 1]) {
-      T x = a[next[b]];
-      size_t target = digit(x);
-      while (target != b) {
-        std::swap(x, a[next[target]++]);
-        target = digit(x);
-      }
-      a[next[b]++] = x;
-    }
-  }
+  place_in_buckets(a, start, next, 256, digit);
   if (shift == 0) return;  // the last byte: each bucket's keys are equal
   for (size_t b = 0; b < 256; ++b) radix_sort_in_place(a + start[b], start[b + 1] - start[b], key_of);
 }
