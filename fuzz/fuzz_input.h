@@ -16,7 +16,7 @@
 #include <span>
 #include <string>
 
-#include "graph/parse.h"
+#include "ingest/parse.h"
 
 namespace tg::fuzz {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "algorithms/kernels.h"
-#include "engine/engine.h"
+#include "engine/cpu/engine.h"
 #include "fuzz/fuzz_input.h"
 #include "graph/format.h"
 #include "graph/graph_file.h"

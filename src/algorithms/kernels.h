@@ -17,7 +17,7 @@
 #include "algorithms/radii.h"
 #include "algorithms/sssp.h"
 #include "algorithms/wcc.h"
-#include "dist/rank_memory.h"
+#include "engine/mpi/rank_memory.h"
 #include "graph/graph_file.h"
 #include "plan/pass_shape.h"
 #include "util/error.h"
@@ -48,7 +48,7 @@ enum class Sources { kNone, kOne, kSample };
 // widened, WCC's labels) is new while the arrays still held count. A test holds every kernel to
 // its formula exactly (Engine::peak_held_bytes: a kernel that gains an array must say so here).
 using StateBytes = uint64_t (*)(const GraphFile& file, unsigned id_bytes, bool weights, bool parents);
-// What the kernel's exchanges hold per vertex on an MPI rank (dist/rank_memory.h), read as
+// What the kernel's exchanges hold per vertex on an MPI rank (engine/mpi/rank_memory.h), read as
 // StateBytes is: a rank under a budget plans it as hot data, and a test holds every kernel to it.
 using ExchangeStateOf = ExchangeState (*)(const GraphFile& file, unsigned id_bytes, bool weights);
 constexpr uint64_t values_for(uint64_t n) { return n > 0 ? n : 1; }  // an array never holds fewer than one value

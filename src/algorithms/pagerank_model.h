@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "engine/combine.h"
-#include "engine/device.h"
+#include "util/host_device.h"
 #include "engine/vertex_array.h"
 
 namespace tg {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "engine/device.h"
+#include "util/host_device.h"
 #include "graph/no_weight.h"
 
 namespace tg {

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <utility>
 
-#include "dist/rank_memory.h"
+#include "engine/mpi/rank_memory.h"
 #include "graph/graph_file.h"
 #include "plan/tier_plan.h"
 #include "store/block_store.h"

@@ -17,9 +17,9 @@
 
 #include "cli/commands.h"
 #include "cli/validators.h"
-#include "dist/mpi_runtime.h"
-#include "dist/rank_calibration.h"
-#include "plan/fetch_profile.h"
+#include "mpi/mpi_runtime.h"
+#include "engine/mpi/rank_calibration.h"
+#include "store/fetch_profile.h"
 #include "plan/tier_plan.h"
 #include "store/file_calibration.h"
 #include "util/atomic_file.h"

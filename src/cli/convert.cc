@@ -6,7 +6,7 @@
 
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "graph/convert.h"
+#include "ingest/convert.h"
 #include "util/log.h"
 
 namespace tg::cli {

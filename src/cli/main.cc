@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "cli/commands.h"
-#include "dist/mpi_runtime.h"
+#include "mpi/mpi_runtime.h"
 #include "util/error.h"
 #include "util/interrupt_cleanup.h"
 #include "util/log.h"

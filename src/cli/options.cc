@@ -1,8 +1,8 @@
 #include "cli/options.h"
 
 #include "cli/validators.h"
-#include "graph/bounded_build.h"
-#include "graph/generate.h"
+#include "ingest/bounded_build.h"
+#include "ingest/generate.h"
 #include "plan/tier_plan.h"
 #include "util/byte_size.h"
 #include "util/error.h"

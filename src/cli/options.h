@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
-#include "graph/convert.h"
-#include "graph/generate.h"
+#include "ingest/convert.h"
+#include "ingest/generate.h"
 
 namespace tg::cli {
 

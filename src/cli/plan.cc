@@ -14,7 +14,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/validators.h"
-#include "dist/partition.h"
+#include "engine/mpi/partition.h"
 #include "graph/graph_view.h"
 #include "util/byte_size.h"
 #include "util/error.h"

@@ -6,8 +6,8 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/validators.h"
-#include "graph/bounded_build.h"
-#include "graph/reblock.h"
+#include "ingest/bounded_build.h"
+#include "ingest/reblock.h"
 #include "util/log.h"
 
 namespace tg::cli {

@@ -19,9 +19,9 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/validators.h"
-#include "dist/comm.h"
-#include "dist/mpi_runtime.h"
-#include "engine/engine.h"
+#include "mpi/comm.h"
+#include "mpi/mpi_runtime.h"
+#include "engine/cpu/engine.h"
 #include "graph/format.h"
 #include "store/far_rank.h"
 #include "util/atomic_file.h"
@@ -133,7 +133,7 @@ void run_command(const RunArgs& a) {
   // Every process holds its file now: the pair of a far rank, and the computing ranks, compare theirs.
   if (far_ranks) mpi::agree([&] { check_far_rank_file(*file); });  // before any block moves: the pair reads one file
   mpi::agree([&] {  // every process agrees, though only the computing ranks compare
-    if (request.distributed) dist::check_same_graph(file->file_bytes(), file->header().header_checksum, file->path().c_str());
+    if (request.distributed) mpi::check_same_graph(file->file_bytes(), file->header().header_checksum, file->path().c_str());
   });
   // In place where every pair shares a machine (the same answer on every process).
   if (far_ranks) mpi::agree([&] { request.far_rank_in_place = far_rank_reads_in_place(!r.budget.far_rank_copy); });

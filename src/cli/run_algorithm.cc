@@ -9,7 +9,7 @@
 #include "algorithms/kernels.h"
 #include "cli/commands.h"
 #include "cli/run_trials.h"
-#include "dist/steal.h"
+#include "engine/mpi/steal.h"
 #include "util/byte_size.h"
 #include "util/error.h"
 #include "util/option_names.h"

@@ -16,7 +16,7 @@
 #include "algorithms/kernels.h"
 #include "algorithms/result.h"
 #include "cli/budget.h"
-#include "engine/engine.h"
+#include "engine/cpu/engine.h"
 #include "graph/graph_file.h"
 #include "plan/tier_plan.h"
 #include "util/memory.h"

@@ -9,11 +9,11 @@
 #include "algorithms/kernels.h"
 #include "algorithms/sources.h"
 #include "cli/run_trials.h"
-#include "dist/comm.h"
-#include "dist/dist_engine.h"
-#include "dist/mpi_runtime.h"
-#include "dist/partition.h"
-#include "engine/engine.h"
+#include "mpi/comm.h"
+#include "engine/mpi/dist_engine.h"
+#include "mpi/mpi_runtime.h"
+#include "engine/mpi/partition.h"
+#include "engine/cpu/engine.h"
 #include "store/block_store.h"
 #include "store/resident_store.h"
 #include "util/byte_size.h"
@@ -47,7 +47,7 @@ template <typename Engine>
 nlohmann::json rank_reports(Engine& engine, double seconds, const std::optional<TierPlan>& plan) {
   auto& comm = engine.comm();
   nlohmann::json passes = nlohmann::json::array();
-  dist::CommCounters total;
+  mpi::CommCounters total;
   double compute = 0;
   for (const auto& p : engine.rank_passes()) {
     total += p.comm;
@@ -63,7 +63,7 @@ nlohmann::json rank_reports(Engine& engine, double seconds, const std::optional<
                       {"communication_seconds", p.comm.communication_seconds},
                       {"wait_seconds", p.comm.wait_seconds}});
   }
-  dist::CommCounters outside = engine.between_edge_passes();
+  mpi::CommCounters outside = engine.between_edge_passes();
   outside += comm.take_counters();  // vertex passes, reductions, gathers since the last edge pass
   total += outside;
   const nlohmann::json mine{{"rank", comm.rank()},
@@ -163,13 +163,13 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
                 std::shared_ptr<const GraphFile> file, RunOutcome& out, RunExtras& extras) {
   constexpr bool kWeights = !std::is_same_v<W, NoWeight>;
   const bool root = !mpi::started() || mpi::rank() == 0;
-  std::unique_ptr<dist::Comm> comm;
+  std::unique_ptr<mpi::Comm> comm;
   if (a.distributed) {
     const Partition partition = partition_vertices(*file, static_cast<uint32_t>(mpi::size()),
                                                    a.partition_alpha >= 0 ? a.partition_alpha : default_partition_alpha(static_cast<uint32_t>(mpi::size())));
     std::vector<uint64_t> bounds{0};
     for (const auto& r : partition.ranks) bounds.push_back(r.end);
-    comm = std::make_unique<dist::Comm>(std::move(bounds));
+    comm = std::make_unique<mpi::Comm>(std::move(bounds));
     out.ranks = comm->size();
   }
   const DistOptions dist_options{.exchange = a.exchange == "accumulate" ? Exchange::kAccumulate
@@ -244,8 +244,8 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
   if (const auto* resident = dynamic_cast<const ResidentStore*>(tiers.far.get())) extras.far_node_bytes = resident->region_bytes();
   extras.local_peak_rss = out.peak_rss - std::min(out.peak_rss, extras.far_node_bytes);
   if (comm) {  // the largest rank's
-    comm->allreduce(&out.peak_rss, 1, dist::Scalar::kU64, dist::MergeOp::kMax);
-    comm->allreduce(&extras.local_peak_rss, 1, dist::Scalar::kU64, dist::MergeOp::kMax);
+    comm->allreduce(&out.peak_rss, 1, mpi::Scalar::kU64, mpi::MergeOp::kMax);
+    comm->allreduce(&extras.local_peak_rss, 1, mpi::Scalar::kU64, mpi::MergeOp::kMax);
   }
   if (a.verify && a.budget.given() && root) {
     for (auto& o : out.trials) o.verdict = kernel.verify(g, o.args, o.result);

@@ -11,7 +11,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "engine/device.h"
+#include "util/host_device.h"
 
 namespace tg {
 

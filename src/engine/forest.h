@@ -3,7 +3,7 @@
 // only its compare-and-swap (std::atomic_ref on the host, libcu++'s on a device).
 #pragma once
 
-#include "engine/device.h"
+#include "util/host_device.h"
 #include "engine/vertex_array.h"
 
 namespace tg::forest {

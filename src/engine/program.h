@@ -27,7 +27,7 @@
 //
 // An algorithm's driver is a function template on the engine type (run_bfs(Engine& engine, ...)),
 // and the algorithm file includes this header, not an engine: any engine that offers the
-// primitives of engine/engine.h (shared memory today; a block store, MPI ranks, a GPU later)
+// primitives of engine/cpu/engine.h (shared memory today; a block store, MPI ranks, a GPU later)
 // runs the same text.
 //
 // Semantics: messages are combined into target(); apply(v) runs once per changed v after all of
@@ -40,7 +40,7 @@
 #include <type_traits>
 
 #include "engine/combine.h"
-#include "engine/device.h"
+#include "util/host_device.h"
 #include "engine/direction.h"
 #include "engine/vertex_array.h"
 #include "graph/no_weight.h"

@@ -12,7 +12,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "engine/device.h"
+#include "util/host_device.h"
 
 namespace tg {
 

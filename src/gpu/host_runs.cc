@@ -1,6 +1,6 @@
 // The CPU engine's and the device engine's OpenMP backend's trials (compiled by g++).
 #include "engine/cuda/backend_omp.h"
-#include "engine/engine.h"
+#include "engine/cpu/engine.h"
 #include "gpu/run_kernel.h"
 #include "util/error.h"
 

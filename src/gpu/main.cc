@@ -12,7 +12,7 @@
 #include <memory>
 #include <string>
 
-#include "graph/convert.h"
+#include "ingest/convert.h"
 #include "gpu/runs.h"
 #include "util/error.h"
 #include "util/log.h"

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "engine/device.h"
+#include "util/host_device.h"
 #include "graph/format.h"
 
 namespace tg {

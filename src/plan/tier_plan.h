@@ -25,7 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include "graph/graph_file.h"
-#include "plan/fetch_profile.h"
+#include "store/fetch_profile.h"
 #include "plan/pass_shape.h"
 #include "store/block_store.h"
 

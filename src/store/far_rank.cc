@@ -10,8 +10,8 @@
 
 #include <fmt/format.h>
 
-#include "dist/communicators.h"
-#include "dist/mpi_runtime.h"
+#include "mpi/communicators.h"
+#include "mpi/mpi_runtime.h"
 #include "store/far_rank_pair.h"
 #include "util/error.h"
 #include "util/memory.h"

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "dist/communicators.h"
+#include "mpi/communicators.h"
 #include "store/far_rank.h"
 #include "util/error.h"
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "plan/fetch_profile.h"
+#include "store/fetch_profile.h"
 
 namespace tg {
 

@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "graph/arc_runs.h"
+#include "ingest/arc_runs.h"
 
 namespace tg {
 namespace {

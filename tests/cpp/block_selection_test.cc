@@ -12,7 +12,7 @@
 
 #include "algorithms/kernels.h"
 #include "algorithms/sources.h"
-#include "engine/engine.h"
+#include "engine/cpu/engine.h"
 #include "store/block_selection.h"
 #include "store/copying_store.h"
 #include "store/uring_transfer.h"

@@ -15,7 +15,7 @@
 
 #include "algorithms/kernels.h"
 #include "algorithms/sources.h"
-#include "engine/engine.h"
+#include "engine/cpu/engine.h"
 #include "store/composite_store.h"
 #include "store/copying_store.h"
 #include "store/block_pieces.h"

@@ -9,7 +9,7 @@
 
 #include "algorithms/kernels.h"
 #include "algorithms/sources.h"
-#include "engine/engine.h"
+#include "engine/cpu/engine.h"
 #include "plan/tier_plan.h"
 #include "store/copying_store.h"
 #include "test_graphs.h"

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "algorithms/bfs.h"
-#include "engine/engine.h"
+#include "engine/cpu/engine.h"
 #include "test_graphs.h"
 
 namespace tg {

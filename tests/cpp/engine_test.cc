@@ -8,7 +8,7 @@
 
 #include "algorithms/kernels.h"
 #include "algorithms/sources.h"
-#include "engine/engine.h"
+#include "engine/cpu/engine.h"
 #include "test_graphs.h"
 #include "test_results.h"
 

@@ -5,7 +5,7 @@
 
 #include <fstream>
 
-#include "plan/fetch_profile.h"
+#include "store/fetch_profile.h"
 #include "store/file_calibration.h"
 #include "test_graphs.h"
 #include "util/error.h"

@@ -1,7 +1,7 @@
-// Tests of the synthetic generators (src/graph/generate.cc): determinism whatever the thread
+// Tests of the synthetic generators (src/ingest/generate.cc): determinism whatever the thread
 // count, sizes and id ranges, the Graph500 Kronecker distribution (quadrant probabilities, degree
 // skew, label permutation), uniform's flat degrees, generated weights, and option checking.
-#include "graph/generate.h"
+#include "ingest/generate.h"
 
 #include <gtest/gtest.h>
 #include <omp.h>

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "graph/edge_list.h"
-#include "graph/parse.h"
+#include "ingest/parse.h"
 #include "temp_file.h"
 #include "util/error.h"
 

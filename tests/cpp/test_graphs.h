@@ -8,8 +8,8 @@
 #include <memory>
 #include <string>
 
-#include "graph/builder.h"
-#include "graph/generate.h"
+#include "ingest/builder.h"
+#include "ingest/generate.h"
 #include "graph/graph_file.h"
 #include "graph/graph_writer.h"
 

@@ -8,7 +8,7 @@
 
 #include "algorithms/kernels.h"
 #include "algorithms/pagerank.h"
-#include "engine/engine.h"
+#include "engine/cpu/engine.h"
 #include "plan/tier_plan.h"
 #include "test_graphs.h"
 #include "util/error.h"

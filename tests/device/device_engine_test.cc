@@ -19,7 +19,7 @@
 #define TG_TEST_BACKEND OmpBackend
 #define TG_TEST_NEEDS_GPU false
 #endif
-#include "engine/engine.h"
+#include "engine/cpu/engine.h"
 #include "graph/graph_view.h"
 
 namespace tg {

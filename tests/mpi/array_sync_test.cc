@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "../cpp/test_graphs.h"
-#include "dist/comm.h"
-#include "dist/dist_engine.h"
-#include "dist/mpi_runtime.h"
+#include "mpi/comm.h"
+#include "engine/mpi/dist_engine.h"
+#include "mpi/mpi_runtime.h"
 
 namespace tg {
 namespace {
@@ -19,7 +19,7 @@ struct OnRanks {
   GraphView<uint32_t, NoWeight> g;
   uint64_t n = g.num_vertices(), ranks = static_cast<uint64_t>(mpi::size());
   std::vector<uint64_t> bounds = equal_ranges(n, ranks);
-  dist::Comm comm{bounds};
+  mpi::Comm comm{bounds};
   DistEngine<uint32_t, NoWeight> engine{g, EngineOptions{}, comm};
 
   explicit OnRanks(const char* file_name) : g(testing::kronecker_graph(10, true, GeneratedWeights::kNone, 1, file_name)) {}

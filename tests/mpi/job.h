@@ -4,16 +4,16 @@
 #include <cstdint>
 #include <vector>
 
-#include "dist/comm.h"
-#include "dist/mpi_runtime.h"
+#include "mpi/comm.h"
+#include "mpi/mpi_runtime.h"
 
 namespace tg::dist {
 
 // Each rank masters 64 vertices (the protocols do not look at them).
-inline Comm whole_job() {
+inline mpi::Comm whole_job() {
   std::vector<uint64_t> bounds;
   for (int r = 0; r <= mpi::size(); ++r) bounds.push_back(static_cast<uint64_t>(r) * 64);
-  return Comm(bounds);
+  return mpi::Comm(bounds);
 }
 
 }  // namespace tg::dist

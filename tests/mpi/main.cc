@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
-#include "dist/mpi_runtime.h"
+#include "mpi/mpi_runtime.h"
 
 int main(int argc, char** argv) {
   tg::mpi::start();

@@ -11,9 +11,9 @@
 #include <ostream>
 #include <vector>
 
-#include "dist/comm.h"
-#include "dist/mpi_runtime.h"
-#include "dist/ring.h"
+#include "mpi/comm.h"
+#include "mpi/mpi_runtime.h"
+#include "engine/mpi/ring.h"
 #include "job.h"
 #include "util/error.h"
 
@@ -47,7 +47,7 @@ class RingProtocol : public ::testing::TestWithParam<Shape> {};
 
 TEST_P(RingProtocol, EveryRecordArrivesOnceAndInOrder) {
   const Shape shape = GetParam();
-  Comm comm = whole_job();
+  mpi::Comm comm = whole_job();
   const int me = comm.rank(), p = comm.size();
   Rings rings(comm, sizeof(Record), RingOptions{.batch_records = shape.batch, .hurried = shape.hurried, .memory_bytes = shape.memory});
   EXPECT_GE(rings.slots(), 2u);
@@ -101,7 +101,7 @@ INSTANTIATE_TEST_SUITE_P(Shapes, RingProtocol,
 
 TEST(RingMemory, TooLittleMemoryIsRefusedOnEveryRank) {
   if (mpi::size() == 1) GTEST_SKIP() << "one rank has no rings to fit";
-  Comm comm = whole_job();
+  mpi::Comm comm = whole_job();
   EXPECT_THROW(Rings(comm, sizeof(Record), RingOptions{.memory_bytes = 64}), Error);
 }
 

@@ -11,9 +11,9 @@
 #include <thread>
 #include <vector>
 
-#include "dist/comm.h"
-#include "dist/mpi_runtime.h"
-#include "dist/steal.h"
+#include "mpi/comm.h"
+#include "mpi/mpi_runtime.h"
+#include "engine/mpi/steal.h"
 #include "job.h"
 
 namespace tg::dist {
@@ -32,7 +32,7 @@ uint64_t slices_of(int owner, uint64_t pass) { return (static_cast<uint64_t>(own
 uint64_t records_in(uint64_t k) { return 3 * k + 1; }
 
 TEST(TaskBoardProtocol, EverySliceIsTakenOnceWithItsRecords) {
-  Comm comm = whole_job();
+  mpi::Comm comm = whole_job();
   const int me = comm.rank(), p = comm.size();
   TaskBoard board(comm, sizeof(Record), 1000, kMaxSlices);
   uint64_t stolen_here = 0;

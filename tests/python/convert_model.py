@@ -4,7 +4,7 @@ from the input the tests wrote (or from the shared datasets, parsed here), and t
 read back with graphfile.py, an independent reader of the file format. Nothing trusts the tool's
 own report without checking it against this model.
 
-The model of a conversion (src/graph/builder.cc, as documented):
+The model of a conversion (src/ingest/builder.cc, as documented):
   * ids: label mode (plain edge lists, CSV/TSV, cedge, DIMACS without a `p` line) numbers the
     distinct ids that occur, in increasing order; index mode / declared-count formats (Matrix
     Market, DIMACS/PACE with a `p` line, METIS, --ids index) keep vertices base..base+n-1, so

@@ -10,7 +10,7 @@
 #include <type_traits>
 
 #include "engine/combine.h"
-#include "engine/device.h"
+#include "util/host_device.h"
 
 namespace tg::device {
 

@@ -1,4 +1,4 @@
-// The device engine's per-vertex primitives (see engine/vertex_ops.h): plain views and device
+// The device engine's per-vertex primitives (see engine/cpu/vertex_ops.h): plain views and device
 // atomics, so the vertex functions an algorithm writes run inside kernels (and on the OpenMP
 // backend's threads).
 #pragma once
