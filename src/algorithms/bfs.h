@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "algorithms/result.h"
+#include "engine/concept.h"
 #include "engine/program.h"
 
 namespace tg {
@@ -35,7 +36,7 @@ struct BfsProgram {
   }
 };
 
-template <typename Engine>
+template <GraphEngine Engine>
 AlgorithmResult run_bfs(Engine& engine, uint64_t source, bool with_parents) {
   using Id = typename Engine::VertexId;
   auto scope = engine.scope();

@@ -15,6 +15,7 @@
 
 #include "algorithms/pagerank_model.h"
 #include "algorithms/result.h"
+#include "engine/concept.h"
 #include "engine/program.h"
 
 namespace tg {
@@ -32,7 +33,7 @@ struct PageRankProgram {
   TG_HOST_DEVICE bool apply(Id) const { return false; }  // every vertex takes part in every pass
 };
 
-template <typename Engine>
+template <GraphEngine Engine>
 AlgorithmResult run_pagerank(Engine& engine, const PageRankOptions& o) {
   using Id = typename Engine::VertexId;
   const uint64_t n = engine.num_vertices();

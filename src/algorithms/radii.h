@@ -10,6 +10,7 @@
 #include <span>
 
 #include "algorithms/result.h"
+#include "engine/concept.h"
 #include "engine/program.h"
 
 namespace tg {
@@ -35,7 +36,7 @@ struct RadiiProgram {
   }
 };
 
-template <typename Engine>
+template <GraphEngine Engine>
 AlgorithmResult run_radii(Engine& engine, std::span<const uint64_t> sources) {
   using Id = typename Engine::VertexId;
   auto scope = engine.scope();

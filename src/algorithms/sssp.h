@@ -12,6 +12,7 @@
 
 #include "algorithms/result.h"
 #include "algorithms/weights.h"
+#include "engine/concept.h"
 #include "engine/program.h"
 
 namespace tg {
@@ -34,7 +35,7 @@ struct Unreached32 {
 };
 // The distances as the result holds them: unreached vertices as the identity (+inf for real
 // distances, kUnreached for integers).
-template <typename Engine, typename Dist>
+template <GraphEngine Engine, typename Dist>
 auto collect_distances(Engine& engine, VertexArray<Dist> dist) {
   if constexpr (std::is_same_v<Dist, uint32_t>) {
     return engine.collect(dist, Unreached32{});
@@ -44,7 +45,7 @@ auto collect_distances(Engine& engine, VertexArray<Dist> dist) {
 }
 
 // Dist: the distance type (delta's), DistanceOf<W> or, for integer weights, uint32_t.
-template <typename Engine, typename Dist>
+template <GraphEngine Engine, typename Dist>
 AlgorithmResult run_sssp(Engine& engine, uint64_t source, Dist delta) {
   using Id = typename Engine::VertexId;
   auto scope = engine.scope();

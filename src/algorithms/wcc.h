@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "algorithms/result.h"
+#include "engine/concept.h"
 #include "engine/program.h"
 
 namespace tg {
@@ -35,7 +36,7 @@ struct WccProgram {
   TG_HOST_DEVICE bool apply(Id) const { return false; }  // activity: the grandparent change below
 };
 
-template <typename Engine>
+template <GraphEngine Engine>
 AlgorithmResult run_wcc(Engine& engine) {
   using Id = typename Engine::VertexId;
   auto scope = engine.scope();

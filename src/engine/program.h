@@ -26,9 +26,10 @@
 // is about push or pull, atomics, threads, blocks, tiers or ranks.
 //
 // An algorithm's driver is a function template on the engine type (run_bfs(Engine& engine, ...)),
-// and the algorithm file includes this header, not an engine: any engine that offers the
-// primitives of engine/cpu/engine.h (shared memory today; a block store, MPI ranks, a GPU later)
-// runs the same text.
+// constrained by the GraphEngine concept (engine/concept.h), and the algorithm file includes
+// these headers, not an engine: any engine that offers the concept's primitives (engine/cpu in
+// shared memory and over block stores, engine/mpi on ranks, engine/cuda on a device) runs the
+// same text.
 //
 // Semantics: messages are combined into target(); apply(v) runs once per changed v after all of
 // v's messages of the pass. So source_value must not read what apply writes in the same pass

@@ -28,6 +28,9 @@ namespace {
 using device::DeviceEngine;
 using device::DeviceEngineOptions;
 using Backend = device::TG_TEST_BACKEND;
+// The device engine offers what the algorithm texts call, on this backend (engine/concept.h).
+static_assert(GraphEngine<DeviceEngine<uint32_t, NoWeight, Backend>>);
+static_assert(GraphEngine<DeviceEngine<uint32_t, int64_t, Backend>>);
 using testing::kronecker_graph;
 
 struct Case {

@@ -34,6 +34,7 @@
 #include "engine/cpu/bins.h"
 #include "engine/cpu/block_tasks.h"
 #include "engine/combine.h"
+#include "engine/concept.h"
 #include "engine/forest.h"
 #include "engine/cpu/frontier.h"
 #include "engine/program.h"
@@ -951,5 +952,9 @@ class Engine {
   uint64_t pull_scratch_live_ = 0, pull_scratch_peak_ = 0;  // under omp critical(tg_pull_scratch)
   uint64_t lo_ = 0, hi_ = 0;  // the masters (EngineOptions::owned)
 };
+
+// Checked here, where the engine is defined, as well as at every driver that runs on it.
+static_assert(GraphEngine<Engine<uint32_t, NoWeight>>);
+static_assert(GraphEngine<Engine<uint64_t, double>>);
 
 }  // namespace tg

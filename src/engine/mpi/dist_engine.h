@@ -57,6 +57,7 @@
 #include "engine/mpi/inbox.h"
 #include "engine/mpi/ring.h"
 #include "engine/mpi/steal.h"
+#include "engine/concept.h"
 #include "engine/cpu/engine.h"
 #include "util/error.h"
 #include "util/timer.h"
@@ -1078,5 +1079,8 @@ class DistEngine {
   uint64_t push_passes_ = 0;           // sliced push passes so far: the task board's pass numbers
   std::vector<std::byte> stolen_;      // a stolen slice's records
 };
+
+static_assert(GraphEngine<DistEngine<uint32_t, NoWeight>>);
+static_assert(GraphEngine<DistEngine<uint64_t, double>>);
 
 }  // namespace tg
