@@ -244,8 +244,8 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
   if (const auto* resident = dynamic_cast<const ResidentStore*>(tiers.far.get())) extras.far_node_bytes = resident->region_bytes();
   extras.local_peak_rss = out.peak_rss - std::min(out.peak_rss, extras.far_node_bytes);
   if (comm) {  // the largest rank's
-    comm->allreduce(&out.peak_rss, 1, mpi::Scalar::kU64, mpi::MergeOp::kMax);
-    comm->allreduce(&extras.local_peak_rss, 1, mpi::Scalar::kU64, mpi::MergeOp::kMax);
+    comm->allreduce(&out.peak_rss, 1, mpi::Scalar::kU64, mpi::ReduceOp::kMax);
+    comm->allreduce(&extras.local_peak_rss, 1, mpi::Scalar::kU64, mpi::ReduceOp::kMax);
   }
   if (a.verify && a.budget.given() && root) {
     for (auto& o : out.trials) o.verdict = kernel.verify(g, o.args, o.result);

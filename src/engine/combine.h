@@ -1,8 +1,9 @@
 // Combine operators: how two updates to one vertex merge. An algorithm names one; the engine
 // derives every mechanism from it: a relaxed atomic read-modify-write in push mode, a plain
-// local reduction in pull mode, a reduction over vertices (an allreduce across ranks). Each also
-// names what an MPI backend (MPI_Accumulate / MPI_Allreduce op) and a CUDA backend (device
-// atomic) issue for it, so those backends derive from the same declaration.
+// local reduction in pull mode, a reduction over vertices (an allreduce across ranks). What each
+// backend issues for an operator is that backend's trait of it (engine/mpi/ops.h: the MPI
+// reduction; engine/cuda/atomics.h: the device atomic), written only for these four, so an
+// operator a backend does not know fails to compile there.
 #pragma once
 
 #include <algorithm>
@@ -14,18 +15,6 @@
 #include "util/host_device.h"
 
 namespace tg {
-
-// The MPI datatype a value travels as. Unsigned types use the fixed-width names: Open MPI 4.1
-// treats MPI_UNSIGNED_LONG as signed in MIN/MAX (see shared/PLATFORM.md).
-template <typename T>
-constexpr const char* mpi_datatype_name() {
-  if constexpr (std::is_same_v<T, uint32_t>) return "MPI_UINT32_T";
-  else if constexpr (std::is_same_v<T, uint64_t>) return "MPI_UINT64_T";
-  else if constexpr (std::is_same_v<T, int32_t>) return "MPI_INT32_T";
-  else if constexpr (std::is_same_v<T, int64_t>) return "MPI_INT64_T";
-  else if constexpr (std::is_same_v<T, double>) return "MPI_DOUBLE";
-  else return "MPI_BYTE";  // composite values (Pair) travel as bytes with a user op
-}
 
 // Replaces x by m for as long as better(m, x) holds (a compare-and-swap loop); true if it did.
 template <typename T, typename Better>
@@ -41,8 +30,6 @@ bool atomic_replace_while(T& x, T m, Better better) {
 template <typename T>
 struct MinOp {
   using Value = T;
-  static constexpr const char* kMpiOp = "MPI_MIN";
-  static constexpr const char* kDeviceAtomic = "atomicMin";
   // Infinity for real values, so an unreached distance is +inf as networkx and numpy print it.
   TG_HOST_DEVICE static constexpr T identity() {
     return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
@@ -55,8 +42,6 @@ struct MinOp {
 template <typename T>
 struct MaxOp {
   using Value = T;
-  static constexpr const char* kMpiOp = "MPI_MAX";
-  static constexpr const char* kDeviceAtomic = "atomicMax";
   TG_HOST_DEVICE static constexpr T identity() { return std::numeric_limits<T>::lowest(); }
   TG_HOST_DEVICE static T combine(T a, T b) { return a < b ? b : a; }
   static bool atomic_combine(T& x, T m) { return atomic_replace_while(x, m, [](T a, T b) { return b < a; }); }
@@ -65,8 +50,6 @@ struct MaxOp {
 template <typename T>
 struct SumOp {
   using Value = T;
-  static constexpr const char* kMpiOp = "MPI_SUM";
-  static constexpr const char* kDeviceAtomic = "atomicAdd";
   TG_HOST_DEVICE static constexpr T identity() { return T{}; }
   TG_HOST_DEVICE static T combine(T a, T b) { return a + b; }
   static bool atomic_combine(T& x, T m) {
@@ -79,8 +62,6 @@ struct SumOp {
 template <typename T>
 struct OrOp {
   using Value = T;
-  static constexpr const char* kMpiOp = "MPI_BOR";
-  static constexpr const char* kDeviceAtomic = "atomicOr";
   TG_HOST_DEVICE static constexpr T identity() { return T{0}; }
   TG_HOST_DEVICE static T combine(T a, T b) { return a | b; }
   static bool atomic_combine(T& x, T m) {

@@ -8,6 +8,7 @@
 
 #include "mpi/communicators.h"
 #include "mpi/mpi_runtime.h"
+#include "mpi/types.h"
 #include "util/error.h"
 #include "util/timer.h"
 
@@ -39,25 +40,6 @@ class ValueType {
  private:
   MPI_Datatype type_ = MPI_DATATYPE_NULL;
 };
-
-MPI_Datatype mpi_type(Scalar s) {
-  switch (s) {
-    case Scalar::kU32: return MPI_UINT32_T;  // not MPI_UNSIGNED_LONG: Open MPI 4.1 compares it signed
-    case Scalar::kU64: return MPI_UINT64_T;
-    case Scalar::kI64: return MPI_INT64_T;
-    case Scalar::kF64: return MPI_DOUBLE;
-  }
-  return MPI_BYTE;
-}
-
-MPI_Op mpi_op(MergeOp op) {
-  switch (op) {
-    case MergeOp::kMin: return MPI_MIN;
-    case MergeOp::kMax: return MPI_MAX;
-    case MergeOp::kOr: return MPI_BOR;
-  }
-  return MPI_OP_NULL;
-}
 
 }  // namespace
 
@@ -177,12 +159,12 @@ std::vector<std::byte> Comm::allgather(const void* mine, size_t bytes) {
   return all;
 }
 
-void Comm::allreduce(void* values, size_t count_of, Scalar type, MergeOp op) {
+void Comm::allreduce(void* values, size_t count_of, Scalar type, ReduceOp op) {
   if (size_ == 1) return;
   Timer t;
-  check(MPI_Allreduce(MPI_IN_PLACE, values, as_count(count_of, "merging a vertex array"), mpi_type(type), mpi_op(op), mpi::compute()),
+  check(MPI_Allreduce(MPI_IN_PLACE, values, as_count(count_of, "merging a vertex array"), datatype_of(type), op_of(op), mpi::compute()),
         "MPI_Allreduce");
-  const uint64_t bytes = count_of * (type == Scalar::kU32 ? 4 : 8);
+  const uint64_t bytes = count_of * bytes_of(type);
   add({.bytes_sent = bytes, .messages = static_cast<uint64_t>(size_ - 1), .communication_seconds = t.seconds()});
 }
 

@@ -17,9 +17,10 @@
 
 namespace tg::mpi {
 
-// An operator a whole array is merged with across ranks (only the idempotent ones: a replica
-// combined with itself is unchanged, so ranks may hold the same contribution).
-enum class MergeOp { kMin, kMax, kOr };
+// How values reduce across ranks (in a collective, or accumulated one-sidedly), and the value
+// types that travel as MPI scalars; mpi/types.h maps both to MPI's handles, and the MPI engine's
+// engine/mpi/ops.h maps the engine's combine operators and vertex types to them.
+enum class ReduceOp { kMin, kMax, kSum, kOr };
 enum class Scalar { kU32, kU64, kI64, kF64 };
 
 struct CommCounters {
@@ -60,7 +61,7 @@ class Comm {
   // Each rank's text, on rank 0 (in rank order); other ranks get an empty list.
   std::vector<std::string> gather_text(const std::string& mine);
   // Merges `count` values in place with op across all ranks.
-  void allreduce(void* values, size_t count, Scalar type, MergeOp op);
+  void allreduce(void* values, size_t count, Scalar type, ReduceOp op);
   // Sends to each rank r the counts[r] bytes at send + r * stride (nothing to itself) and returns
   // what each rank sent here, concatenated in rank order (`from`: size + 1 offsets into it).
   // `more`: this rank has more to send after these; any_more: some rank has (all ranks then

@@ -55,6 +55,7 @@
 
 #include "mpi/comm.h"
 #include "engine/mpi/inbox.h"
+#include "engine/mpi/ops.h"
 #include "engine/mpi/ring.h"
 #include "engine/mpi/steal.h"
 #include "engine/concept.h"
@@ -389,7 +390,7 @@ class DistEngine {
     size_t value_bytes = 0;
     uint64_t count = 0;
     std::atomic<bool> whole{false};  // re-gathered after every vertex pass that changed it
-    std::atomic<int> merge{-1};      // a mpi::MergeOp to merge with after this pass, or -1
+    std::atomic<int> merge{-1};      // an idempotent mpi::ReduceOp to merge with after this pass, or -1
     mpi::Scalar scalar = mpi::Scalar::kU64;
     bool mergeable = false;  // a scalar MPI can reduce
     // Whole on every rank as of the last sync, and the hash of this rank's slice then: a slice
@@ -424,20 +425,9 @@ class DistEngine {
     info.data = a.data();
     info.value_bytes = sizeof(T);
     info.count = a.size();
-    if constexpr (kScalar<T>) info.scalar = scalar_of<T>();
-    info.mergeable = kScalar<T>;
+    if constexpr (dist::MpiValue<T>) info.scalar = dist::MpiScalar<T>::kValue;
+    info.mergeable = dist::MpiValue<T>;
     return a;
-  }
-  // The values MPI reduces and accumulates (as MPI_UINT32_T, MPI_UINT64_T, MPI_INT64_T, MPI_DOUBLE).
-  template <typename T>
-  static constexpr bool kScalar = std::is_same_v<T, uint32_t> || std::is_same_v<T, uint64_t> || std::is_same_v<T, int64_t> ||
-                                  std::is_same_v<T, double>;
-  template <typename T>
-  static constexpr mpi::Scalar scalar_of() {
-    if constexpr (std::is_same_v<T, uint32_t>) return mpi::Scalar::kU32;
-    else if constexpr (std::is_same_v<T, int64_t>) return mpi::Scalar::kI64;
-    else if constexpr (std::is_same_v<T, double>) return mpi::Scalar::kF64;
-    else return mpi::Scalar::kU64;
   }
   template <typename T>
   ArrayInfo& info_of(VertexArray<T> a) {
@@ -463,13 +453,10 @@ class DistEngine {
   }
   template <typename Op>
   ArrayInfo& merge_after_pass(VertexArray<typename Op::Value> a) {
-    using T = typename Op::Value;
     ArrayInfo& info = info_of(a);
-    mpi::MergeOp m;
-    if constexpr (std::is_same_v<Op, MinOp<T>>) m = mpi::MergeOp::kMin;
-    else if constexpr (std::is_same_v<Op, MaxOp<T>>) m = mpi::MergeOp::kMax;
-    else if constexpr (std::is_same_v<Op, OrOp<T>>) m = mpi::MergeOp::kOr;
-    else throw std::logic_error("a vertex pass combined with a non-idempotent operator into another rank's vertex");
+    if constexpr (!dist::MpiReduce<Op>::kIdempotent)
+      throw std::logic_error("a vertex pass combined with a non-idempotent operator into another rank's vertex");
+    constexpr mpi::ReduceOp m = dist::MpiReduce<Op>::kOp;
     if (!info.mergeable) throw std::logic_error("a vertex pass combined into another rank's vertex of a type MPI cannot merge");
     // Called per edge (a sampled link) or per remote combine, from every thread: once marked, a
     // load leaves the cache line shared where a store per call would take it from the others.
@@ -532,11 +519,11 @@ class DistEngine {
       void* data = const_cast<void*>(info.data);
       const int merge = mine[4 * k] - 1;
       if (merge >= 0) {
-        if (mine[4 * k + 3] && merge == static_cast<int>(mpi::MergeOp::kMin)) {
+        if (mine[4 * k + 3] && merge == static_cast<int>(mpi::ReduceOp::kMin)) {
           info.remote_combined.clear();  // the forest's merge takes every rank's whole replica
           merge_forest(info);
         } else {
-          merge_combined(info, static_cast<mpi::MergeOp>(merge), mine[4 * k + 2] != 0);
+          merge_combined(info, static_cast<mpi::ReduceOp>(merge), mine[4 * k + 2] != 0);
         }
         info.synced = true;
         info.slice_hash = slice_hash(info);
@@ -556,7 +543,7 @@ class DistEngine {
   // owners' slices are gathered (if any changed) and each rank's improved entries follow as
   // (vertex, value) pairs, combined in. WCC on kron-22, 2 ranks: 137.5 MB sent by both ranks
   // where the allreduces of the whole forest (16 MB each) made it 171.1 MB.
-  void merge_combined(ArrayInfo& info, mpi::MergeOp op, bool some_slice_changed) {
+  void merge_combined(ArrayInfo& info, mpi::ReduceOp op, bool some_slice_changed) {
     std::vector<uint64_t> improved;
     improved.swap(info.remote_combined);
     std::sort(improved.begin(), improved.end());
@@ -583,18 +570,20 @@ class DistEngine {
     std::array<std::byte, 8> value{};
   };
   template <typename T>
-  static void combine_entries(ArrayInfo& info, mpi::MergeOp op, std::span<const Entry> entries) {
+  static void combine_entries(ArrayInfo& info, mpi::ReduceOp op, std::span<const Entry> entries) {
     T* values = static_cast<T*>(const_cast<void*>(info.data));
     for (const Entry& e : entries) {
       const uint64_t v = e.v;
       T x;
       std::memcpy(&x, e.value.data(), sizeof(T));
-      if (op == mpi::MergeOp::kMin) {
-        values[v] = std::min(values[v], x);
-      } else if (op == mpi::MergeOp::kMax) {
-        values[v] = std::max(values[v], x);
-      } else if constexpr (std::is_integral_v<T>) {
-        values[v] |= x;
+      switch (op) {
+        case mpi::ReduceOp::kMin: values[v] = std::min(values[v], x); break;
+        case mpi::ReduceOp::kMax: values[v] = std::max(values[v], x); break;
+        case mpi::ReduceOp::kOr:
+          if constexpr (std::is_integral_v<T>) values[v] |= x;
+          else throw std::logic_error("a bitwise or merged into real values");
+          break;
+        case mpi::ReduceOp::kSum: throw std::logic_error("a replica merged with a sum (counted once a rank)");
       }
     }
   }
@@ -610,7 +599,7 @@ class DistEngine {
   void merge_forest(ArrayInfo& info) {
     auto parent = VertexArray<Id>::over(static_cast<Id*>(const_cast<void*>(info.data)), 0, info.count);
     std::vector<Id> before(parent.data(), parent.data() + info.count);
-    comm_.allreduce(parent.data(), info.count, info.scalar, mpi::MergeOp::kMin);
+    comm_.allreduce(parent.data(), info.count, info.scalar, mpi::ReduceOp::kMin);
     std::vector<Id> replaced;  // pairs (u, v) this rank had in one tree
     for (uint64_t v = 0; v < info.count; ++v) {
       if (before[v] != static_cast<Id>(v) && before[v] != parent.load(v)) {
@@ -1039,13 +1028,9 @@ class DistEngine {
   template <typename Op>
   dist::Inbox& inbox_for() {
     using T = typename Op::Value;
-    dist::RemoteOp op;
-    if constexpr (std::is_same_v<Op, MinOp<T>>) op = dist::RemoteOp::kMin;
-    else if constexpr (std::is_same_v<Op, MaxOp<T>>) op = dist::RemoteOp::kMax;
-    else if constexpr (std::is_same_v<Op, SumOp<T>>) op = dist::RemoteOp::kSum;
-    else op = dist::RemoteOp::kOr;
-    static_assert(kScalar<T>, "the accumulate exchange carries 4- and 8-byte integers and doubles");
-    const mpi::Scalar scalar = scalar_of<T>();
+    static_assert(dist::MpiValue<T>, "the accumulate exchange carries 4- and 8-byte integers and doubles");
+    constexpr mpi::ReduceOp op = dist::MpiReduce<Op>::kOp;
+    constexpr mpi::Scalar scalar = dist::MpiScalar<T>::kValue;
     for (auto& [key, inbox] : inboxes_)
       if (key.op == op && key.scalar == scalar) return *inbox;
     const T identity = Op::identity();
@@ -1054,7 +1039,7 @@ class DistEngine {
     return *made.second;
   }
   struct InboxKey {
-    dist::RemoteOp op;
+    mpi::ReduceOp op;
     mpi::Scalar scalar;
   };
 

@@ -9,6 +9,7 @@
 
 #include "mpi/communicators.h"
 #include "mpi/mpi_runtime.h"
+#include "mpi/types.h"
 #include "util/error.h"
 #include "util/timer.h"
 
@@ -20,26 +21,6 @@ void check(int code, const char* what) {
   if (code != MPI_SUCCESS) fail("{} failed: {}", what, mpi::error_text(code));
 }
 
-MPI_Datatype mpi_type(mpi::Scalar s) {
-  switch (s) {
-    case mpi::Scalar::kU32: return MPI_UINT32_T;
-    case mpi::Scalar::kU64: return MPI_UINT64_T;
-    case mpi::Scalar::kI64: return MPI_INT64_T;
-    case mpi::Scalar::kF64: return MPI_DOUBLE;
-  }
-  return MPI_BYTE;
-}
-
-MPI_Op mpi_op(RemoteOp op) {
-  switch (op) {
-    case RemoteOp::kMin: return MPI_MIN;
-    case RemoteOp::kMax: return MPI_MAX;
-    case RemoteOp::kSum: return MPI_SUM;
-    case RemoteOp::kOr: return MPI_BOR;
-  }
-  return MPI_OP_NULL;
-}
-
 }  // namespace
 
 struct Inbox::Window {
@@ -49,7 +30,7 @@ struct Inbox::Window {
 // The window of rank r: its masters' bits (whole words), then their values.
 static uint64_t words_of(const mpi::Comm& comm, int r) { return (comm.end(r) - comm.first(r) + 63) / 64; }
 
-Inbox::Inbox(mpi::Comm& comm, size_t value_bytes, mpi::Scalar scalar, RemoteOp op, const void* identity, uint64_t staging_bytes)
+Inbox::Inbox(mpi::Comm& comm, size_t value_bytes, mpi::Scalar scalar, mpi::ReduceOp op, const void* identity, uint64_t staging_bytes)
     : comm_(comm), value_bytes_(value_bytes), scalar_(scalar), op_(op), identity_(new std::byte[value_bytes]),
       window_(std::make_unique<Window>()), capacity_(std::max<uint64_t>(1, staging_bytes / std::max<size_t>(1, value_bytes))),
       staging_(new std::byte[capacity_ * value_bytes]) {  // not zeroed: pages are touched only as values are staged
@@ -103,7 +84,7 @@ bool Inbox::put(int owner, uint64_t v, const void* x) {
   const uint64_t local = v - comm_.first(owner);
   const auto bit_at = static_cast<MPI_Aint>((local / 64) * 8);
   const auto value_at = static_cast<MPI_Aint>(words_of(comm_, owner) * 8 + local * value_bytes_);
-  check(MPI_Accumulate(value, 1, mpi_type(scalar_), owner, value_at, 1, mpi_type(scalar_), mpi_op(op_), window_->win),
+  check(MPI_Accumulate(value, 1, mpi::datatype_of(scalar_), owner, value_at, 1, mpi::datatype_of(scalar_), mpi::op_of(op_), window_->win),
         "MPI_Accumulate");
   check(MPI_Accumulate(&kBits[local & 63], 1, MPI_UINT64_T, owner, bit_at, 1, MPI_UINT64_T, MPI_BOR, window_->win),
         "MPI_Accumulate");

@@ -28,13 +28,11 @@
 
 namespace tg::dist {
 
-enum class RemoteOp { kMin, kMax, kSum, kOr };
-
 class Inbox {
  public:
   // Values of `value_bytes` bytes, of MPI type `scalar`, combined with `op`, starting (and reset
   // to) `identity`; an epoch stages at most `staging_bytes` of them (at least one value).
-  Inbox(mpi::Comm& comm, size_t value_bytes, mpi::Scalar scalar, RemoteOp op, const void* identity, uint64_t staging_bytes);
+  Inbox(mpi::Comm& comm, size_t value_bytes, mpi::Scalar scalar, mpi::ReduceOp op, const void* identity, uint64_t staging_bytes);
   ~Inbox();
   Inbox(const Inbox&) = delete;
   Inbox& operator=(const Inbox&) = delete;
@@ -73,7 +71,7 @@ class Inbox {
   mpi::Comm& comm_;
   size_t value_bytes_;
   mpi::Scalar scalar_;
-  RemoteOp op_;
+  mpi::ReduceOp op_;
   std::unique_ptr<std::byte[]> identity_;
   std::unique_ptr<Window> window_;
   uint64_t* arrived_ = nullptr;  // this rank's bits, then its values, in the window
