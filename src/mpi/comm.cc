@@ -16,10 +16,6 @@ namespace tg::mpi {
 
 namespace {
 
-void check(int code, const char* what) {
-  if (code != MPI_SUCCESS) fail("{} failed: {}", what, mpi::error_text(code));
-}
-
 int as_count(uint64_t n, const char* what) {
   if (n > static_cast<uint64_t>(INT_MAX)) fail("{}: {} items exceed MPI's int count; run on more ranks", what, n);
   return static_cast<int>(n);

@@ -1,5 +1,6 @@
 #include "mpi/mpi_runtime.h"
 #include "mpi/communicators.h"
+#include "mpi/types.h"
 
 #include <mpi.h>
 
@@ -96,9 +97,6 @@ void pair_with_far_ranks() {
   }
   const int computing = all / 2;
   g_serves = me >= computing;
-  auto check = [](int code, const char* what) {
-    if (code != MPI_SUCCESS) fail("{} failed: {}", what, error_text(code));
-  };
   // Keys keep the world's order: compute rank r is world rank r, and in its pair it is rank 0.
   MPI_Comm compute = MPI_COMM_NULL;
   check(MPI_Comm_split(MPI_COMM_WORLD, g_serves ? MPI_UNDEFINED : 0, me, &compute), "MPI_Comm_split (compute ranks)");
@@ -121,9 +119,6 @@ std::string error_text(int code) {
 }
 
 void wait_for_message(int source, int tag) {
-  auto check = [](int code, const char* what) {
-    if (code != MPI_SUCCESS) fail("{} failed: {}", what, error_text(code));
-  };
   int message = 0, arrived = 0;
   MPI_Request request;
   check(MPI_Irecv(&message, 1, MPI_INT, source, tag, g_far_pair, &request), "MPI_Irecv");
@@ -142,9 +137,6 @@ void agree(const std::function<void()>& step) {
     mine = e.what();
     if (mine.empty()) mine = "failed";  // every failure counts, even one without words
   }
-  auto check = [](int code, const char* what) {
-    if (code != MPI_SUCCESS) fail("{} failed: {}", what, error_text(code));
-  };
   const int all = world_size();
   const int length = static_cast<int>(mine.size());
   std::vector<int> lengths(static_cast<size_t>(all)), offsets(static_cast<size_t>(all));

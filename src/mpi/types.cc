@@ -1,5 +1,6 @@
 #include "mpi/types.h"
 
+#include "mpi/mpi_runtime.h"
 #include "util/error.h"
 
 namespace tg::mpi {
@@ -25,5 +26,11 @@ MPI_Op op_of(ReduceOp op) {
 }
 
 size_t bytes_of(Scalar s) { return s == Scalar::kU32 ? 4 : 8; }
+
+void check(int code, const char* what, const char* call) {
+  if (code == MPI_SUCCESS) return;
+  if (*what) fail("{}: {} failed: {}", what, call, error_text(code));
+  fail("{} failed: {}", call, error_text(code));
+}
 
 }  // namespace tg::mpi

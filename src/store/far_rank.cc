@@ -12,6 +12,7 @@
 
 #include "mpi/communicators.h"
 #include "mpi/mpi_runtime.h"
+#include "mpi/types.h"
 #include "store/far_rank_pair.h"
 #include "util/error.h"
 #include "util/memory.h"
@@ -21,9 +22,7 @@ namespace tg {
 
 namespace far_rank {
 
-void check(int code, const char* what) {
-  if (code != MPI_SUCCESS) fail("far-memory rank: {} failed: {}", what, mpi::error_text(code));
-}
+void check(int code, const char* call) { mpi::check(code, "far-memory rank", call); }
 
 int pair_rank() {
   int r = -1;

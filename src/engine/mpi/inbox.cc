@@ -10,6 +10,7 @@
 #include "mpi/communicators.h"
 #include "mpi/mpi_runtime.h"
 #include "mpi/types.h"
+#include "mpi/window.h"
 #include "util/error.h"
 #include "util/timer.h"
 
@@ -17,41 +18,28 @@ namespace tg::dist {
 
 namespace {
 
-void check(int code, const char* what) {
-  if (code != MPI_SUCCESS) fail("{} failed: {}", what, mpi::error_text(code));
-}
+using mpi::check;
 
 }  // namespace
-
-struct Inbox::Window {
-  MPI_Win win = MPI_WIN_NULL;
-};
 
 // The window of rank r: its masters' bits (whole words), then their values.
 static uint64_t words_of(const mpi::Comm& comm, int r) { return (comm.end(r) - comm.first(r) + 63) / 64; }
 
 Inbox::Inbox(mpi::Comm& comm, size_t value_bytes, mpi::Scalar scalar, mpi::ReduceOp op, const void* identity, uint64_t staging_bytes)
     : comm_(comm), value_bytes_(value_bytes), scalar_(scalar), op_(op), identity_(new std::byte[value_bytes]),
-      window_(std::make_unique<Window>()), capacity_(std::max<uint64_t>(1, staging_bytes / std::max<size_t>(1, value_bytes))),
+      capacity_(std::max<uint64_t>(1, staging_bytes / std::max<size_t>(1, value_bytes))),
       staging_(new std::byte[capacity_ * value_bytes]) {  // not zeroed: pages are touched only as values are staged
   if (value_bytes > 8) fail("the accumulate exchange carries values of at most 8 bytes, not {}", value_bytes);
   std::memcpy(identity_.get(), identity, value_bytes);
   const uint64_t masters = comm.end(comm.rank()) - comm.first(comm.rank());
-  void* base = nullptr;
-  check(MPI_Win_allocate(static_cast<MPI_Aint>(std::max<uint64_t>(window_bytes(), 8)), 1, MPI_INFO_NULL, mpi::compute(), &base,
-                         &window_->win),
-        "MPI_Win_allocate");
-  arrived_ = static_cast<uint64_t*>(base);
+  window_ = std::make_unique<mpi::Window>(mpi::compute(), std::max<uint64_t>(window_bytes(), 8), "the accumulate exchange");
+  arrived_ = reinterpret_cast<uint64_t*>(window_->base());
   values_ = reinterpret_cast<std::byte*>(arrived_ + word_count());
   std::fill(arrived_, arrived_ + word_count(), uint64_t{0});
   for (uint64_t k = 0; k < masters; ++k) reset(values_ + k * value_bytes_);
 }
 
-Inbox::~Inbox() {
-  // Freeing is collective: while an error unwinds one rank, the others may never come, and the
-  // job ends with the error anyway (MPI_Abort), so the window is left to it.
-  if (window_->win != MPI_WIN_NULL && std::uncaught_exceptions() == 0) MPI_Win_free(&window_->win);
-}
+Inbox::~Inbox() = default;  // the window frees itself (mpi/window.h)
 
 uint64_t Inbox::word_count() const { return words_of(comm_, comm_.rank()); }
 
@@ -63,7 +51,7 @@ void Inbox::reset(std::byte* value) const { std::memcpy(value, identity_.get(), 
 
 void Inbox::open() {
   Timer t;
-  check(MPI_Win_fence(MPI_MODE_NOPRECEDE, window_->win), "MPI_Win_fence");
+  check(MPI_Win_fence(MPI_MODE_NOPRECEDE, window_->handle()), "MPI_Win_fence");
   comm_.add({.wait_seconds = t.seconds()});  // returns when the slowest rank arrives
   staged_ = 0;
 }
@@ -84,9 +72,9 @@ bool Inbox::put(int owner, uint64_t v, const void* x) {
   const uint64_t local = v - comm_.first(owner);
   const auto bit_at = static_cast<MPI_Aint>((local / 64) * 8);
   const auto value_at = static_cast<MPI_Aint>(words_of(comm_, owner) * 8 + local * value_bytes_);
-  check(MPI_Accumulate(value, 1, mpi::datatype_of(scalar_), owner, value_at, 1, mpi::datatype_of(scalar_), mpi::op_of(op_), window_->win),
+  check(MPI_Accumulate(value, 1, mpi::datatype_of(scalar_), owner, value_at, 1, mpi::datatype_of(scalar_), mpi::op_of(op_), window_->handle()),
         "MPI_Accumulate");
-  check(MPI_Accumulate(&kBits[local & 63], 1, MPI_UINT64_T, owner, bit_at, 1, MPI_UINT64_T, MPI_BOR, window_->win),
+  check(MPI_Accumulate(&kBits[local & 63], 1, MPI_UINT64_T, owner, bit_at, 1, MPI_UINT64_T, MPI_BOR, window_->handle()),
         "MPI_Accumulate");
   comm_.add({.bytes_sent = value_bytes_ + 8, .messages = 2});
   return true;
@@ -94,7 +82,7 @@ bool Inbox::put(int owner, uint64_t v, const void* x) {
 
 void Inbox::close() {
   Timer t;
-  check(MPI_Win_fence(MPI_MODE_NOSUCCEED, window_->win), "MPI_Win_fence");
+  check(MPI_Win_fence(MPI_MODE_NOSUCCEED, window_->handle()), "MPI_Win_fence");
   comm_.add({.communication_seconds = t.seconds()});
 }
 

@@ -67,13 +67,12 @@ class Inbox {
  private:
   uint64_t word_count() const;
   void reset(std::byte* value) const;
-  struct Window;
   mpi::Comm& comm_;
   size_t value_bytes_;
   mpi::Scalar scalar_;
   mpi::ReduceOp op_;
   std::unique_ptr<std::byte[]> identity_;
-  std::unique_ptr<Window> window_;
+  std::unique_ptr<mpi::Window> window_;
   uint64_t* arrived_ = nullptr;  // this rank's bits, then its values, in the window
   std::byte* values_ = nullptr;
   uint64_t capacity_ = 1;  // values an epoch stages

@@ -12,6 +12,8 @@
 
 #include "mpi/communicators.h"
 #include "mpi/mpi_runtime.h"
+#include "mpi/types.h"
+#include "mpi/window.h"
 #include "util/error.h"
 
 namespace tg {
@@ -21,39 +23,31 @@ constexpr int kServer = 1, kReader = 0;
 constexpr int kDoneTag = 7402;
 using Clock = std::chrono::steady_clock;
 
-void check(int code, const char* what) {
-  if (code != MPI_SUCCESS) fail("calibrate --far rank: {} failed: {}", what, mpi::error_text(code));
-}
+void check(int code, const char* call) { mpi::check(code, "calibrate --far rank", call); }
 
 }  // namespace
 
 void serve_calibration_window(uint64_t bytes) {
-  unsigned char* base = nullptr;
-  MPI_Win win;
-  check(MPI_Win_allocate(static_cast<MPI_Aint>(bytes), 1, MPI_INFO_NULL, mpi::far_pair(), &base, &win),
-        "MPI_Win_allocate");
-  for (uint64_t k = 0; k < bytes; k += 4096) base[k] = static_cast<unsigned char>(k >> 12);  // resident
+  mpi::Window window(mpi::far_pair(), bytes, "calibrate --far rank");
+  for (uint64_t k = 0; k < bytes; k += 4096) window.base()[k] = static_cast<std::byte>(k >> 12);  // resident
   check(MPI_Barrier(mpi::far_pair()), "MPI_Barrier");
   mpi::wait_for_message(kReader, kDoneTag);  // serve until rank 0 is done
-  check(MPI_Win_free(&win), "MPI_Win_free");
 }
 
 struct RankReadCalibration::Impl {
-  MPI_Win win;
+  mpi::Window window{mpi::far_pair(), 0, "calibrate --far rank"};  // the reader exposes nothing
 };
 
 RankReadCalibration::RankReadCalibration(uint64_t bytes) : impl_(std::make_unique<Impl>()), bytes_(bytes) {
-  unsigned char* none = nullptr;
-  check(MPI_Win_allocate(0, 1, MPI_INFO_NULL, mpi::far_pair(), &none, &impl_->win), "MPI_Win_allocate");
   check(MPI_Barrier(mpi::far_pair()), "MPI_Barrier");
-  check(MPI_Win_lock_all(MPI_MODE_NOCHECK, impl_->win), "MPI_Win_lock_all");
+  impl_->window.lock_all();
 }
 
 RankReadCalibration::~RankReadCalibration() {
-  MPI_Win_unlock_all(impl_->win);
+  // The server frees its window (collective with this one's) once told the reading is done.
+  impl_->window.unlock_all();
   int message = 1;
   MPI_Send(&message, 1, MPI_INT, kServer, kDoneTag, mpi::far_pair());
-  MPI_Win_free(&impl_->win);
 }
 
 FetchPoint RankReadCalibration::measure(uint64_t chunk, uint32_t depth, uint32_t threads, double seconds, uint64_t seed) {
@@ -85,7 +79,7 @@ FetchPoint RankReadCalibration::measure(uint64_t chunk, uint32_t depth, uint32_t
           Out o{MPI_REQUEST_NULL, Clock::now(), slot};
           const int count = static_cast<int>(chunk);
           check(MPI_Rget(buffer.data() + uint64_t{slot} * chunk, count, MPI_BYTE, kServer,
-                         static_cast<MPI_Aint>(at(rng) * 64), count, MPI_BYTE, impl_->win, &o.request),
+                         static_cast<MPI_Aint>(at(rng) * 64), count, MPI_BYTE, impl_->window.handle(), &o.request),
                 "MPI_Rget");
           out.push_back(o);
         };

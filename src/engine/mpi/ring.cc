@@ -11,6 +11,8 @@
 
 #include "mpi/communicators.h"
 #include "mpi/mpi_runtime.h"
+#include "mpi/types.h"
+#include "mpi/window.h"
 #include "util/error.h"
 #include "util/timer.h"
 
@@ -18,9 +20,7 @@ namespace tg::dist {
 
 namespace {
 
-void check(int code, const char* what) {
-  if (code != MPI_SUCCESS) fail("{} failed: {}", what, mpi::error_text(code));
-}
+using mpi::check;
 
 // A slot's header word: sequence number (low 32 bits: the slots written before it plus one, so a
 // stale or empty slot never matches), record count, and two flags.
@@ -39,12 +39,6 @@ uint64_t round8(uint64_t b) { return (b + 7) / 8 * 8; }
 
 }  // namespace
 
-struct Rings::Window {
-  MPI_Win win = MPI_WIN_NULL;
-  bool locked = false;
-  bool unified = false;  // MPI_WIN_UNIFIED: this rank may read its own window with plain loads
-};
-
 namespace {
 // Lets MPI make progress: on transports without a progress thread (TCP, UCX's emulated
 // one-sided operations) batches put into this rank's window arrive only while it calls into
@@ -59,7 +53,7 @@ void progress() {
 // The window of every rank: one clear word per rank (what that rank consumed of this rank's ring
 // there), then one ring per other rank, in rank order.
 Rings::Rings(mpi::Comm& comm, size_t max_record_bytes, RingOptions options)
-    : comm_(comm), options_(options), max_record_bytes_(max_record_bytes), window_(std::make_unique<Window>()) {
+    : comm_(comm), options_(options), max_record_bytes_(max_record_bytes) {
   const auto p = static_cast<uint64_t>(comm.size());
   peers_.resize(p);
   if (!(options.hurried > 0 && options.hurried <= 1)) fail("the ring's hurried threshold must be in (0, 1], got {}", options.hurried);
@@ -84,30 +78,18 @@ Rings::Rings(mpi::Comm& comm, size_t max_record_bytes, RingOptions options)
   batch_records_ = static_cast<uint32_t>(batch);
   slots_ = static_cast<uint32_t>(std::max<uint64_t>(slots, 2));
   const uint64_t window_bytes = 8 * p + (p - 1) * slots_ * slot_bytes();
-  void* base = nullptr;
-  check(MPI_Win_allocate(static_cast<MPI_Aint>(window_bytes), 1, MPI_INFO_NULL, mpi::compute(), &base, &window_->win),
-        "MPI_Win_allocate");
-  base_ = static_cast<std::byte*>(base);
+  window_ = std::make_unique<mpi::Window>(mpi::compute(), window_bytes, "the ring exchange");
+  base_ = window_->base();
   std::memset(base_, 0, window_bytes);  // no slot's header matches before it is written
-  int* model = nullptr;
-  int found = 0;
-  check(MPI_Win_get_attr(window_->win, MPI_WIN_MODEL, &model, &found), "MPI_Win_get_attr");
-  window_->unified = found && *model == MPI_WIN_UNIFIED;
-  check(MPI_Win_lock_all(MPI_MODE_NOCHECK, window_->win), "MPI_Win_lock_all");
-  window_->locked = true;
-  check(MPI_Win_sync(window_->win), "MPI_Win_sync");
+  unified_ = window_->unified();
+  window_->lock_all();
+  check(MPI_Win_sync(window_->handle()), "MPI_Win_sync");
   check(MPI_Barrier(mpi::compute()), "MPI_Barrier");  // every window is zeroed before anyone writes
   for (auto& peer : peers_) peer.staged.resize(batch_records_ * max_record_bytes_);
   comm_.note_buffer(bytes());
 }
 
-Rings::~Rings() {
-  // Unlocking and freeing are collective in effect; during an error's unwind the others may never
-  // come, and the job ends with the error anyway (MPI_Abort).
-  if (window_->win == MPI_WIN_NULL || std::uncaught_exceptions() > 0) return;
-  if (window_->locked) MPI_Win_unlock_all(window_->win);
-  MPI_Win_free(&window_->win);
-}
+Rings::~Rings() = default;  // the window unlocks and frees itself (mpi/window.h)
 
 uint64_t Rings::slot_bytes() const { return 8 + round8(uint64_t{batch_records_} * max_record_bytes_); }
 
@@ -163,17 +145,17 @@ void Rings::finish() {
 }
 
 uint64_t Rings::read_local(uint64_t displacement) {
-  if (window_->unified) {
+  if (unified_) {
     // The unified model: what others put here is in this memory once it is complete, and a
     // window sync orders the read after it; the header or clear word is read atomically.
-    check(MPI_Win_sync(window_->win), "MPI_Win_sync");
+    check(MPI_Win_sync(window_->handle()), "MPI_Win_sync");
     return std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(base_ + displacement)).load(std::memory_order_acquire);
   }
   uint64_t value = 0;
   const int me = comm_.rank();
-  check(MPI_Fetch_and_op(nullptr, &value, MPI_UINT64_T, me, static_cast<MPI_Aint>(displacement), MPI_NO_OP, window_->win),
+  check(MPI_Fetch_and_op(nullptr, &value, MPI_UINT64_T, me, static_cast<MPI_Aint>(displacement), MPI_NO_OP, window_->handle()),
         "MPI_Fetch_and_op");
-  check(MPI_Win_flush(me, window_->win), "MPI_Win_flush");
+  check(MPI_Win_flush(me, window_->handle()), "MPI_Win_flush");
   return value;
 }
 
@@ -208,14 +190,14 @@ void Rings::send_batch(int peer, bool end) {
   const uint64_t payload = to.staged_count * record_bytes_;
   if (payload > 0) {
     check(MPI_Put(to.staged.data(), static_cast<int>(payload), MPI_BYTE, peer, static_cast<MPI_Aint>(at + 8),
-                  static_cast<int>(payload), MPI_BYTE, window_->win),
+                  static_cast<int>(payload), MPI_BYTE, window_->handle()),
           "MPI_Put");
-    check(MPI_Win_flush(peer, window_->win), "MPI_Win_flush");  // the payload lands before its header
+    check(MPI_Win_flush(peer, window_->handle()), "MPI_Win_flush");  // the payload lands before its header
   }
   const uint64_t word = header(to.sent + 1, to.staged_count, hurried, end);
-  check(MPI_Accumulate(&word, 1, MPI_UINT64_T, peer, static_cast<MPI_Aint>(at), 1, MPI_UINT64_T, MPI_REPLACE, window_->win),
+  check(MPI_Accumulate(&word, 1, MPI_UINT64_T, peer, static_cast<MPI_Aint>(at), 1, MPI_UINT64_T, MPI_REPLACE, window_->handle()),
         "MPI_Accumulate");
-  check(MPI_Win_flush(peer, window_->win), "MPI_Win_flush");
+  check(MPI_Win_flush(peer, window_->handle()), "MPI_Win_flush");
   ++to.sent;
   to.staged_count = 0;
   ++counters_.batches;
@@ -236,7 +218,7 @@ bool Rings::drain() {
       const uint64_t at = ring + (from.consumed % slots_) * slot_bytes();
       const uint64_t word = read_local(at);
       if ((word & 0xffffffffu) != ((from.consumed + 1) & 0xffffffffu)) break;
-      check(MPI_Win_sync(window_->win), "MPI_Win_sync");  // the payload, put before the header
+      check(MPI_Win_sync(window_->handle()), "MPI_Win_sync");  // the payload, put before the header
       any = true;
       if (deliver_) deliver_(base_ + at + 8, (word >> 32) & kCountMask);
       ++from.consumed;
@@ -254,9 +236,9 @@ void Rings::publish(int peer) {
   const uint64_t consumed = from.consumed;
   Timer t;
   check(MPI_Accumulate(&consumed, 1, MPI_UINT64_T, peer, static_cast<MPI_Aint>(8 * static_cast<uint64_t>(comm_.rank())), 1,
-                       MPI_UINT64_T, MPI_REPLACE, window_->win),
+                       MPI_UINT64_T, MPI_REPLACE, window_->handle()),
         "MPI_Accumulate");
-  check(MPI_Win_flush(peer, window_->win), "MPI_Win_flush");
+  check(MPI_Win_flush(peer, window_->handle()), "MPI_Win_flush");
   from.published = consumed;
   ++counters_.clears;
   comm_.add({.bytes_sent = 8, .messages = 1, .communication_seconds = t.seconds()});

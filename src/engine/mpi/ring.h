@@ -74,7 +74,6 @@ class Rings {
   const RingCounters& counters() const { return counters_; }
 
  private:
-  struct Window;
   struct Peer {
     std::vector<std::byte> staged;  // this pass's records not yet sent
     size_t staged_count = 0;
@@ -100,7 +99,8 @@ class Rings {
   uint32_t batch_records_ = 0, slots_ = 0;
   size_t record_bytes_ = 0;
   Deliver deliver_;
-  std::unique_ptr<Window> window_;
+  std::unique_ptr<mpi::Window> window_;
+  bool unified_ = false;  // MPI_WIN_UNIFIED: this rank may read its own window with plain loads
   std::byte* base_ = nullptr;
   std::vector<Peer> peers_;
   uint32_t batches_since_drain_ = 0;

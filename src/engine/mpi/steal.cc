@@ -8,6 +8,8 @@
 
 #include "mpi/communicators.h"
 #include "mpi/mpi_runtime.h"
+#include "mpi/types.h"
+#include "mpi/window.h"
 #include "util/error.h"
 #include "util/timer.h"
 
@@ -15,9 +17,7 @@ namespace tg::dist {
 
 namespace {
 
-void check(int code, const char* what) {
-  if (code != MPI_SUCCESS) fail("{} failed: {}", what, mpi::error_text(code));
-}
+using mpi::check;
 
 // The header's words, then the bounds (max_slices + 1 words), then the records.
 constexpr MPI_Aint kPass = 0, kCount = 1, kNext = 2, kHeaderWords = 3;
@@ -26,33 +26,19 @@ constexpr MPI_Aint at_word(MPI_Aint w) { return 8 * w; }
 
 }  // namespace
 
-struct TaskBoard::Window {
-  MPI_Win win = MPI_WIN_NULL;
-  bool locked = false;
-};
-
 TaskBoard::TaskBoard(mpi::Comm& comm, size_t record_bytes, uint64_t max_records, uint32_t max_slices)
     : comm_(comm), record_bytes_(record_bytes), max_records_(max_records), max_slices_(max_slices),
-      window_(std::make_unique<Window>()) {
-  void* base = nullptr;
-  check(MPI_Win_allocate(static_cast<MPI_Aint>(bytes()), 1, MPI_INFO_NULL, mpi::compute(), &base, &window_->win),
-        "MPI_Win_allocate");
-  base_ = static_cast<uint64_t*>(base);
+      window_(std::make_unique<mpi::Window>(mpi::compute(), bytes(), "the task board")) {
+  base_ = reinterpret_cast<uint64_t*>(window_->base());
   std::memset(base_, 0, records_at());
   base_[kPass] = ~uint64_t{0};  // no pass published yet
-  check(MPI_Win_lock_all(MPI_MODE_NOCHECK, window_->win), "MPI_Win_lock_all");
-  window_->locked = true;
-  check(MPI_Win_sync(window_->win), "MPI_Win_sync");
+  window_->lock_all();
+  check(MPI_Win_sync(window_->handle()), "MPI_Win_sync");
   check(MPI_Barrier(mpi::compute()), "MPI_Barrier");  // every header is set before anyone reads one
   comm_.note_buffer(bytes());
 }
 
-TaskBoard::~TaskBoard() {
-  // As the rings': during an error's unwind the others may never come (the job is aborted).
-  if (window_->win == MPI_WIN_NULL || std::uncaught_exceptions() > 0) return;
-  if (window_->locked) MPI_Win_unlock_all(window_->win);
-  MPI_Win_free(&window_->win);
-}
+TaskBoard::~TaskBoard() = default;  // the window unlocks and frees itself (mpi/window.h)
 
 uint64_t TaskBoard::records_at() const { return 8 * (kHeaderWords + max_slices_ + 1); }
 uint64_t TaskBoard::records_fitting(uint64_t bytes, size_t record_bytes, uint32_t max_slices) {
@@ -74,10 +60,10 @@ void TaskBoard::publish(uint64_t pass, std::span<const size_t> bounds) {
   base_[kCount] = count;
   base_[kNext] = 0;
   count_ = count;
-  check(MPI_Win_sync(window_->win), "MPI_Win_sync");
+  check(MPI_Win_sync(window_->handle()), "MPI_Win_sync");
   const int me = comm_.rank();
-  check(MPI_Accumulate(&pass, 1, MPI_UINT64_T, me, at_word(kPass), 1, MPI_UINT64_T, MPI_REPLACE, window_->win), "MPI_Accumulate");
-  check(MPI_Win_flush(me, window_->win), "MPI_Win_flush");
+  check(MPI_Accumulate(&pass, 1, MPI_UINT64_T, me, at_word(kPass), 1, MPI_UINT64_T, MPI_REPLACE, window_->handle()), "MPI_Accumulate");
+  check(MPI_Win_flush(me, window_->handle()), "MPI_Win_flush");
 }
 
 int64_t TaskBoard::take_own() {
@@ -85,8 +71,8 @@ int64_t TaskBoard::take_own() {
   const uint64_t one = 1;
   uint64_t taken = 0;
   const int me = comm_.rank();
-  check(MPI_Fetch_and_op(&one, &taken, MPI_UINT64_T, me, at_word(kNext), MPI_SUM, window_->win), "MPI_Fetch_and_op");
-  check(MPI_Win_flush(me, window_->win), "MPI_Win_flush");
+  check(MPI_Fetch_and_op(&one, &taken, MPI_UINT64_T, me, at_word(kNext), MPI_SUM, window_->handle()), "MPI_Fetch_and_op");
+  check(MPI_Win_flush(me, window_->handle()), "MPI_Win_flush");
   return taken < count_ ? static_cast<int64_t>(taken) : -1;
 }
 
@@ -103,9 +89,9 @@ size_t TaskBoard::steal(uint64_t pass, std::vector<std::byte>& records) {
       if (r == me) continue;
       uint64_t header[kHeaderWords];
       check(MPI_Get_accumulate(nullptr, 0, MPI_UINT64_T, header, kHeaderWords, MPI_UINT64_T, r, 0, kHeaderWords, MPI_UINT64_T,
-                               MPI_NO_OP, window_->win),
+                               MPI_NO_OP, window_->handle()),
             "MPI_Get_accumulate");
-      check(MPI_Win_flush(r, window_->win), "MPI_Win_flush");
+      check(MPI_Win_flush(r, window_->handle()), "MPI_Win_flush");
       bytes_read += sizeof(header);
       ++messages;
       if (header[kPass] != pass || header[kNext] >= header[kCount]) continue;
@@ -118,23 +104,23 @@ size_t TaskBoard::steal(uint64_t pass, std::vector<std::byte>& records) {
     if (victim < 0) break;
     const uint64_t one = 1;
     uint64_t slice = 0;
-    check(MPI_Fetch_and_op(&one, &slice, MPI_UINT64_T, victim, at_word(kNext), MPI_SUM, window_->win), "MPI_Fetch_and_op");
-    check(MPI_Win_flush(victim, window_->win), "MPI_Win_flush");
+    check(MPI_Fetch_and_op(&one, &slice, MPI_UINT64_T, victim, at_word(kNext), MPI_SUM, window_->handle()), "MPI_Fetch_and_op");
+    check(MPI_Win_flush(victim, window_->handle()), "MPI_Win_flush");
     ++messages;
     if (slice >= victim_count) continue;  // its owner or another thief took the last one first: look again
     uint64_t bounds[2];
-    check(MPI_Get(bounds, 2, MPI_UINT64_T, victim, at_word(kHeaderWords + static_cast<MPI_Aint>(slice)), 2, MPI_UINT64_T, window_->win),
+    check(MPI_Get(bounds, 2, MPI_UINT64_T, victim, at_word(kHeaderWords + static_cast<MPI_Aint>(slice)), 2, MPI_UINT64_T, window_->handle()),
           "MPI_Get");
-    check(MPI_Win_flush(victim, window_->win), "MPI_Win_flush");
+    check(MPI_Win_flush(victim, window_->handle()), "MPI_Win_flush");
     got = bounds[1] - bounds[0];
     if (got * record_bytes_ > static_cast<uint64_t>(INT32_MAX)) fail("a stolen slice of {} records is too large for one MPI_Get", got);
     records.resize(got * record_bytes_);
     if (got > 0) {
       check(MPI_Get(records.data(), static_cast<int>(records.size()), MPI_BYTE, victim,
                     static_cast<MPI_Aint>(records_at() + bounds[0] * record_bytes_), static_cast<int>(records.size()), MPI_BYTE,
-                    window_->win),
+                    window_->handle()),
             "MPI_Get");
-      check(MPI_Win_flush(victim, window_->win), "MPI_Win_flush");
+      check(MPI_Win_flush(victim, window_->handle()), "MPI_Win_flush");
     }
     bytes_read += sizeof(bounds) + records.size();
     messages += 2;

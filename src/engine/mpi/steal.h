@@ -53,14 +53,13 @@ class TaskBoard {
   static uint64_t records_fitting(uint64_t bytes, size_t record_bytes, uint32_t max_slices);
 
  private:
-  struct Window;
   uint64_t records_at() const;
   mpi::Comm& comm_;
   size_t record_bytes_;
   uint64_t max_records_;
   uint32_t max_slices_;
   uint64_t count_ = 0;  // this rank's slices in the pass it published last
-  std::unique_ptr<Window> window_;
+  std::unique_ptr<mpi::Window> window_;
   uint64_t* base_ = nullptr;
   uint64_t stolen_ = 0;
 };
