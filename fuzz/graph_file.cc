@@ -11,7 +11,7 @@
 #include <cstring>
 #include <vector>
 
-#include "algorithms/kernels.h"
+#include "run/kernels.h"
 #include "engine/cpu/engine.h"
 #include "fuzz/fuzz_input.h"
 #include "graph/format.h"

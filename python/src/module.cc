@@ -1,6 +1,6 @@
 // tiergraph._core: the C++ engine as Python sees it. Kept thin on purpose: graphs are graph files
 // (opened, converted, generated or built from arrays), and algorithms run through the same
-// request and report as `tiergraph run` (cli/run_algorithm.h). Everything Pythonic (argument
+// request and report as `tiergraph run` (run/run_algorithm.h). Everything Pythonic (argument
 // checking, labels, networkx) lives in the pure-Python package around it.
 //
 // The GIL is released while C++ works; after every edge pass the run takes it back for a moment
@@ -24,10 +24,10 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/kernels.h"
-#include "cli/commands.h"
-#include "cli/options.h"
-#include "cli/run_algorithm.h"
+#include "run/kernels.h"
+#include "run/threads.h"
+#include "run/build_request.h"
+#include "run/run_algorithm.h"
 #include "ingest/convert.h"
 #include "ingest/generate.h"
 #include "graph/graph_file.h"
@@ -110,7 +110,7 @@ GraphHandle graph_from_edges(InArray<uint64_t> src, InArray<uint64_t> dst,
   const double* w = weights ? weights->data() : nullptr;
   std::string temp = (std::filesystem::path(scratch_dir) / "tiergraph-edges-XXXXXX").string();
   nb::gil_scoped_release release;
-  tg::cli::apply_threads(threads);
+  tg::run::apply_threads(threads);
   for (size_t k = 0; k < m; ++k) {  // the Python side checks too; the builder must never see a bad id
     if (s[k] >= num_vertices || d[k] >= num_vertices) {
       tg::fail("edge {} ({} -> {}) names a vertex outside 0..{}", k, s[k], d[k], num_vertices - 1);
@@ -183,7 +183,7 @@ void take(const nb::dict& options, const char* key, T& into) {
 }
 
 nb::dict run(const std::shared_ptr<const tg::GraphFile>& file, const std::string& algorithm, const nb::dict& o) {
-  tg::cli::RunRequest r;
+  tg::run::RunRequest r;
   r.algorithm = algorithm;
   r.progress = false;
   take(o, "threads", r.threads);
@@ -227,7 +227,7 @@ nb::dict run(const std::shared_ptr<const tg::GraphFile>& file, const std::string
   // The request's own checks, before the run: a bad value is the caller's (InvalidInput, also a
   // ValueError), where a failure inside the run (a corrupt block) stays a plain tiergraph.Error.
   try {
-    tg::cli::check_run_request(r);
+    tg::run::check_run_request(r);
   } catch (const tg::Error& e) {
     raise_package_error("InvalidInput", e.what());
   }
@@ -238,10 +238,10 @@ nb::dict run(const std::shared_ptr<const tg::GraphFile>& file, const std::string
       throw Interrupted{};
     }
   };
-  tg::cli::RunOutcome out;
+  tg::run::RunOutcome out;
   try {
     nb::gil_scoped_release release;
-    out = tg::cli::run_algorithm(r, file);
+    out = tg::run::run_algorithm(r, file);
   } catch (const Interrupted&) {
     PyErr_SetNone(PyExc_KeyboardInterrupt);
     throw nb::python_error();
@@ -262,7 +262,7 @@ nb::dict run(const std::shared_ptr<const tg::GraphFile>& file, const std::string
 }
 
 std::string convert(const std::string& input, const std::string& output, const nb::dict& o) {
-  tg::cli::GraphInputArgs a;
+  tg::run::GraphInputArgs a;
   take(o, "format", a.format);
   take(o, "ids", a.ids);
   take(o, "columns", a.columns);
@@ -275,15 +275,15 @@ std::string convert(const std::string& input, const std::string& output, const n
   take(o, "weight_seed", a.weight_seed);
   take(o, "blocks", a.blocks);
   take(o, "vertices", a.vertices);
-  tg::ConvertOptions options = tg::cli::make_convert_options(a);
+  tg::ConvertOptions options = tg::run::make_convert_options(a);
   options.parse.progress = options.build.progress = false;
   take(o, "overwrite", options.overwrite);
   // As `convert`: within memory_budget when given, else in memory unless that would take more
   // than half of the memory this process may use.
-  tg::cli::BuildBudgetArgs budget;
+  tg::run::BuildBudgetArgs budget;
   take(o, "memory_budget", budget.memory_budget);
   take(o, "scratch", budget.scratch);
-  tg::cli::apply_build_budget(budget, tg::cli::in_memory_convert_bytes(input), options);
+  tg::run::apply_build_budget(budget, tg::run::in_memory_convert_bytes(input), options);
   nb::gil_scoped_release release;
   omp_set_num_threads(omp_get_num_procs());  // a run on a small graph may have asked for fewer
   return tg::convert_file(input, output, options).to_json().dump();
@@ -310,7 +310,7 @@ std::string generate(const std::string& output, const std::string& kind, int sca
   options.overwrite = overwrite;
   // As `generate`: streamed into the bounded build within memory_budget when given, else in
   // memory unless that would take more than half of the memory this process may use.
-  tg::cli::apply_build_budget({memory_budget, scratch}, tg::cli::in_memory_generate_bytes(gen, undirected), options);
+  tg::run::apply_build_budget({memory_budget, scratch}, tg::run::in_memory_generate_bytes(gen, undirected), options);
   nb::gil_scoped_release release;
   omp_set_num_threads(omp_get_num_procs());
   return tg::generate_file(gen, output, options).to_json().dump();

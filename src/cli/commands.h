@@ -18,10 +18,4 @@ Runner add_reblock(CLI::App& app);
 Runner add_plan(CLI::App& app);
 Runner add_run(CLI::App& app);
 
-// Shared by commands: the thread count option's effect.
-void apply_threads(int threads);
-// The threads each of `ranks_here` computing MPI ranks on this machine runs when -t is not given:
-// its cores shared among them (at least one). `run` on ranks and `plan --ranks` both use it.
-int threads_per_rank(int ranks_here);
-
 }  // namespace tg::cli

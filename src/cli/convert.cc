@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "run/threads.h"
 #include "cli/options.h"
 #include "ingest/convert.h"
 #include "util/log.h"
@@ -31,10 +32,10 @@ Runner add_convert(CLI::App& app) {
   cmd->add_flag("--json", args->json, "Print the conversion report as JSON on stdout");
   return [args] {
     args->input = args->input_arg.path();
-    apply_threads(args->threads);
-    ConvertOptions options = make_convert_options(args->graph);
+    run::apply_threads(args->threads);
+    ConvertOptions options = run::make_convert_options(args->graph);
     options.overwrite = args->overwrite;
-    apply_build_budget(args->budget, in_memory_convert_bytes(args->input), options);
+    run::apply_build_budget(args->budget, run::in_memory_convert_bytes(args->input), options);
     const ConvertReport report = convert_file(args->input, args->output, options);
     log::info("Converted '{}' ({}) to '{}'", args->input, report.format, args->output);
     log_convert_report(report);

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "run/threads.h"
 #include "cli/options.h"
 #include "cli/validators.h"
 #include "ingest/convert.h"
@@ -43,7 +44,7 @@ Runner add_generate(CLI::App& app) {
   cmd->add_flag("--json", args->json, "Print the report as JSON on stdout");
   add_build_budget_options(*cmd, args->budget);
   return [args] {
-    apply_threads(args->threads);
+    run::apply_threads(args->threads);
     if ((args->kron == 0) == (args->uniform == 0)) fail("give exactly one of -g/--kronecker SCALE or -u/--uniform SCALE");
     check_output_path(args->output, args->overwrite);  // before generating, not after
     GeneratorOptions gen;
@@ -72,7 +73,7 @@ Runner add_generate(CLI::App& app) {
     options.build.progress = true;
     options.build.generated_weights = gen.weights != GeneratedWeights::kNone;
     options.overwrite = args->overwrite;
-    apply_build_budget(args->budget, in_memory_generate_bytes(gen, args->undirected), options);
+    run::apply_build_budget(args->budget, run::in_memory_generate_bytes(gen, args->undirected), options);
     ConvertReport report = generate_file(gen, out, options);
     log::info("Wrote '{}'", out);
     log_convert_report(report);

@@ -9,9 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "algorithms/kernels.h"
-#include "cli/budget.h"
+#include "run/kernels.h"
+#include "cli/budget_options.h"
+#include "run/budget.h"
 #include "cli/commands.h"
+#include "run/threads.h"
 #include "cli/options.h"
 #include "cli/validators.h"
 #include "engine/mpi/partition.h"
@@ -27,7 +29,7 @@ namespace {
 struct PlanArgs {
   std::string algorithm;
   PathArgument graph;
-  BudgetArgs budget;
+  run::BudgetArgs budget;
   bool json = false, parents = false, unit_weights = false, far_given = false;
   int threads = 0;
   uint32_t ranks = 0;  // 0: no partition asked for
@@ -38,8 +40,8 @@ struct PlanArgs {
 };
 
 void plan_command(const PlanArgs& a) {
-  apply_threads(a.threads);
-  check_budget_options(a.budget, a.far_given);
+  run::apply_threads(a.threads);
+  run::check_budget_options(a.budget, a.far_given);
   if (!a.budget.given() && a.ranks == 0) fail("give --memory-budget or --far-ratio (a plan for a budget), or --ranks N");
   const auto file = GraphFile::open(a.graph.path(), {.check_blocks = false});
   std::optional<Partition> partition;
@@ -61,7 +63,7 @@ void plan_command(const PlanArgs& a) {
     }
     // As `run` on N ranks: without -t, the N ranks share this machine's cores (as `mpirun -np N`
     // here places them), so a rank runs cores / N threads, not every core.
-    if (a.threads == 0) omp_set_num_threads(threads_per_rank(static_cast<int>(a.ranks)));
+    if (a.threads == 0) omp_set_num_threads(run::threads_per_rank(static_cast<int>(a.ranks)));
   }
   if (!a.budget.given()) {
     if (a.json) {
@@ -78,9 +80,9 @@ void plan_command(const PlanArgs& a) {
     with_kernel(a.algorithm, [&](const auto& kernel) {
       const bool weights = kernel.weighted && !a.unit_weights && file->weighted();
       auto make = [&](const auto& view) {
-        std::optional<RankShare> rank;
-        if (masters) rank = RankShare{*masters, a.exchange_bytes, a.exchange == "accumulate"};
-        plan = make_plan(a.budget, *file, plan_inputs(kernel, view, weights, a.parents,
+        std::optional<run::RankShare> rank;
+        if (masters) rank = run::RankShare{*masters, a.exchange_bytes, a.exchange == "accumulate"};
+        plan = run::make_plan(a.budget, *file, run::plan_inputs(kernel, view, weights, a.parents,
                                                       static_cast<uint32_t>(omp_get_max_threads()), rank));
       };
       if (weights) {

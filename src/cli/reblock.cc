@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "run/threads.h"
 #include "cli/options.h"
 #include "cli/validators.h"
 #include "ingest/bounded_build.h"
@@ -33,13 +34,13 @@ Runner add_reblock(CLI::App& app) {
   add_build_budget_options(*cmd, args->budget);
   return [args] {
     args->input = args->input_arg.path();
-    apply_threads(args->threads);
+    run::apply_threads(args->threads);
     // The grid really written: a --blocks beyond the vertices' ranges of 64 was noted and capped.
     // In memory the edges take about 1.4 times the file's edge bytes.
     std::error_code error;
     const auto file_bytes = std::filesystem::file_size(args->input, error);
     ConvertOptions budget;
-    apply_build_budget(args->budget, error ? 0 : static_cast<uint64_t>(file_bytes) * 3 / 2, budget);
+    run::apply_build_budget(args->budget, error ? 0 : static_cast<uint64_t>(file_bytes) * 3 / 2, budget);
     BoundedOptions bounded;
     bounded.memory_budget = budget.memory_budget;
     bounded.scratch = scratch_folder_for(budget.scratch, args->output);

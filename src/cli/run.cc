@@ -13,10 +13,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "algorithms/kernels.h"
+#include "run/kernels.h"
 #include "algorithms/output.h"
-#include "cli/run_algorithm.h"
+#include "run/run_algorithm.h"
+#include "cli/budget_options.h"
 #include "cli/commands.h"
+#include "run/threads.h"
 #include "cli/options.h"
 #include "cli/validators.h"
 #include "mpi/comm.h"
@@ -39,7 +41,7 @@ namespace {
 // `run`'s arguments: the request, and what only the command line has (the graph's path, how
 // to read a text input, the output file, JSON or text).
 struct RunArgs {
-  RunRequest request;
+  run::RunRequest request;
   std::string graph, output;
   PathArgument graph_arg;
   GraphInputArgs input;
@@ -76,7 +78,7 @@ std::shared_ptr<const GraphFile> open_graph(const RunArgs& a) {
     const std::string& path;
     ~Forget() { forget_on_interrupt(path); }
   } forget{temp};
-  ConvertOptions options = make_convert_options(a.input);
+  ConvertOptions options = run::make_convert_options(a.input);
   options.overwrite = true;
   try {
     const auto report = convert_file(a.graph, temp, options);
@@ -91,18 +93,18 @@ std::shared_ptr<const GraphFile> open_graph(const RunArgs& a) {
 }
 
 void run_command(const RunArgs& a) {
-  const RunRequest& r = a.request;
+  const run::RunRequest& r = a.request;
   const uint64_t baseline_rss = current_rss_bytes();
   const bool far_ranks = r.budget.given() && r.budget.far == "rank";
   const bool under_mpirun = mpi::launched() && mpi::launched_size() > 1;
   // Under mpirun every process checks the same options and opens the same file: MPI starts
   // first, so the start is agreed on (mpi::agree) and an error every rank meets is told once.
   if (under_mpirun) mpi::start();
-  RunRequest request = r;
+  run::RunRequest request = r;
   std::shared_ptr<const GraphFile> file;
   Timer read_timer;
   mpi::agree([&] {
-    check_run_request(r);
+    run::check_run_request(r);
     if (a.output_given) {  // before any work: a bad name, directory or an existing file is refused at once
       check_output_path(a.output, a.overwrite);
       result_format(a.output);
@@ -119,12 +121,12 @@ void run_command(const RunArgs& a) {
   mpi::agree([&] {
     if (mpi::started() && !mpi::serves_far_blocks() && mpi::size() > 1) {
       request.distributed = true;
-      check_run_request(request);
+      run::check_run_request(request);
       if (r.threads == 0) {  // the machine's cores shared among the computing ranks on it
         const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
         const int processes_here = local ? std::max(1, std::atoi(local)) : 1;
         const int ranks_here = far_ranks ? std::max(1, processes_here / 2) : processes_here;
-        omp_set_num_threads(threads_per_rank(ranks_here));
+        omp_set_num_threads(run::threads_per_rank(ranks_here));
       }
     }
     read_timer.restart();
@@ -141,7 +143,7 @@ void run_command(const RunArgs& a) {
     serve_far_blocks(*file, request.far_rank_in_place);
     return;
   }
-  const RunOutcome out = run_algorithm(request, file, read_timer.seconds(), baseline_rss);
+  const run::RunOutcome out = run::run_algorithm(request, file, read_timer.seconds(), baseline_rss);
   if (request.distributed && mpi::rank() != 0) return;  // rank 0 reports and writes
   if (a.json) {
     fmt::print("{}\n", out.report.dump(2));

@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "algorithms/kernels.h"
+#include "run/kernels.h"
 #include "algorithms/sources.h"
 #include "engine/direction.h"
 #include "graph/graph_view.h"

@@ -1,6 +1,6 @@
 // How an algorithm's passes use the graph, as the planner needs to know it: which grid its edge
 // passes read (push reads the out grid, pull the in grid) and whether it keeps frontier lists.
-// Each kernel declares its own (algorithms/kernels.h), so the planner never asks a kernel's name;
+// Each kernel declares its own (run/kernels.h), so the planner never asks a kernel's name;
 // engine tests hold every kernel to what it declares.
 #pragma once
 

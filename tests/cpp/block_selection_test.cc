@@ -10,7 +10,7 @@
 
 #include <cstring>
 
-#include "algorithms/kernels.h"
+#include "run/kernels.h"
 #include "algorithms/sources.h"
 #include "engine/cpu/engine.h"
 #include "store/block_selection.h"

@@ -13,7 +13,7 @@
 #include <fstream>
 #include <optional>
 
-#include "algorithms/kernels.h"
+#include "run/kernels.h"
 #include "algorithms/sources.h"
 #include "engine/cpu/engine.h"
 #include "store/composite_store.h"

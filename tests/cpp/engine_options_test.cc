@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <atomic>
 
-#include "algorithms/kernels.h"
+#include "run/kernels.h"
 #include "algorithms/sources.h"
 #include "engine/cpu/engine.h"
 #include "plan/tier_plan.h"

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "algorithms/kernels.h"
+#include "run/kernels.h"
 #include "algorithms/sources.h"
 #include "engine/cpu/engine.h"
 #include "test_graphs.h"

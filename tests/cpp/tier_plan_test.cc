@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "algorithms/kernels.h"
+#include "run/kernels.h"
 #include "algorithms/pagerank.h"
 #include "engine/cpu/engine.h"
 #include "plan/tier_plan.h"
@@ -18,7 +18,7 @@ namespace {
 
 using testing::kronecker_graph;
 
-// A request for the kernel of that name, with its own pass shape (as cli/budget.h makes one).
+// A request for the kernel of that name, with its own pass shape (as run/budget.h makes one).
 PlanRequest request(const std::string& algorithm, std::optional<uint64_t> budget, std::optional<double> ratio) {
   PlanRequest r;
   r.algorithm = algorithm;

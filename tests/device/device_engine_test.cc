@@ -10,7 +10,7 @@
 #include <string>
 
 #include "../cpp/test_graphs.h"
-#include "algorithms/kernels.h"
+#include "run/kernels.h"
 #include "engine/cuda/device_engine.h"
 // The backend under test: OpenMP here; tests/cuda/device_engine_test.cu includes this file with
 // TG_TEST_BACKEND set to CUDA's.

@@ -1,11 +1,12 @@
+#include "run/threads.h"
+
 #include <omp.h>
 
 #include <algorithm>
 
-#include "cli/commands.h"
 #include "util/error.h"
 
-namespace tg::cli {
+namespace tg::run {
 
 void apply_threads(int threads) {
   if (threads < 0) fail("--threads must be positive, got {}", threads);
@@ -16,4 +17,4 @@ void apply_threads(int threads) {
 
 int threads_per_rank(int ranks_here) { return std::max(1, omp_get_num_procs() / std::max(1, ranks_here)); }
 
-}  // namespace tg::cli
+}  // namespace tg::run

@@ -6,9 +6,9 @@
 
 #include <tuple>
 
-#include "algorithms/kernels.h"
+#include "run/kernels.h"
 #include "algorithms/sources.h"
-#include "cli/run_trials.h"
+#include "run/run_trials.h"
 #include "mpi/comm.h"
 #include "engine/mpi/dist_engine.h"
 #include "mpi/mpi_runtime.h"
@@ -22,7 +22,7 @@
 #include "util/progress.h"
 #include "util/timer.h"
 
-namespace tg::cli {
+namespace tg::run {
 
 // PageRank's default stopping rule: the L1 change between iterations below this, which leaves the
 // ranks within about 6e-7 (0.85 / 0.15 times it) in L1 of the fixed point.
@@ -263,4 +263,4 @@ void run_kernel_trials(const RunRequest& a, std::shared_ptr<const GraphFile> fil
   }
 }
 
-}  // namespace tg::cli
+}  // namespace tg::run

@@ -1,10 +1,10 @@
 // PageRank's trials, compiled apart from the other kernels' (run_trials.h).
-#include "cli/run_trials_impl.h"
+#include "run/run_trials_impl.h"
 
-namespace tg::cli {
+namespace tg::run {
 
 static_assert(std::get<3>(kKernels).name == "pr");
 template void run_kernel_trials<3>(const RunRequest&, std::shared_ptr<const GraphFile>, RunOutcome&,
                                    RunExtras&);
 
-}  // namespace tg::cli
+}  // namespace tg::run

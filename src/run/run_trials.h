@@ -11,10 +11,10 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "cli/run_algorithm.h"
+#include "run/run_algorithm.h"
 #include "graph/graph_file.h"
 
-namespace tg::cli {
+namespace tg::run {
 
 // What a run reports of its stores and memory besides the trials.
 struct RunExtras {
@@ -36,4 +36,4 @@ template <size_t K>
 void run_kernel_trials(const RunRequest& request, std::shared_ptr<const GraphFile> file,
                        RunOutcome& out, RunExtras& extras);
 
-}  // namespace tg::cli
+}  // namespace tg::run

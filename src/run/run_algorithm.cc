@@ -1,4 +1,4 @@
-#include "cli/run_algorithm.h"
+#include "run/run_algorithm.h"
 
 #include <omp.h>
 
@@ -6,15 +6,15 @@
 #include <tuple>
 #include <utility>
 
-#include "algorithms/kernels.h"
-#include "cli/commands.h"
-#include "cli/run_trials.h"
+#include "run/kernels.h"
+#include "run/threads.h"
+#include "run/run_trials.h"
 #include "engine/mpi/steal.h"
 #include "util/byte_size.h"
 #include "util/error.h"
 #include "util/option_names.h"
 
-namespace tg::cli {
+namespace tg::run {
 
 namespace {
 
@@ -197,4 +197,4 @@ RunOutcome run_algorithm(const RunRequest& a, std::shared_ptr<const GraphFile> f
   return out;
 }
 
-}  // namespace tg::cli
+}  // namespace tg::run

@@ -1,6 +1,6 @@
 // The non-template parts of a run's trials (run_trials_impl.h): its block store and the store's
 // report.
-#include "cli/run_trials_impl.h"
+#include "run/run_trials_impl.h"
 
 #include <algorithm>
 #include <optional>
@@ -15,7 +15,7 @@
 #include "util/error.h"
 #include "util/option_names.h"
 
-namespace tg::cli {
+namespace tg::run {
 
 std::unique_ptr<BlockStore> make_store(const RunRequest& a, std::shared_ptr<const GraphFile> file,
                                        bool weights) {
@@ -102,4 +102,4 @@ nlohmann::json store_json(const BlockStore& store) {
   return j;
 }
 
-}  // namespace tg::cli
+}  // namespace tg::run

@@ -13,15 +13,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "algorithms/kernels.h"
+#include "run/kernels.h"
 #include "algorithms/result.h"
-#include "cli/budget.h"
+#include "run/budget.h"
 #include "engine/cpu/engine.h"
 #include "graph/graph_file.h"
 #include "plan/tier_plan.h"
 #include "util/memory.h"
 
-namespace tg::cli {
+namespace tg::run {
 
 struct RunRequest {
   std::string algorithm;  // a kernel's name or alias (kernel_names())
@@ -89,4 +89,4 @@ struct RunOutcome {
 RunOutcome run_algorithm(const RunRequest& request, std::shared_ptr<const GraphFile> file, double read_seconds = 0,
                          uint64_t baseline_rss = current_rss_bytes());
 
-}  // namespace tg::cli
+}  // namespace tg::run

@@ -1,8 +1,6 @@
-// The memory-tier options `run` and `plan` share: a memory budget or a far ratio, and the far
+// The memory-tier options `run` and `plan` share (the command line's in cli/budget_options.h): a memory budget or a far ratio, and the far
 // tier; and the plan they make for one kernel on one graph.
 #pragma once
-
-#include <CLI/CLI.hpp>
 
 #include <memory>
 #include <optional>
@@ -15,7 +13,7 @@
 #include "plan/tier_plan.h"
 #include "store/block_store.h"
 
-namespace tg::cli {
+namespace tg::run {
 
 struct BudgetArgs {
   std::string memory_budget;        // empty: none
@@ -27,7 +25,6 @@ struct BudgetArgs {
   bool given() const { return !memory_budget.empty() || far_ratio.has_value(); }
 };
 
-void add_budget_options(CLI::App& cmd, BudgetArgs& args);
 // Refuses contradictory options (both a budget and a ratio, --far without either).
 void check_budget_options(const BudgetArgs& args, bool far_given);
 
@@ -108,4 +105,4 @@ struct TierOptions {
 TieredStores make_tiered_stores(const TierPlan& plan, std::shared_ptr<const GraphFile> file, const BlockDecoder* out,
                                 const BlockDecoder* in, const TierOptions& options);
 
-}  // namespace tg::cli
+}  // namespace tg::run
