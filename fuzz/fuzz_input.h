@@ -41,9 +41,10 @@ std::optional<IdMode> take_id_mode(Input& in);
 // The name has no extension: the format comes from ParseOptions or from the content.
 const std::string& as_file(std::span<const uint8_t> bytes);
 
-// Reads the text with read_edge_list as `tiergraph convert` does and checks what the reader promises
-// about the edge list it returns. A tg::Error is the expected outcome of a bad input and ends the
-// run quietly; any other exception, and any broken promise, is a crash for libFuzzer to report.
+// Reads the text with read_edge_list as `tiergraph convert` does and checks what the reader
+// promises about the edge list it returns. A tg::Error is the expected outcome of a bad input and
+// ends the run quietly; any other exception, and any broken promise, is a crash for libFuzzer to
+// report.
 void read_and_check(std::span<const uint8_t> text, const ParseOptions& parse);
 
 }  // namespace tg::fuzz

@@ -6,17 +6,18 @@
 // the mutated bytes), so that mutations get past the header to the section table, the index
 // rows and the blocks instead of all dying at the header checksum. With checksums off the block
 // hashes are skipped too, so the structural checks alone face the mutated blocks.
+#include "graph/graph_file.h"
+
 #include <xxhash.h>
 
 #include <cstring>
 #include <vector>
 
-#include "run/kernels.h"
 #include "engine/cpu/engine.h"
 #include "fuzz/fuzz_input.h"
 #include "graph/format.h"
-#include "graph/graph_file.h"
 #include "graph/graph_view.h"
+#include "run/kernels.h"
 #include "verify/bfs.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -34,13 +35,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   const std::string& path = tg::fuzz::as_file(bytes);
   try {
-    auto file = tg::GraphFile::open(path, {.verify_checksums = checksums, .verify_block_hashes = checksums});
+    auto file = tg::GraphFile::open(
+        path, {.verify_checksums = checksums, .verify_block_hashes = checksums});
     if (file->num_vertices() == 0) return 0;
     tg::with_unweighted_view(file, [&](const auto& g) {
       tg::Engine engine(g, tg::EngineOptions{});
       const uint64_t source = 0;
       const auto result = tg::run_bfs(engine, source, true);
-      if (!tg::verify_bfs(g, source, result).ok) __builtin_trap();  // the engine and verifier disagree
+      if (!tg::verify_bfs(g, source, result).ok)
+        __builtin_trap();  // the engine and verifier disagree
     });
   } catch (const tg::Error&) {
     // a refused file: the expected outcome of most inputs

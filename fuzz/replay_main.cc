@@ -47,7 +47,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "%s: cannot read '%s'\n", argv[0], file.c_str());
         return 1;
       }
-      const std::vector<char> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+      const std::vector<char> bytes{std::istreambuf_iterator<char>(in),
+                                    std::istreambuf_iterator<char>()};
       std::fprintf(stderr, "replaying %s\n", file.c_str());  // names the input that crashes
       LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
     }

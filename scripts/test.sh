@@ -34,6 +34,9 @@ section "setup (scripts/setup.sh: Debian packages, Python packages, the datasets
 scripts/setup.sh
 export TG_DATASETS_DIR=${TG_DATASETS_DIR:-$(scripts/datasets.sh || true)}
 
+section "source habits (scripts/check_style.sh: clang-format)"
+scripts/check_style.sh
+
 section "release build (the binary, the tests, tiergraph-gpu and the Python module)"
 scripts/build.sh release
 section "release: GoogleTest and MPI protocol tests (ctest)"

@@ -11,7 +11,6 @@
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
-
 #include <omp.h>
 #include <unistd.h>
 
@@ -24,13 +23,13 @@
 #include <string>
 #include <vector>
 
-#include "run/kernels.h"
-#include "run/threads.h"
-#include "run/build_request.h"
-#include "run/run_algorithm.h"
+#include "graph/graph_file.h"
 #include "ingest/convert.h"
 #include "ingest/generate.h"
-#include "graph/graph_file.h"
+#include "run/build_request.h"
+#include "run/kernels.h"
+#include "run/run_algorithm.h"
+#include "run/threads.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/interrupt_cleanup.h"
@@ -73,7 +72,8 @@ Array1<T> to_numpy(std::vector<T>&& values) {
 }
 
 // `name`: how messages name the graph (a scratch file's path means nothing to the user).
-std::shared_ptr<const tg::GraphFile> open_scratch_graph(const std::string& path, const std::string& name) {
+std::shared_ptr<const tg::GraphFile> open_scratch_graph(const std::string& path,
+                                                        const std::string& name) {
   auto g = tg::GraphFile::open(path, {.name = name});
   std::filesystem::remove(path);  // the mapping keeps the data alive
   return g;
@@ -81,7 +81,8 @@ std::shared_ptr<const tg::GraphFile> open_scratch_graph(const std::string& path,
 
 // The edge list the builder takes, filled from parallel id (and weight) arrays.
 template <typename Id, typename W>
-tg::EdgeList edge_list_of(const uint64_t* src, const uint64_t* dst, const double* weights, size_t m) {
+tg::EdgeList edge_list_of(const uint64_t* src, const uint64_t* dst, const double* weights,
+                          size_t m) {
   tg::EdgeArray<Id, W> edges(m);
 #pragma omp parallel for schedule(static)
   for (size_t k = 0; k < m; ++k) {
@@ -99,26 +100,30 @@ tg::EdgeList edge_list_of(const uint64_t* src, const uint64_t* dst, const double
 // Builds a graph file from edge arrays (ids 0..n-1) in `scratch_dir` and opens it; the file is
 // unlinked at once, so nothing is left behind whatever happens next.
 GraphHandle graph_from_edges(InArray<uint64_t> src, InArray<uint64_t> dst,
-                                                      std::optional<InArray<double>> weights, uint64_t num_vertices,
-                                                      bool directed, bool keep_self_loops, bool keep_duplicates,
-                                                      uint32_t blocks, const std::string& scratch_dir, int threads,
-                                                      const std::string& name) {
+                             std::optional<InArray<double>> weights, uint64_t num_vertices,
+                             bool directed, bool keep_self_loops, bool keep_duplicates,
+                             uint32_t blocks, const std::string& scratch_dir, int threads,
+                             const std::string& name) {
   const size_t m = src.shape(0);
-  if (dst.shape(0) != m || (weights && weights->shape(0) != m)) throw tg::Error("edge arrays differ in length");
+  if (dst.shape(0) != m || (weights && weights->shape(0) != m))
+    throw tg::Error("edge arrays differ in length");
   const uint64_t* s = src.data();
   const uint64_t* d = dst.data();
   const double* w = weights ? weights->data() : nullptr;
   std::string temp = (std::filesystem::path(scratch_dir) / "tiergraph-edges-XXXXXX").string();
   nb::gil_scoped_release release;
   tg::run::apply_threads(threads);
-  for (size_t k = 0; k < m; ++k) {  // the Python side checks too; the builder must never see a bad id
+  for (size_t k = 0; k < m;
+       ++k) {  // the Python side checks too; the builder must never see a bad id
     if (s[k] >= num_vertices || d[k] >= num_vertices) {
       tg::fail("edge {} ({} -> {}) names a vertex outside 0..{}", k, s[k], d[k], num_vertices - 1);
     }
   }
   const bool wide = num_vertices > std::numeric_limits<uint32_t>::max();
-  tg::EdgeList list = wide ? (w ? edge_list_of<uint64_t, double>(s, d, w, m) : edge_list_of<uint64_t, tg::NoWeight>(s, d, w, m))
-                           : (w ? edge_list_of<uint32_t, double>(s, d, w, m) : edge_list_of<uint32_t, tg::NoWeight>(s, d, w, m));
+  tg::EdgeList list = wide ? (w ? edge_list_of<uint64_t, double>(s, d, w, m)
+                                : edge_list_of<uint64_t, tg::NoWeight>(s, d, w, m))
+                           : (w ? edge_list_of<uint32_t, double>(s, d, w, m)
+                                : edge_list_of<uint32_t, tg::NoWeight>(s, d, w, m));
   list.declared_vertices = num_vertices;
   list.id_mode = tg::IdMode::kIndex;
   list.source_name = "arrays";
@@ -129,7 +134,8 @@ GraphHandle graph_from_edges(InArray<uint64_t> src, InArray<uint64_t> dst,
   options.build.blocks = blocks;
   options.overwrite = true;  // the name is our own fresh temporary file
   const int fd = tg::create_temporary_file(temp);
-  if (fd < 0) tg::fail("cannot create a temporary file in '{}': {}", scratch_dir, std::strerror(errno));
+  if (fd < 0)
+    tg::fail("cannot create a temporary file in '{}': {}", scratch_dir, std::strerror(errno));
   close(fd);
   try {
     tg::convert_edge_list(std::move(list), temp, options);
@@ -151,11 +157,16 @@ struct Unwrapped<std::optional<T>> {
 };
 template <typename Given, typename T = typename Unwrapped<Given>::type>
 constexpr const char* wanted_type() {
-  if constexpr (std::is_same_v<T, bool>) return "True or False";
-  else if constexpr (std::is_integral_v<T>) return "an int";
-  else if constexpr (std::is_floating_point_v<T>) return "a number";
-  else if constexpr (std::is_same_v<T, std::string>) return "a str";
-  else return "a list of ints";
+  if constexpr (std::is_same_v<T, bool>)
+    return "True or False";
+  else if constexpr (std::is_integral_v<T>)
+    return "an int";
+  else if constexpr (std::is_floating_point_v<T>)
+    return "a number";
+  else if constexpr (std::is_same_v<T, std::string>)
+    return "a str";
+  else
+    return "a list of ints";
 }
 
 // A string, number or flag option from Python's keyword arguments, as the CLI would take it. A
@@ -182,7 +193,8 @@ void take(const nb::dict& options, const char* key, T& into) {
                                          nb::cast<std::string>(nb::type_name(shown.type())) + ")");
 }
 
-nb::dict run(const std::shared_ptr<const tg::GraphFile>& file, const std::string& algorithm, const nb::dict& o) {
+nb::dict run(const std::shared_ptr<const tg::GraphFile>& file, const std::string& algorithm,
+             const nb::dict& o) {
   tg::run::RunRequest r;
   r.algorithm = algorithm;
   r.progress = false;
@@ -289,20 +301,23 @@ std::string convert(const std::string& input, const std::string& output, const n
   return tg::convert_file(input, output, options).to_json().dump();
 }
 
-std::string generate(const std::string& output, const std::string& kind, int scale, int edge_factor, uint64_t seed,
-                     const std::string& weights, bool undirected, uint32_t blocks, bool overwrite,
-                     const std::string& memory_budget, const std::string& scratch) {
+std::string generate(const std::string& output, const std::string& kind, int scale, int edge_factor,
+                     uint64_t seed, const std::string& weights, bool undirected, uint32_t blocks,
+                     bool overwrite, const std::string& memory_budget, const std::string& scratch) {
   tg::GeneratorOptions gen;
-  if (kind != "kronecker" && kind != "uniform") tg::fail("kind must be 'kronecker' or 'uniform', got '{}'", kind);
+  if (kind != "kronecker" && kind != "uniform")
+    tg::fail("kind must be 'kronecker' or 'uniform', got '{}'", kind);
   if (scale < 1 || scale > 40) tg::fail("scale must be between 1 and 40, got {}", scale);
   if (edge_factor < 1) tg::fail("edge_factor must be at least 1, got {}", edge_factor);
-  if (weights != "" && weights != "int" && weights != "real") tg::fail("weights must be None, 'int' or 'real', got '{}'", weights);
+  if (weights != "" && weights != "int" && weights != "real")
+    tg::fail("weights must be None, 'int' or 'real', got '{}'", weights);
   gen.kind = kind == "kronecker" ? tg::GeneratorKind::kKronecker : tg::GeneratorKind::kUniform;
   gen.scale = scale;
   gen.edge_factor = edge_factor;
   gen.seed = seed;
-  gen.weights = weights == "int" ? tg::GeneratedWeights::kInteger : weights == "real" ? tg::GeneratedWeights::kReal
-                                                                                       : tg::GeneratedWeights::kNone;
+  gen.weights = weights == "int"    ? tg::GeneratedWeights::kInteger
+                : weights == "real" ? tg::GeneratedWeights::kReal
+                                    : tg::GeneratedWeights::kNone;
   tg::ConvertOptions options;
   options.build.undirected = undirected;
   options.build.blocks = blocks;
@@ -310,7 +325,8 @@ std::string generate(const std::string& output, const std::string& kind, int sca
   options.overwrite = overwrite;
   // As `generate`: streamed into the bounded build within memory_budget when given, else in
   // memory unless that would take more than half of the memory this process may use.
-  tg::run::apply_build_budget({memory_budget, scratch}, tg::run::in_memory_generate_bytes(gen, undirected), options);
+  tg::run::apply_build_budget({memory_budget, scratch},
+                              tg::run::in_memory_generate_bytes(gen, undirected), options);
   nb::gil_scoped_release release;
   omp_set_num_threads(omp_get_num_procs());
   return tg::generate_file(gen, output, options).to_json().dump();
@@ -321,7 +337,8 @@ std::string generate(const std::string& output, const std::string& kind, int sca
 std::vector<uint64_t> out_neighbours(const tg::GraphFile& g, uint64_t v) {
   if (v >= g.num_vertices()) tg::fail("vertex {} is not below {}", v, g.num_vertices());
   const auto ranges = g.ranges();
-  const auto row = static_cast<uint32_t>(std::upper_bound(ranges.begin(), ranges.end(), v) - ranges.begin() - 1);
+  const auto row =
+      static_cast<uint32_t>(std::upper_bound(ranges.begin(), ranges.end(), v) - ranges.begin() - 1);
   std::vector<uint64_t> out;
   out.reserve(g.out_degree(v));
   for (uint32_t c = 0; c < g.blocks_per_side(); ++c) {
@@ -341,7 +358,8 @@ void save(const tg::GraphFile& g, const std::string& path, bool overwrite) {
   tg::AtomicFile out(path);
   const auto bytes = g.bytes();
   constexpr size_t kChunk = size_t{64} << 20;
-  for (size_t at = 0; at < bytes.size(); at += kChunk) out.write(bytes.data() + at, std::min(kChunk, bytes.size() - at));
+  for (size_t at = 0; at < bytes.size(); at += kChunk)
+    out.write(bytes.data() + at, std::min(kChunk, bytes.size() - at));
   out.commit();
 }
 
@@ -350,7 +368,7 @@ void save(const tg::GraphFile& g, const std::string& path, bool overwrite) {
 NB_MODULE(_core, m) {
   m.doc() = "tiergraph's C++ engine (use the tiergraph package, not this module)";
   tg::log::set_level(tg::log::Level::kQuiet);  // a library does not print; errors are exceptions
-  tg::set_front(tg::Front::kPython);           // messages name keywords (memory_budget=...), not flags
+  tg::set_front(tg::Front::kPython);  // messages name keywords (memory_budget=...), not flags
   static nb::exception<tg::Error> error(m, "Error");  // tiergraph.Error; bad_alloc is MemoryError
 
   nb::class_<GraphHandle>(m, "GraphFile")
@@ -360,44 +378,69 @@ NB_MODULE(_core, m) {
       .def_prop_ro("num_arcs", [](const GraphHandle& g) { return g.file->num_arcs(); })
       .def_prop_ro("directed", [](const GraphHandle& g) { return g.file->directed(); })
       .def_prop_ro("weighted", [](const GraphHandle& g) { return g.file->weighted(); })
-      .def_prop_ro("blocks_per_side", [](const GraphHandle& g) { return g.file->blocks_per_side(); })
+      .def_prop_ro("blocks_per_side",
+                   [](const GraphHandle& g) { return g.file->blocks_per_side(); })
       .def_prop_ro("min_weight", [](const GraphHandle& g) { return g.file->header().min_weight; })
-      .def("original_ids", [](const GraphHandle& g) {
-        std::vector<uint64_t> ids(g.file->num_vertices());
-        for (uint64_t v = 0; v < ids.size(); ++v) ids[v] = g.file->original_id(v);
-        return to_numpy(std::move(ids));
-      })
-      .def("dense_id", [](const GraphHandle& g, uint64_t original) { return g.file->dense_id(original); }, "original"_a)
+      .def("original_ids",
+           [](const GraphHandle& g) {
+             std::vector<uint64_t> ids(g.file->num_vertices());
+             for (uint64_t v = 0; v < ids.size(); ++v) ids[v] = g.file->original_id(v);
+             return to_numpy(std::move(ids));
+           })
+      .def(
+          "dense_id",
+          [](const GraphHandle& g, uint64_t original) { return g.file->dense_id(original); },
+          "original"_a)
       .def_prop_ro("name", [](const GraphHandle& g) { return g.file->name(); })
-      .def("out_degrees", [](const GraphHandle& g) {
-        std::vector<uint64_t> d(g.file->num_vertices());
-        for (uint64_t v = 0; v < d.size(); ++v) d[v] = g.file->out_degree(v);
-        return to_numpy(std::move(d));
-      })
-      .def("in_degrees", [](const GraphHandle& g) {
-        std::vector<uint64_t> d(g.file->num_vertices());
-        for (uint64_t v = 0; v < d.size(); ++v) d[v] = g.file->in_degree(v);
-        return to_numpy(std::move(d));
-      })
-      .def("out_degree", [](const GraphHandle& g, uint64_t v) { return g.file->out_degree(v); }, "vertex"_a)
-      .def("in_degree", [](const GraphHandle& g, uint64_t v) { return g.file->in_degree(v); }, "vertex"_a)
-      .def("neighbors", [](const GraphHandle& g, uint64_t v) { return to_numpy(out_neighbours(*g.file, v)); }, "vertex"_a)
-      .def("save", [](const GraphHandle& g, const std::string& path, bool overwrite) {
-        nb::gil_scoped_release release;
-        save(*g.file, path, overwrite);
-      }, "path"_a, "overwrite"_a)
-      .def("run", [](const GraphHandle& g, const std::string& algorithm, const nb::dict& options) {
-        return run(g.file, algorithm, options);
-      }, "algorithm"_a, "options"_a);
+      .def("out_degrees",
+           [](const GraphHandle& g) {
+             std::vector<uint64_t> d(g.file->num_vertices());
+             for (uint64_t v = 0; v < d.size(); ++v) d[v] = g.file->out_degree(v);
+             return to_numpy(std::move(d));
+           })
+      .def("in_degrees",
+           [](const GraphHandle& g) {
+             std::vector<uint64_t> d(g.file->num_vertices());
+             for (uint64_t v = 0; v < d.size(); ++v) d[v] = g.file->in_degree(v);
+             return to_numpy(std::move(d));
+           })
+      .def(
+          "out_degree", [](const GraphHandle& g, uint64_t v) { return g.file->out_degree(v); },
+          "vertex"_a)
+      .def(
+          "in_degree", [](const GraphHandle& g, uint64_t v) { return g.file->in_degree(v); },
+          "vertex"_a)
+      .def(
+          "neighbors",
+          [](const GraphHandle& g, uint64_t v) { return to_numpy(out_neighbours(*g.file, v)); },
+          "vertex"_a)
+      .def(
+          "save",
+          [](const GraphHandle& g, const std::string& path, bool overwrite) {
+            nb::gil_scoped_release release;
+            save(*g.file, path, overwrite);
+          },
+          "path"_a, "overwrite"_a)
+      .def(
+          "run",
+          [](const GraphHandle& g, const std::string& algorithm, const nb::dict& options) {
+            return run(g.file, algorithm, options);
+          },
+          "algorithm"_a, "options"_a);
 
-  m.def("open", [](const std::string& path, bool verify, const std::string& name) {
-    nb::gil_scoped_release release;
-    return GraphHandle{tg::GraphFile::open(path, {.verify_checksums = verify, .verify_block_hashes = verify, .name = name})};
-  }, "path"_a, "verify_checksums"_a = true, "name"_a = "");
-  m.def("from_edges", &graph_from_edges, "src"_a, "dst"_a, "weights"_a.none(), "num_vertices"_a, "directed"_a,
-        "keep_self_loops"_a, "keep_duplicates"_a, "blocks"_a, "scratch_dir"_a, "threads"_a, "name"_a);
+  m.def(
+      "open",
+      [](const std::string& path, bool verify, const std::string& name) {
+        nb::gil_scoped_release release;
+        return GraphHandle{tg::GraphFile::open(
+            path, {.verify_checksums = verify, .verify_block_hashes = verify, .name = name})};
+      },
+      "path"_a, "verify_checksums"_a = true, "name"_a = "");
+  m.def("from_edges", &graph_from_edges, "src"_a, "dst"_a, "weights"_a.none(), "num_vertices"_a,
+        "directed"_a, "keep_self_loops"_a, "keep_duplicates"_a, "blocks"_a, "scratch_dir"_a,
+        "threads"_a, "name"_a);
   m.def("convert", &convert, "input"_a, "output"_a, "options"_a);
-  m.def("generate", &generate, "output"_a, "kind"_a, "scale"_a, "edge_factor"_a, "seed"_a, "weights"_a,
-        "undirected"_a, "blocks"_a, "overwrite"_a, "memory_budget"_a, "scratch"_a);
+  m.def("generate", &generate, "output"_a, "kind"_a, "scale"_a, "edge_factor"_a, "seed"_a,
+        "weights"_a, "undirected"_a, "blocks"_a, "overwrite"_a, "memory_budget"_a, "scratch"_a);
   m.def("kernel_names", &tg::kernel_names);
 }

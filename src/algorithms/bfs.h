@@ -25,8 +25,7 @@ struct BfsProgram {
   int64_t level = 0;
 
   TG_HOST_DEVICE Id source_value(Id u) const { return u; }
-  template <typename W>
-  TG_HOST_DEVICE Id message(Id u, W) const { return u; }
+  TG_HOST_DEVICE Id message(Id u, auto) const { return u; }
   TG_HOST_DEVICE VertexArray<Id> target() const { return parent; }
   TG_HOST_DEVICE bool wants(Id parent_now) const { return parent_now == kNone; }
   TG_HOST_DEVICE bool saturated(Id parent_now) const { return parent_now != kNone; }
@@ -49,7 +48,10 @@ AlgorithmResult run_bfs(Engine& engine, uint64_t source, bool with_parents) {
     frontier = engine.edge_pass(bfs, frontier);
   }
   AlgorithmResult r(engine.collect(bfs.depth), {{"levels", bfs.level}});
-  if (with_parents) r.parents = engine.collect(bfs.parent, [] TG_HOST_DEVICE(Id p) { return p == BfsProgram<Id>::kNone ? int64_t{-1} : static_cast<int64_t>(p); });
+  if (with_parents)
+    r.parents = engine.collect(bfs.parent, [] TG_HOST_DEVICE(Id p) {
+      return p == BfsProgram<Id>::kNone ? int64_t{-1} : static_cast<int64_t>(p);
+    });
   r.edges_traversed = traversed;
   return r;
 }

@@ -27,8 +27,7 @@ struct PageRankProgram {
   VertexArray<double> incoming;      // the combine target
 
   TG_HOST_DEVICE double source_value(Id u) const { return contribution[u]; }
-  template <typename W>
-  TG_HOST_DEVICE double message(double c, W) const { return c; }
+  TG_HOST_DEVICE double message(double c, auto) const { return c; }
   TG_HOST_DEVICE VertexArray<double> target() const { return incoming; }
   TG_HOST_DEVICE bool apply(Id) const { return false; }  // every vertex takes part in every pass
 };
@@ -39,21 +38,29 @@ AlgorithmResult run_pagerank(Engine& engine, const PageRankOptions& o) {
   const uint64_t n = engine.num_vertices();
   auto scope = engine.scope();
   const auto ops = engine.ops();
-  auto contribution = engine.vertex_array(0.0);  // r(u) / out(u), or r(u) where u is dangling (rank_of)
-  const PageRankProgram<Id> gather[2] = {{contribution, engine.vertex_array(0.0)}, {contribution, engine.vertex_array(0.0)}};
-  auto apply = [&](VertexArray<double> sums, double base) { return PageRankStep<Id, decltype(ops)>{o, contribution, sums, base, ops}; };
+  // r(u) / out(u), or r(u) where u is dangling (rank_of)
+  auto contribution = engine.vertex_array(0.0);
+  const PageRankProgram<Id> gather[2] = {{contribution, engine.vertex_array(0.0)},
+                                         {contribution, engine.vertex_array(0.0)}};
   const int limit = o.tolerance > 0 ? o.max_iterations : o.iterations;
+  const SumOp<Pair<double>> sum;
   Pair<double> sums{0, 0};  // {L1 change, dangling rank}
   int iteration = 0;
-  for (;; ++iteration) {  // applies iteration's sums (iteration 0: none, every rank 1/n), gathers the next's
-    const auto applying = apply(gather[(iteration + 1) % 2].incoming, iteration ? o.base(n, sums.second) : 1.0 / static_cast<double>(n));
-    const auto wanted = [&](Pair<double> s) { return iteration == 0 || !(o.tolerance > 0 && s.first < o.tolerance); };
-    sums = iteration == limit ? engine.reduce(SumOp<Pair<double>>{}, applying)
-                              : engine.edge_pass_after(SumOp<Pair<double>>{}, applying, wanted, gather[iteration % 2], engine.all()).second;
+  // Applies iteration's sums (iteration 0: none, every rank 1/n), gathers the next's.
+  for (;; ++iteration) {
+    const double base = iteration ? o.base(n, sums.second) : 1.0 / static_cast<double>(n);
+    const PageRankStep<Id, decltype(ops)> step{o, contribution,
+                                               gather[(iteration + 1) % 2].incoming, base, ops};
+    const auto wanted = [&](Pair<double> s) { return iteration == 0 || !o.converged(s.first); };
+    sums =
+        iteration == limit
+            ? engine.reduce(sum, step)
+            : engine.edge_pass_after(sum, step, wanted, gather[iteration % 2], engine.all()).second;
     if (iteration == limit || !wanted(sums)) break;
   }
-  engine.for_each([=] TG_HOST_DEVICE(Id v) { contribution[v] = rank_of(contribution[v], static_cast<double>(ops.out_degree(v))); });
-  AlgorithmResult r(engine.collect(contribution), {{"iterations", iteration}, {"last_change", sums.first}});
+  engine.for_each(RankFromContribution<Id, decltype(ops)>{contribution, ops});
+  AlgorithmResult r(engine.collect(contribution),
+                    {{"iterations", iteration}, {"last_change", sums.first}});
   r.edges_traversed = engine.num_arcs() * static_cast<uint64_t>(iteration);
   return r;
 }

@@ -6,23 +6,27 @@
 #include <cstdint>
 
 #include "engine/combine.h"
-#include "util/host_device.h"
 #include "engine/vertex_array.h"
+#include "util/host_device.h"
 
 namespace tg {
 
 struct PageRankOptions {
   double damping = 0.85;
-  int iterations = 20;     // used when tolerance is 0
-  double tolerance = 0;    // > 0: iterate until the L1 change is below it
+  int iterations = 20;   // used when tolerance is 0
+  double tolerance = 0;  // > 0: iterate until the L1 change is below it
   int max_iterations = 1000;
 
   // What every vertex gets (teleport and its share of the dangling rank)...
   TG_HOST_DEVICE double base(uint64_t n, double dangling) const {
     return (1 - damping) / static_cast<double>(n) + damping * dangling / static_cast<double>(n);
   }
+  // Whether an L1 change this small ends the iterations (only with a tolerance).
+  TG_HOST_DEVICE bool converged(double change) const { return tolerance > 0 && change < tolerance; }
   // ...and a vertex's new rank from its incoming sum.
-  TG_HOST_DEVICE double rank(double base_share, double incoming) const { return base_share + damping * incoming; }
+  TG_HOST_DEVICE double rank(double base_share, double incoming) const {
+    return base_share + damping * incoming;
+  }
 };
 
 // The kernel keeps one value a vertex between gathers, its contribution: r(v) / out(v), or, for a
@@ -50,6 +54,16 @@ struct PageRankStep {
     sums[v] = 0;
     contribution[v] = out > 0 ? next / out : next;
     return Pair<double>{change, out > 0 ? 0.0 : next};
+  }
+};
+
+// The ranks from the contributions, in place, once the iterations are done.
+template <typename Id, typename Ops>
+struct RankFromContribution {
+  VertexArray<double> contribution;
+  Ops ops;
+  TG_HOST_DEVICE void operator()(Id v) const {
+    contribution[v] = rank_of(contribution[v], static_cast<double>(ops.out_degree(v)));
   }
 };
 

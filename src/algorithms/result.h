@@ -4,10 +4,9 @@
 
 #include <cstdint>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace tg {
 
@@ -15,9 +14,11 @@ inline constexpr int64_t kUnreached = std::numeric_limits<int64_t>::max();
 
 struct AlgorithmResult {
   AlgorithmResult() = default;
-  explicit AlgorithmResult(std::vector<int64_t> values, nlohmann::json info = nlohmann::json::object())
+  explicit AlgorithmResult(std::vector<int64_t> values,
+                           nlohmann::json info = nlohmann::json::object())
       : ints(std::move(values)), summary(std::move(info)) {}
-  explicit AlgorithmResult(std::vector<double> values, nlohmann::json info = nlohmann::json::object())
+  explicit AlgorithmResult(std::vector<double> values,
+                           nlohmann::json info = nlohmann::json::object())
       : real(true), reals(std::move(values)), summary(std::move(info)) {}
   // Values that are dense vertex ids (WCC's labels), reported as the original ids.
   static AlgorithmResult of_vertices(std::vector<int64_t> ids, nlohmann::json info) {
@@ -26,13 +27,13 @@ struct AlgorithmResult {
     return r;
   }
 
-  bool real = false;            // values in `reals`, else in `ints`
-  std::vector<int64_t> ints;    // kUnreached where a vertex was not reached
-  std::vector<double> reals;    // +infinity where a vertex was not reached
-  std::vector<int64_t> parents; // BFS --parents: dense parent id, -1 if none
+  bool real = false;                 // values in `reals`, else in `ints`
+  std::vector<int64_t> ints;         // kUnreached where a vertex was not reached
+  std::vector<double> reals;         // +infinity where a vertex was not reached
+  std::vector<int64_t> parents;      // BFS --parents: dense parent id, -1 if none
   bool values_are_vertices = false;  // ints hold dense vertex ids (WCC labels): report original ids
   nlohmann::json summary = nlohmann::json::object();
-  uint64_t edges_traversed = 0; // for TEPS (traversals)
+  uint64_t edges_traversed = 0;  // for TEPS (traversals)
 };
 
 struct Verdict {

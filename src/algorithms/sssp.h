@@ -29,21 +29,6 @@ struct SsspProgram {
   TG_HOST_DEVICE bool apply(Id) const { return true; }
 };
 
-// An unreached 32-bit distance (the identity) as the result's kUnreached.
-struct Unreached32 {
-  TG_HOST_DEVICE int64_t operator()(uint32_t d) const { return d == MinOp<uint32_t>::identity() ? kUnreached : int64_t{d}; }
-};
-// The distances as the result holds them: unreached vertices as the identity (+inf for real
-// distances, kUnreached for integers).
-template <GraphEngine Engine, typename Dist>
-auto collect_distances(Engine& engine, VertexArray<Dist> dist) {
-  if constexpr (std::is_same_v<Dist, uint32_t>) {
-    return engine.collect(dist, Unreached32{});
-  } else {
-    return engine.collect(dist);
-  }
-}
-
 // Dist: the distance type (delta's), DistanceOf<W> or, for integer weights, uint32_t.
 template <GraphEngine Engine, typename Dist>
 AlgorithmResult run_sssp(Engine& engine, uint64_t source, Dist delta) {
@@ -52,13 +37,17 @@ AlgorithmResult run_sssp(Engine& engine, uint64_t source, Dist delta) {
   SsspProgram<Id, typename Engine::Weight, Dist> sssp{engine.vertex_array(MinOp<Dist>::identity())};
   engine.set(sssp.dist, source, Dist{0});
   auto bins = engine.bins();
-  const auto bin_of = [=] TG_HOST_DEVICE(Id v) { return static_cast<uint64_t>(sssp.dist[v] / delta); };
+  const auto bin_of = [=] TG_HOST_DEVICE(Id v) {
+    return static_cast<uint64_t>(sssp.dist[v] / delta);
+  };
   uint64_t rounds = 0, traversed = 0;
-  for (auto frontier = engine.frontier_of(source); !frontier.empty(); frontier = engine.next_bin(bins, bin_of), ++rounds) {
+  for (auto frontier = engine.frontier_of(source); !frontier.empty();
+       frontier = engine.next_bin(bins, bin_of), ++rounds) {
     traversed += frontier.out_edges();
     engine.to_bins(bins, engine.edge_pass(sssp, frontier), bin_of);
   }
-  AlgorithmResult r(collect_distances(engine, sssp.dist), {{"delta", delta}, {"rounds", rounds}, {"distance_bits", 8 * sizeof(Dist)}});
+  AlgorithmResult r(collect_distances(engine, sssp.dist),
+                    {{"delta", delta}, {"rounds", rounds}, {"distance_bits", 8 * sizeof(Dist)}});
   r.edges_traversed = traversed;
   return r;
 }

@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "algorithms/result.h"
+#include "algorithms/wcc_model.h"
 #include "engine/concept.h"
 #include "engine/program.h"
 
@@ -26,12 +27,11 @@ template <typename Id>
 struct WccProgram {
   using Op = MinOp<Id>;
   static constexpr bool kBothDirections = true;
-  VertexArray<Id> grandparent;  // what an edge carries
-  VertexArray<Id> least;        // the combine target: least grandparent seen over the edges
+  // what an edge carries, and the combine target: the least grandparent seen over the edges
+  VertexArray<Id> grandparent, least;
 
   TG_HOST_DEVICE Id source_value(Id u) const { return grandparent[u]; }
-  template <typename W>
-  TG_HOST_DEVICE Id message(Id g, W) const { return g; }
+  TG_HOST_DEVICE Id message(Id g, auto) const { return g; }
   TG_HOST_DEVICE VertexArray<Id> target() const { return least; }
   TG_HOST_DEVICE bool apply(Id) const { return false; }  // activity: the grandparent change below
 };
@@ -51,21 +51,23 @@ AlgorithmResult run_wcc(Engine& engine) {
     auto rounds_scope = engine.scope();
     const WccProgram<Id> wcc{engine.copy(parent), engine.copy(parent)};
     const Id giant = engine.most_frequent(parent, 1024);
-    auto frontier = engine.select(engine.all(), [=] TG_HOST_DEVICE(Id v) { return parent[v] != giant; });
+    auto frontier =
+        engine.select(engine.all(), [=] TG_HOST_DEVICE(Id v) { return parent[v] != giant; });
     engine.edge_pass(wcc, engine.all(), {.direction = Direction::kPull, .targets = &frontier});
     for (; !frontier.empty(); ++rounds) {
-      engine.edge_pass(wcc, frontier, {.direction = rounds == 0 ? Direction::kPush : Direction::kAuto});
-      engine.for_each([=] TG_HOST_DEVICE(Id v) {  // parents only ever decrease, so these combines commute
-        ops.combine_at(MinOp<Id>{}, parent, parent.load(v), wcc.least[v]);  // stochastic hooking
-        // aggressive hooking (the least grandparent around), shortcutting (its own grandparent)
-        ops.combine_at(MinOp<Id>{}, parent, v, wcc.least[v] < wcc.grandparent[v] ? wcc.least[v] : wcc.grandparent[v]);
+      engine.edge_pass(wcc, frontier, {.direction = rounds ? Direction::kAuto : Direction::kPush});
+      engine.for_each(FastSvHook<Id, decltype(ops)>{parent, wcc.least, wcc.grandparent, ops});
+      frontier = engine.select(engine.all(), [=] TG_HOST_DEVICE(Id v) {
+        return ops.update(wcc.grandparent, v, parent[parent[v]]);
       });
-      frontier = engine.select(engine.all(), [=] TG_HOST_DEVICE(Id v) { return ops.update(wcc.grandparent, v, parent[parent[v]]); });
     }
   }
-  const auto components = engine.reduce(SumOp<uint64_t>{}, [=] TG_HOST_DEVICE(Id v) { return uint64_t{parent[v] == v}; });
-  const auto label = [=] TG_HOST_DEVICE(Id p) { return static_cast<int64_t>(ops.root(parent, p)); };  // v's root is p's
-  return AlgorithmResult::of_vertices(engine.collect(parent, label), {{"components", components}, {"rounds", rounds}});
+  const auto components = engine.reduce(
+      SumOp<uint64_t>{}, [=] TG_HOST_DEVICE(Id v) { return uint64_t{parent[v] == v}; });
+  // v's root is p's
+  const auto label = [=] TG_HOST_DEVICE(Id p) { return static_cast<int64_t>(ops.root(parent, p)); };
+  return AlgorithmResult::of_vertices(engine.collect(parent, label),
+                                      {{"components", components}, {"rounds", rounds}});
 }
 
 }  // namespace tg

@@ -3,6 +3,7 @@
 // chosen point), chooses the chunk size and depth the planner should use, and writes them as a
 // profile that `run` and `plan` read with `--profile`.
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <omp.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -13,14 +14,12 @@
 #include <filesystem>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "cli/commands.h"
 #include "cli/validators.h"
-#include "mpi/mpi_runtime.h"
 #include "engine/mpi/rank_calibration.h"
-#include "store/fetch_profile.h"
+#include "mpi/mpi_runtime.h"
 #include "plan/tier_plan.h"
+#include "store/fetch_profile.h"
 #include "store/file_calibration.h"
 #include "util/atomic_file.h"
 #include "util/byte_size.h"
@@ -39,7 +38,8 @@ struct CalibrateArgs {
   bool output_given = false;  // -o, even as "": an empty name is refused
 };
 
-const std::vector<uint64_t> kChunks{4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20};
+const std::vector<uint64_t> kChunks{4 << 10, 16 << 10, 64 << 10, 256 << 10,
+                                    1 << 20, 4 << 20,  16 << 20};
 const std::vector<uint32_t> kDepths{1, 2, 4, 8, 16};
 
 // A scratch file of `bytes` in `dir`, written through and removed when done (or interrupted).
@@ -48,7 +48,8 @@ class ScratchFile {
   ScratchFile(const std::string& dir, uint64_t bytes) {
     path_ = (std::filesystem::path(dir) / "tiergraph-calibrate-XXXXXX").string();
     const int fd = create_temporary_file(path_);
-    if (fd < 0) fail("calibrate: cannot create a scratch file in '{}': {}", dir, std::strerror(errno));
+    if (fd < 0)
+      fail("calibrate: cannot create a scratch file in '{}': {}", dir, std::strerror(errno));
     std::vector<unsigned char> block(1 << 20);
     for (size_t k = 0; k < block.size(); ++k) block[k] = static_cast<unsigned char>(k * 131 + 7);
     for (uint64_t at = 0; at < bytes; at += block.size()) {
@@ -76,14 +77,19 @@ class ScratchFile {
   std::string path_;
 };
 
-std::string rate(double bytes_per_second) { return fmt::format("{:.0f} MB/s", bytes_per_second / 1e6); }
+std::string rate(double bytes_per_second) {
+  return fmt::format("{:.0f} MB/s", bytes_per_second / 1e6);
+}
 
 // Chunks x depths with one reader, then threads 1, 2, 4 .. at the chosen point.
 template <typename Measure>
-TierProfile calibrate_tier(const std::string& tier, const std::string& where, uint64_t space, int max_threads,
-                           Measure measure) {
+TierProfile calibrate_tier(const std::string& tier, const std::string& where, uint64_t space,
+                           int max_threads, Measure measure) {
   TierProfile t{tier, where, {}, {}};
-  log::info("{} tier ({}): bandwidth with one reader, by chunk size (rows) and requests in flight (columns)", tier, where);
+  log::info(
+      "{} tier ({}): bandwidth with one reader, by chunk size (rows) and requests in flight "
+      "(columns)",
+      tier, where);
   std::string header = fmt::format("  {:>8}", "chunk");
   for (uint32_t depth : kDepths) header += fmt::format(" {:>11}", fmt::format("depth {}", depth));
   log::info("{}", header);
@@ -99,17 +105,20 @@ TierProfile calibrate_tier(const std::string& tier, const std::string& where, ui
   t.chosen = choose_fetch_profile(t.points);
   for (const FetchPoint& p : t.points)
     if (p.depth == 1 && p.chunk_bytes == kChunks.front()) {
-      log::info("  latency of one {} read: {:.1f} us", format_byte_size(p.chunk_bytes), p.latency_seconds * 1e6);
+      log::info("  latency of one {} read: {:.1f} us", format_byte_size(p.chunk_bytes),
+                p.latency_seconds * 1e6);
     }
   for (int threads = 2; threads <= max_threads; threads *= 2) {
-    t.points.push_back(measure(t.chosen.chunk_bytes, t.chosen.depth, static_cast<uint32_t>(threads)));
+    t.points.push_back(
+        measure(t.chosen.chunk_bytes, t.chosen.depth, static_cast<uint32_t>(threads)));
   }
   for (const FetchPoint& p : t.points)
     if (p.chunk_bytes == t.chosen.chunk_bytes && p.depth == t.chosen.depth) {
       log::info("  {} reader(s) at the chosen point: {}", p.threads, rate(p.bytes_per_second));
     }
-  log::info("  chosen: chunks of {} with {} in flight; chunks may shrink to {}", format_byte_size(t.chosen.chunk_bytes),
-            t.chosen.depth, format_byte_size(t.chosen.smallest_chunk));
+  log::info("  chosen: chunks of {} with {} in flight; chunks may shrink to {}",
+            format_byte_size(t.chosen.chunk_bytes), t.chosen.depth,
+            format_byte_size(t.chosen.smallest_chunk));
   return t;
 }
 
@@ -120,19 +129,24 @@ void calibrate_command(const CalibrateArgs& a) {
   // (--size 99T wrote 66 GB, then "No space left on device"), and a window larger than memory
   // cannot be held.
   if (a.far == "file" && a.file.empty()) {
-    struct statvfs fs{};
-    if (::statvfs(a.dir.c_str(), &fs) != 0) fail("calibrate: cannot read the free space of '{}': {}", a.dir, std::strerror(errno));
+    struct statvfs fs {};
+    if (::statvfs(a.dir.c_str(), &fs) != 0)
+      fail("calibrate: cannot read the free space of '{}': {}", a.dir, std::strerror(errno));
     const uint64_t free = static_cast<uint64_t>(fs.f_bavail) * fs.f_frsize;
     if (*space > free) {
-      fail("calibrate: --size {} asks for a scratch file of {} bytes in '{}', whose filesystem has {} bytes ({}) free; "
-           "give a smaller --size",
-           a.size, *space, a.dir, free, format_byte_size(free));
+      fail(
+          "calibrate: --size {} asks for a scratch file of {} bytes in '{}', whose filesystem has "
+          "{} bytes ({}) free; "
+          "give a smaller --size",
+          a.size, *space, a.dir, free, format_byte_size(free));
     }
   }
   if (a.far == "rank" && machine_memory_bytes() > 0 && *space > machine_memory_bytes()) {
-    fail("calibrate: --size {} asks rank 1 for a window of {} bytes, more than this machine's memory ({} bytes); give "
-         "a smaller --size",
-         a.size, *space, machine_memory_bytes());
+    fail(
+        "calibrate: --size {} asks rank 1 for a window of {} bytes, more than this machine's "
+        "memory ({} bytes); give "
+        "a smaller --size",
+        a.size, *space, machine_memory_bytes());
   }
   if (a.output_given) check_output_path(a.output, a.overwrite);  // before measuring, not after
   const int max_threads = a.max_threads > 0 ? a.max_threads : omp_get_num_procs();
@@ -146,34 +160,46 @@ void calibrate_command(const CalibrateArgs& a) {
       path = scratch->path();
       bytes = *space;
     } else {
-      struct stat st{};
-      if (::stat(path.c_str(), &st) != 0) fail("calibrate: cannot read '{}': {}", path, std::strerror(errno));
+      struct stat st {};
+      if (::stat(path.c_str(), &st) != 0)
+        fail("calibrate: cannot read '{}': {}", path, std::strerror(errno));
       bytes = static_cast<uint64_t>(st.st_size) / 4096 * 4096;
     }
-    const std::string where = a.file.empty() ? fmt::format("a scratch file of {} in '{}'", format_byte_size(bytes), a.dir)
-                                             : fmt::format("'{}'", a.file);
+    const std::string where =
+        a.file.empty() ? fmt::format("a scratch file of {} in '{}'", format_byte_size(bytes), a.dir)
+                       : fmt::format("'{}'", a.file);
     uint64_t seed = 1;
-    tier = calibrate_tier("file", where, bytes, max_threads, [&](uint64_t chunk, uint32_t depth, uint32_t threads) {
-      return measure_file_reads(path, bytes, {.chunk_bytes = chunk, .depth = depth, .threads = threads,
-                                              .seconds = a.seconds, .seed = seed++});
-    });
+    tier = calibrate_tier("file", where, bytes, max_threads,
+                          [&](uint64_t chunk, uint32_t depth, uint32_t threads) {
+                            return measure_file_reads(path, bytes,
+                                                      {.chunk_bytes = chunk,
+                                                       .depth = depth,
+                                                       .threads = threads,
+                                                       .seconds = a.seconds,
+                                                       .seed = seed++});
+                          });
   } else {  // rank
     if (!mpi::launched()) {
-      fail("calibrate --far rank reads from a second process: start it with `mpirun -np 2 tiergraph calibrate --far "
-           "rank ...`");
+      fail(
+          "calibrate --far rank reads from a second process: start it with `mpirun -np 2 tiergraph "
+          "calibrate --far "
+          "rank ...`");
     }
     mpi::start();
-    if (mpi::size() != 2) fail("calibrate --far rank runs as two ranks (rank 1 serves the memory), not {}", mpi::size());
+    if (mpi::size() != 2)
+      fail("calibrate --far rank runs as two ranks (rank 1 serves the memory), not {}",
+           mpi::size());
     if (mpi::rank() == 1) {
       serve_calibration_window(*space);
       return;
     }
     RankReadCalibration window(*space);
     uint64_t seed = 1;
-    tier = calibrate_tier("rank", fmt::format("a window of {} on rank 1", format_byte_size(*space)), *space, max_threads,
-                          [&](uint64_t chunk, uint32_t depth, uint32_t threads) {
-                            return window.measure(chunk, depth, threads, a.seconds, seed++);
-                          });
+    tier =
+        calibrate_tier("rank", fmt::format("a window of {} on rank 1", format_byte_size(*space)),
+                       *space, max_threads, [&](uint64_t chunk, uint32_t depth, uint32_t threads) {
+                         return window.measure(chunk, depth, threads, a.seconds, seed++);
+                       });
   }
   const auto profile = profile_to_json({tier});
   if (!a.output.empty()) {
@@ -189,30 +215,41 @@ void calibrate_command(const CalibrateArgs& a) {
 }  // namespace
 
 Runner add_calibrate(CLI::App& app) {
-  auto* cmd = app.add_subcommand(
-      "calibrate", "Measure how this machine's far tier reads (bandwidth, latency by chunk size, depth and threads) "
-                   "and write a profile for run/plan --profile");
+  auto* cmd = app.add_subcommand("calibrate",
+                                 "Measure how this machine's far tier reads (bandwidth, latency by "
+                                 "chunk size, depth and threads) "
+                                 "and write a profile for run/plan --profile");
   auto a = std::make_shared<CalibrateArgs>();
-  cmd->add_option("--far", a->far, "The tier to measure: file (O_DIRECT reads through io_uring) or rank (one-sided "
-                                   "reads from a second rank: start with mpirun -np 2)")
+  cmd->add_option("--far", a->far,
+                  "The tier to measure: file (O_DIRECT reads through io_uring) or rank (one-sided "
+                  "reads from a second rank: start with mpirun -np 2)")
       ->check(CLI::IsMember({"file", "rank"}));
-  auto* dir = cmd->add_option("--dir", a->dir, "--far file: where the scratch file goes (the disk the graphs live on; "
-                                               "default: the current directory)")
-                  ->check(CLI::ExistingDirectory);
-  cmd->add_option("--file", a->file, "--far file: measure reading this existing file (read only) instead of a scratch file")
+  auto* dir =
+      cmd->add_option("--dir", a->dir,
+                      "--far file: where the scratch file goes (the disk the graphs live on; "
+                      "default: the current directory)")
+          ->check(CLI::ExistingDirectory);
+  cmd->add_option(
+         "--file", a->file,
+         "--far file: measure reading this existing file (read only) instead of a scratch file")
       ->check(CLI::ExistingFile)
       ->excludes(dir);
-  cmd->add_option("--size", a->size, "The scratch file's size (file) or the window's (rank), e.g. 256M (default)")
+  cmd->add_option("--size", a->size,
+                  "The scratch file's size (file) or the window's (rank), e.g. 256M (default)")
       ->check(byte_size());
-  cmd->add_option("--seconds", a->seconds, "How long each measurement reads (default 0.2)")->check(CLI::Range(0.01, 10.0));
-  cmd->add_option("--max-threads", a->max_threads, "Measure reading threads 2, 4 .. up to this (default: the cores)")
+  cmd->add_option("--seconds", a->seconds, "How long each measurement reads (default 0.2)")
+      ->check(CLI::Range(0.01, 10.0));
+  cmd->add_option("--max-threads", a->max_threads,
+                  "Measure reading threads 2, 4 .. up to this (default: the cores)")
       ->check(CLI::Range(1, 1024));
   cmd->add_option("-o,--output", a->output, "Write the profile (JSON) to this file");
   cmd->add_flag("--overwrite", a->overwrite, "Replace the output if it exists");
   cmd->add_flag("--json", a->json, "Print the profile as JSON");
   return [a, cmd] {
     if (a->far == "rank" && (cmd->count("--dir") > 0 || cmd->count("--file") > 0)) {
-      fail("--dir and --file choose what the file tier reads; --far rank reads a window of --size on rank 1");
+      fail(
+          "--dir and --file choose what the file tier reads; --far rank reads a window of --size "
+          "on rank 1");
     }
     a->output_given = cmd->count("--output") > 0;
     calibrate_command(*a);

@@ -2,7 +2,6 @@
 // and its sections.
 #include <algorithm>
 #include <memory>
-
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
@@ -79,18 +78,22 @@ nlohmann::json describe(const GraphFile& g) {
     dcsr += b.layout == static_cast<uint8_t>(format::BlockLayout::kDcsr);
     narrow_ids += b.id_bytes == 2;
   }
-  j["blocks"] = {{"per_side", p},           {"requested_per_side", h.requested_blocks},
-                 {"count", uint64_t{p} * p}, {"max_arcs", biggest},
-                 {"empty", empty},           {"doubly_compressed", dcsr},
+  j["blocks"] = {{"per_side", p},
+                 {"requested_per_side", h.requested_blocks},
+                 {"count", uint64_t{p} * p},
+                 {"max_arcs", biggest},
+                 {"empty", empty},
+                 {"doubly_compressed", dcsr},
                  {"16_bit_ids", narrow_ids}};
   nlohmann::json sections = nlohmann::json::array();
   for (uint32_t i = 0; i < h.section_count; ++i) {
     const auto& e = h.sections[i];
-    sections.push_back({{"name", format::section_name(static_cast<SectionKind>(e.kind))},
-                        {"offset", e.offset},
-                        {"bytes", e.bytes},
-                        {"element_bytes", e.element_size},
-                        {"checksum", e.checksum ? fmt::format("{:016x}", e.checksum) : "per block part"}});
+    sections.push_back(
+        {{"name", format::section_name(static_cast<SectionKind>(e.kind))},
+         {"offset", e.offset},
+         {"bytes", e.bytes},
+         {"element_bytes", e.element_size},
+         {"checksum", e.checksum ? fmt::format("{:016x}", e.checksum) : "per block part"}});
   }
   j["sections"] = sections;
   j["file_bytes"] = g.file_bytes();
@@ -109,13 +112,14 @@ void print_text(const nlohmann::json& j) {
                j["weights_generated"].get<bool>() ? " (generated)" : "");
   }
   fmt::print("\n");
-  fmt::print("Ids: {}-bit, {} mode, map {}\n", 8 * j["id_bytes"].get<int>(), j["id_mode"].get<std::string>(),
-             j["id_map"].get<std::string>());
-  fmt::print("Input edges: {} ({} self-loops{} and {} duplicates{} removed)\n", j["input_edges"].get<uint64_t>(),
-             j["self_loops_removed"].get<uint64_t>(), "", j["duplicates_removed"].get<uint64_t>(), "");
+  fmt::print("Ids: {}-bit, {} mode, map {}\n", 8 * j["id_bytes"].get<int>(),
+             j["id_mode"].get<std::string>(), j["id_map"].get<std::string>());
+  fmt::print("Input edges: {} ({} self-loops{} and {} duplicates{} removed)\n",
+             j["input_edges"].get<uint64_t>(), j["self_loops_removed"].get<uint64_t>(), "",
+             j["duplicates_removed"].get<uint64_t>(), "");
   auto deg = [](const char* label, const nlohmann::json& d) {
-    fmt::print("{}: max {}, mean {:.2f}, zero {}\n", label, d["max"].get<uint64_t>(), d["mean"].get<double>(),
-               d["zero"].get<uint64_t>());
+    fmt::print("{}: max {}, mean {:.2f}, zero {}\n", label, d["max"].get<uint64_t>(),
+               d["mean"].get<double>(), d["zero"].get<uint64_t>());
   };
   if (j.contains("degree")) {
     deg("Degree", j["degree"]);
@@ -124,9 +128,12 @@ void print_text(const nlohmann::json& j) {
     deg("In-degree", j["in_degree"]);
   }
   const auto& b = j["blocks"];
-  fmt::print("Block grid: {0}x{0} ({1} blocks, largest {2} arcs, {3} empty, {4} doubly compressed, {5} with 16-bit ids)\n",
-             b["per_side"].get<uint32_t>(), b["count"].get<uint64_t>(), b["max_arcs"].get<uint64_t>(),
-             b["empty"].get<uint64_t>(), b["doubly_compressed"].get<uint64_t>(), b["16_bit_ids"].get<uint64_t>());
+  fmt::print(
+      "Block grid: {0}x{0} ({1} blocks, largest {2} arcs, {3} empty, {4} doubly compressed, {5} "
+      "with 16-bit ids)\n",
+      b["per_side"].get<uint32_t>(), b["count"].get<uint64_t>(), b["max_arcs"].get<uint64_t>(),
+      b["empty"].get<uint64_t>(), b["doubly_compressed"].get<uint64_t>(),
+      b["16_bit_ids"].get<uint64_t>());
   const auto requested = b["requested_per_side"].get<uint32_t>();
   if (requested > b["per_side"].get<uint32_t>()) {
     fmt::print("  ({0}x{0} was asked; {1} vertices make at most {2} ranges of 64)\n", requested,
@@ -134,8 +141,9 @@ void print_text(const nlohmann::json& j) {
   }
   fmt::print("Sections:\n");
   for (const auto& s : j["sections"]) {
-    fmt::print("  {:<14} {:>14} bytes  at {:>12}  xxh3 {}\n", s["name"].get<std::string>(), s["bytes"].get<uint64_t>(),
-               s["offset"].get<uint64_t>(), s["checksum"].get<std::string>());
+    fmt::print("  {:<14} {:>14} bytes  at {:>12}  xxh3 {}\n", s["name"].get<std::string>(),
+               s["bytes"].get<uint64_t>(), s["offset"].get<uint64_t>(),
+               s["checksum"].get<std::string>());
   }
   fmt::print("File size: {} bytes\n", j["file_bytes"].get<uint64_t>());
 }
@@ -154,11 +162,13 @@ Runner add_info(CLI::App& app) {
   cmd->add_flag("--json", args->json, "Print as JSON");
   cmd->add_flag("--check", args->check,
                 "Verify every block's hashes too (the whole file); names the first bad block");
-  cmd->add_flag("--no-checksums", args->no_checksums, "Skip verifying the small sections' checksums");
+  cmd->add_flag("--no-checksums", args->no_checksums,
+                "Skip verifying the small sections' checksums");
   return [args] {
     args->path = args->path_arg.path();
     // Structure (offsets, ids, degrees) is always checked; block hashes only with --check.
-    auto g = GraphFile::open(args->path, {.verify_checksums = !args->no_checksums, .verify_block_hashes = args->check});
+    auto g = GraphFile::open(
+        args->path, {.verify_checksums = !args->no_checksums, .verify_block_hashes = args->check});
     auto j = describe(*g);
     if (args->check) j["check"] = "every block part's hash verified";
     if (args->json) {

@@ -55,8 +55,10 @@ int main(int argc, char** argv) {
     return 1;
   } catch (const tg::Error& e) {
     std::fflush(stdout);
-    fmt::print(stderr, "tiergraph: error: {}{}\n", tg::mpi::started() && tg::mpi::world_size() > 1
-                                                      ? fmt::format("rank {}: ", tg::mpi::world_rank()) : std::string(),
+    fmt::print(stderr, "tiergraph: error: {}{}\n",
+               tg::mpi::started() && tg::mpi::world_size() > 1
+                   ? fmt::format("rank {}: ", tg::mpi::world_rank())
+                   : std::string(),
                e.what());
     // One rank's error ends the job: the others would wait for it forever.
     if (tg::mpi::started() && tg::mpi::world_size() > 1) tg::mpi::abort_job(1);

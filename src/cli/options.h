@@ -2,7 +2,6 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
 #include <optional>
 #include <string>
 
@@ -13,7 +12,6 @@ namespace tg::cli {
 
 using run::BuildBudgetArgs;
 using run::GraphInputArgs;
-
 
 void add_graph_input_options(CLI::App& cmd, GraphInputArgs& args);
 
@@ -28,6 +26,7 @@ struct PathArgument {
   // The path given; throws tg::Error when it was given both ways or not at all.
   const std::string& path() const;
 };
-void add_path_argument(CLI::App& cmd, PathArgument& arg, const std::string& name, const std::string& help);
+void add_path_argument(CLI::App& cmd, PathArgument& arg, const std::string& name,
+                       const std::string& help);
 
 }  // namespace tg::cli

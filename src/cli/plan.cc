@@ -5,19 +5,18 @@
 // budget each rank's plan for the block rows of its masters.
 #include <omp.h>
 
+#include <nlohmann/json.hpp>
 #include <optional>
 
-#include <nlohmann/json.hpp>
-
-#include "run/kernels.h"
 #include "cli/budget_options.h"
-#include "run/budget.h"
 #include "cli/commands.h"
-#include "run/threads.h"
 #include "cli/options.h"
 #include "cli/validators.h"
 #include "engine/mpi/partition.h"
 #include "graph/graph_view.h"
+#include "run/budget.h"
+#include "run/kernels.h"
+#include "run/threads.h"
 #include "util/byte_size.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -32,9 +31,9 @@ struct PlanArgs {
   run::BudgetArgs budget;
   bool json = false, parents = false, unit_weights = false, far_given = false;
   int threads = 0;
-  uint32_t ranks = 0;  // 0: no partition asked for
+  uint32_t ranks = 0;                   // 0: no partition asked for
   std::string exchange_memory = "64M";  // --ranks under a budget: what each rank's exchange holds
-  std::string exchange = "collective";   // and which exchange (accumulate adds its inbox window)
+  std::string exchange = "collective";  // and which exchange (accumulate adds its inbox window)
   uint64_t exchange_bytes = 0;
   std::optional<double> partition_alpha;
 };
@@ -42,24 +41,30 @@ struct PlanArgs {
 void plan_command(const PlanArgs& a) {
   run::apply_threads(a.threads);
   run::check_budget_options(a.budget, a.far_given);
-  if (!a.budget.given() && a.ranks == 0) fail("give --memory-budget or --far-ratio (a plan for a budget), or --ranks N");
+  if (!a.budget.given() && a.ranks == 0)
+    fail("give --memory-budget or --far-ratio (a plan for a budget), or --ranks N");
   const auto file = GraphFile::open(a.graph.path(), {.check_blocks = false});
   std::optional<Partition> partition;
   if (a.ranks > 0) {
     if (a.ranks > file->num_vertices()) {
-      fail("--ranks {} is more than the {} vertices of {}: each rank masters vertices, so ask for at most {} (fewer "
-           "ranks are faster on so small a graph)",
-           a.ranks, file->num_vertices(), file->name(), file->num_vertices());
+      fail(
+          "--ranks {} is more than the {} vertices of {}: each rank masters vertices, so ask for "
+          "at most {} (fewer "
+          "ranks are faster on so small a graph)",
+          a.ranks, file->num_vertices(), file->name(), file->num_vertices());
     }
-    partition = partition_vertices(*file, a.ranks, a.partition_alpha.value_or(default_partition_alpha(a.ranks)));
+    partition = partition_vertices(*file, a.ranks,
+                                   a.partition_alpha.value_or(default_partition_alpha(a.ranks)));
     count_cut_arcs(file, *partition);
     // Ranks master multiples of 64 vertices: on a small graph some get none and would only wait.
     uint32_t empty = 0;
     for (const auto& share : partition->ranks) empty += share.first == share.end ? 1 : 0;
     if (empty > 0) {
-      log::info("note: {} of the {} ranks master no vertex ({} vertices, in multiples of 64, fill {}): they would "
-                "only wait; {} ranks would do the same work",
-                empty, a.ranks, file->num_vertices(), a.ranks - empty, a.ranks - empty);
+      log::info(
+          "note: {} of the {} ranks master no vertex ({} vertices, in multiples of 64, fill {}): "
+          "they would "
+          "only wait; {} ranks would do the same work",
+          empty, a.ranks, file->num_vertices(), a.ranks - empty, a.ranks - empty);
     }
     // As `run` on N ranks: without -t, the N ranks share this machine's cores (as `mpirun -np N`
     // here places them), so a rank runs cores / N threads, not every core.
@@ -82,8 +87,9 @@ void plan_command(const PlanArgs& a) {
       auto make = [&](const auto& view) {
         std::optional<run::RankShare> rank;
         if (masters) rank = run::RankShare{*masters, a.exchange_bytes, a.exchange == "accumulate"};
-        plan = run::make_plan(a.budget, *file, run::plan_inputs(kernel, view, weights, a.parents,
-                                                      static_cast<uint32_t>(omp_get_max_threads()), rank));
+        plan = run::make_plan(a.budget, *file,
+                              run::plan_inputs(kernel, view, weights, a.parents,
+                                               static_cast<uint32_t>(omp_get_max_threads()), rank));
       };
       if (weights) {
         with_weighted_view(file, make);
@@ -96,7 +102,8 @@ void plan_command(const PlanArgs& a) {
   // With --ranks, each rank's plan: its budget holds the rows of its masters.
   std::vector<TierPlan> rank_plans;
   if (partition && partition->ranks.size() > 1) {
-    for (const auto& share : partition->ranks) rank_plans.push_back(plan_for({{share.first, share.end}}));
+    for (const auto& share : partition->ranks)
+      rank_plans.push_back(plan_for({{share.first, share.end}}));
   }
   const TierPlan plan = rank_plans.empty() ? plan_for(std::nullopt) : rank_plans.front();
   if (a.json) {
@@ -113,12 +120,14 @@ void plan_command(const PlanArgs& a) {
     return;
   }
   if (rank_plans.empty()) {
-    fmt::print("Plan for {} on {} ({} threads):\n{}", a.algorithm, file->path(), omp_get_max_threads(), plan.describe());
+    fmt::print("Plan for {} on {} ({} threads):\n{}", a.algorithm, file->path(),
+               omp_get_max_threads(), plan.describe());
   } else {
     for (size_t r = 0; r < rank_plans.size(); ++r) {
       const int threads = omp_get_max_threads();
-      fmt::print("Plan for {} on {}, rank {} of {} ({} thread{} a rank):\n{}", a.algorithm, file->path(), r,
-                 rank_plans.size(), threads, threads == 1 ? "" : "s", rank_plans[r].describe());
+      fmt::print("Plan for {} on {}, rank {} of {} ({} thread{} a rank):\n{}", a.algorithm,
+                 file->path(), r, rank_plans.size(), threads, threads == 1 ? "" : "s",
+                 rank_plans[r].describe());
     }
   }
   if (partition) fmt::print("{}", partition->describe());
@@ -127,21 +136,35 @@ void plan_command(const PlanArgs& a) {
 }  // namespace
 
 Runner add_plan(CLI::App& app) {
-  auto* cmd = app.add_subcommand("plan", "Show where a run under a memory budget would place the graph's blocks, and why");
+  auto* cmd = app.add_subcommand(
+      "plan", "Show where a run under a memory budget would place the graph's blocks, and why");
   auto a = std::make_shared<PlanArgs>();
-  cmd->add_option("algorithm", a->algorithm, "bfs | sssp | wcc (cc, components) | pr (pagerank) | radii")
+  cmd->add_option("algorithm", a->algorithm,
+                  "bfs | sssp | wcc (cc, components) | pr (pagerank) | radii")
       ->required()
       ->check(CLI::IsMember(kernel_names()));
   add_path_argument(*cmd, a->graph, "GRAPH", "Graph file");
   add_budget_options(*cmd, a->budget);
-  cmd->add_option("-t,--threads", a->threads, "Threads the run would use (default: all cores)")->check(CLI::Range(1, 4096));
+  cmd->add_option("-t,--threads", a->threads, "Threads the run would use (default: all cores)")
+      ->check(CLI::Range(1, 4096));
   cmd->add_flag("--parents", a->parents, "bfs: the run would also keep the BFS tree");
   cmd->add_flag("--unit-weights", a->unit_weights, "sssp: the run would ignore weights");
-  cmd->add_option("--ranks", a->ranks, "Also (or only) show how this many MPI ranks would divide the graph: contiguous vertex ranges balanced on alpha * vertices + out-arcs, with each rank's cut arcs and mirrors")->check(CLI::Range(1, 4096));
-  cmd->add_option("--partition-alpha", a->partition_alpha, "--ranks: the weight of a vertex against an arc in a rank's load (default 8 * (ranks - 1), as Gemini)")->check(non_negative_number());
-  cmd->add_option("--exchange-memory", a->exchange_memory, "--ranks under a budget: what each rank's exchange buffers may hold (as run's option)")
+  cmd->add_option(
+         "--ranks", a->ranks,
+         "Also (or only) show how this many MPI ranks would divide the graph: contiguous vertex "
+         "ranges balanced on alpha * vertices + out-arcs, with each rank's cut arcs and mirrors")
+      ->check(CLI::Range(1, 4096));
+  cmd->add_option("--partition-alpha", a->partition_alpha,
+                  "--ranks: the weight of a vertex against an arc in a rank's load (default 8 * "
+                  "(ranks - 1), as Gemini)")
+      ->check(non_negative_number());
+  cmd->add_option(
+         "--exchange-memory", a->exchange_memory,
+         "--ranks under a budget: what each rank's exchange buffers may hold (as run's option)")
       ->check(byte_size());
-  cmd->add_option("--exchange", a->exchange, "--ranks under a budget: the exchange the run would use (as run's option; accumulate also holds an inbox window per rank)")
+  cmd->add_option("--exchange", a->exchange,
+                  "--ranks under a budget: the exchange the run would use (as run's option; "
+                  "accumulate also holds an inbox window per rank)")
       ->check(CLI::IsMember({"collective", "ring", "accumulate"}));
   cmd->add_flag("--json", a->json, "Print the plan as JSON");
   return [a, cmd] {

@@ -10,27 +10,26 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
-
 #include <nlohmann/json.hpp>
 
-#include "run/kernels.h"
 #include "algorithms/output.h"
-#include "run/run_algorithm.h"
 #include "cli/budget_options.h"
 #include "cli/commands.h"
-#include "run/threads.h"
 #include "cli/options.h"
 #include "cli/validators.h"
-#include "mpi/comm.h"
-#include "mpi/mpi_runtime.h"
 #include "engine/cpu/engine.h"
 #include "graph/format.h"
+#include "mpi/comm.h"
+#include "mpi/mpi_runtime.h"
+#include "run/kernels.h"
+#include "run/run_algorithm.h"
+#include "run/threads.h"
 #include "store/far_rank.h"
 #include "util/atomic_file.h"
+#include "util/byte_size.h"
 #include "util/error.h"
 #include "util/interrupt_cleanup.h"
 #include "util/log.h"
-#include "util/byte_size.h"
 #include "util/memory.h"
 #include "util/timer.h"
 
@@ -58,15 +57,18 @@ bool is_graph_file(const std::string& path) {
 
 // A graph file for `path`: itself, or a temporary conversion of a text input.
 std::shared_ptr<const GraphFile> open_graph(const RunArgs& a) {
-  OpenOptions open_options{.verify_checksums = !a.request.no_checksums, .verify_block_hashes = !a.request.no_checksums};
+  OpenOptions open_options{.verify_checksums = !a.request.no_checksums,
+                           .verify_block_hashes = !a.request.no_checksums};
   if (!std::filesystem::exists(a.graph)) fail("cannot open '{}': no such file", a.graph);
   // Under a budget, blocks are checked one by one before their first use, not all at the open.
   open_options.check_blocks = !a.request.budget.given();
   if (is_graph_file(a.graph)) return GraphFile::open(a.graph, open_options);
   if (a.request.budget.given()) {
-    fail("--memory-budget and --far-ratio need a graph file ('{}' would be converted in memory first); convert it with: "
-         "tiergraph convert {} GRAPH.tg",
-         a.graph, a.graph);
+    fail(
+        "--memory-budget and --far-ratio need a graph file ('{}' would be converted in memory "
+        "first); convert it with: "
+        "tiergraph convert {} GRAPH.tg",
+        a.graph, a.graph);
   }
   log::info("'{}' is not a graph file: converting it on the fly", a.graph);
   const auto dir = std::filesystem::temp_directory_path();
@@ -105,19 +107,25 @@ void run_command(const RunArgs& a) {
   Timer read_timer;
   mpi::agree([&] {
     run::check_run_request(r);
-    if (a.output_given) {  // before any work: a bad name, directory or an existing file is refused at once
+    if (a.output_given) {  // before any work: a bad name, directory or an existing file is refused
+                           // at once
       check_output_path(a.output, a.overwrite);
       result_format(a.output);
     }
     if (far_ranks && !under_mpirun) {
-      fail("--far rank reads the far blocks from a second process, a far-memory rank: start the run with "
-           "`mpirun -np 2 tiergraph run ...`, or -np 2N for N computing ranks (as root add --allow-run-as-root; on one "
-           "machine, --mca osc sm)");
+      fail(
+          "--far rank reads the far blocks from a second process, a far-memory rank: start the run "
+          "with "
+          "`mpirun -np 2 tiergraph run ...`, or -np 2N for N computing ranks (as root add "
+          "--allow-run-as-root; on one "
+          "machine, --mca osc sm)");
     }
   });
   // Each step that calls a collective is agreed on apart: a process that failed before it must
   // not leave the others waiting in it.
-  if (far_ranks) mpi::agree(mpi::pair_with_far_ranks);  // the first half computes, the second serves their far blocks
+  if (far_ranks)
+    mpi::agree(
+        mpi::pair_with_far_ranks);  // the first half computes, the second serves their far blocks
   mpi::agree([&] {
     if (mpi::started() && !mpi::serves_far_blocks() && mpi::size() > 1) {
       request.distributed = true;
@@ -132,13 +140,20 @@ void run_command(const RunArgs& a) {
     read_timer.restart();
     file = open_graph(a);
   });
-  // Every process holds its file now: the pair of a far rank, and the computing ranks, compare theirs.
-  if (far_ranks) mpi::agree([&] { check_far_rank_file(*file); });  // before any block moves: the pair reads one file
+  // Every process holds its file now: the pair of a far rank, and the computing ranks, compare
+  // theirs.
+  if (far_ranks)
+    mpi::agree(
+        [&] { check_far_rank_file(*file); });  // before any block moves: the pair reads one file
   mpi::agree([&] {  // every process agrees, though only the computing ranks compare
-    if (request.distributed) mpi::check_same_graph(file->file_bytes(), file->header().header_checksum, file->path().c_str());
+    if (request.distributed)
+      mpi::check_same_graph(file->file_bytes(), file->header().header_checksum,
+                            file->path().c_str());
   });
   // In place where every pair shares a machine (the same answer on every process).
-  if (far_ranks) mpi::agree([&] { request.far_rank_in_place = far_rank_reads_in_place(!r.budget.far_rank_copy); });
+  if (far_ranks)
+    mpi::agree(
+        [&] { request.far_rank_in_place = far_rank_reads_in_place(!r.budget.far_rank_copy); });
   if (mpi::serves_far_blocks()) {  // a far-memory rank: serve, print nothing
     serve_far_blocks(*file, request.far_rank_in_place);
     return;
@@ -148,14 +163,17 @@ void run_command(const RunArgs& a) {
   if (a.json) {
     fmt::print("{}\n", out.report.dump(2));
   } else {
-    fmt::print("Graph: {} ({} vertices, {} {} edges)\n", file->path(), file->num_vertices(), file->num_edges(),
-               file->directed() ? "directed" : "undirected");
+    fmt::print("Graph: {} ({} vertices, {} {} edges)\n", file->path(), file->num_vertices(),
+               file->num_edges(), file->directed() ? "directed" : "undirected");
     fmt::print("Read Time: {:.5f}\n", out.report["read_seconds"].get<double>());
     for (const auto& o : out.trials) {
       if (o.source) fmt::print("Source: {}\n", file->original_id(*o.source));
       fmt::print("Trial Time: {:.5f}\n", o.seconds);
-      for (const auto& [key, value] : o.result.summary.items()) fmt::print("{}: {}\n", key, value.dump());
-      if (o.result.edges_traversed) fmt::print("MTEPS: {:.2f}\n", static_cast<double>(o.result.edges_traversed) / o.seconds / 1e6);
+      for (const auto& [key, value] : o.result.summary.items())
+        fmt::print("{}: {}\n", key, value.dump());
+      if (o.result.edges_traversed)
+        fmt::print("MTEPS: {:.2f}\n",
+                   static_cast<double>(o.result.edges_traversed) / o.seconds / 1e6);
       if (o.verdict) {
         fmt::print("Verification: {}\n", o.verdict->ok ? "PASS" : "FAIL");
         if (!o.verdict->ok) log::info("verification failed: {}", o.verdict->message);
@@ -165,9 +183,10 @@ void run_command(const RunArgs& a) {
     if (out.plan) {
       fmt::print("Far Ratio: {:.3f}\n", out.plan->far_ratio);
       fmt::print("Peak RSS: {}{}\n", format_byte_size(out.peak_rss),
-                 out.plan->budget ? fmt::format(" (budget {} + {} runtime)", format_byte_size(*out.plan->budget),
-                                                format_byte_size(kFixedOverheadBytes))
-                                  : std::string());
+                 out.plan->budget
+                     ? fmt::format(" (budget {} + {} runtime)", format_byte_size(*out.plan->budget),
+                                   format_byte_size(kFixedOverheadBytes))
+                     : std::string());
     }
   }
   if (!a.output.empty()) {
@@ -180,51 +199,141 @@ void run_command(const RunArgs& a) {
 }  // namespace
 
 Runner add_run(CLI::App& app) {
-  auto* cmd = app.add_subcommand("run", "Run an algorithm: bfs, sssp, wcc (cc, components), pr (pagerank), radii");
+  auto* cmd = app.add_subcommand(
+      "run", "Run an algorithm: bfs, sssp, wcc (cc, components), pr (pagerank), radii");
   auto a = std::make_shared<RunArgs>();
-  cmd->add_option("algorithm", a->request.algorithm, "bfs | sssp | wcc (cc, components) | pr (pagerank) | radii")->required()->check(CLI::IsMember(kernel_names()));
-  add_path_argument(*cmd, a->graph_arg, "GRAPH", "Graph file, or any input `convert` reads (converted on the fly)");
-  cmd->add_option("-n,--trials", a->request.trials, "Trials (each timed; sources differ per trial)");
-  cmd->add_option("-t,--threads", a->request.threads, "Threads, at least 1 (default: all cores)")->check(CLI::Range(1, 4096));
-  cmd->add_flag("-v,--verify", a->request.verify, "Check each trial's result with the algorithm's serial verifier");
+  cmd->add_option("algorithm", a->request.algorithm,
+                  "bfs | sssp | wcc (cc, components) | pr (pagerank) | radii")
+      ->required()
+      ->check(CLI::IsMember(kernel_names()));
+  add_path_argument(*cmd, a->graph_arg, "GRAPH",
+                    "Graph file, or any input `convert` reads (converted on the fly)");
+  cmd->add_option("-n,--trials", a->request.trials,
+                  "Trials (each timed; sources differ per trial)");
+  cmd->add_option("-t,--threads", a->request.threads, "Threads, at least 1 (default: all cores)")
+      ->check(CLI::Range(1, 4096));
+  cmd->add_flag("-v,--verify", a->request.verify,
+                "Check each trial's result with the algorithm's serial verifier");
   cmd->add_flag("--json", a->json, "Print the run report (with per-iteration statistics) as JSON");
   cmd->add_option("-o,--output", a->output,
-                  "Write per-vertex results, in the format the extension names: .tsv/.txt (id<TAB>value lines), .csv "
-                  "(header id,value) or .npy (structured array of id u8 and value i8 or f8); unreached vertices are "
-                  "'infinity' in text and the int64 maximum (or inf) in .npy; with --parents a third column, parent "
-                  "(the BFS-tree parent's id; the source is its own, empty if unreached; in .npy i8, -1 for none); "
+                  "Write per-vertex results, in the format the extension names: .tsv/.txt "
+                  "(id<TAB>value lines), .csv "
+                  "(header id,value) or .npy (structured array of id u8 and value i8 or f8); "
+                  "unreached vertices are "
+                  "'infinity' in text and the int64 maximum (or inf) in .npy; with --parents a "
+                  "third column, parent "
+                  "(the BFS-tree parent's id; the source is its own, empty if unreached; in .npy "
+                  "i8, -1 for none); "
                   "Parquet comes from the Python package");
   cmd->add_flag("--overwrite", a->overwrite, "Replace the output file if it exists");
-  cmd->add_option("-r,--source", a->request.source, "Source vertex (original id, not negative) for bfs and sssp")->check(vertex_id());
+  cmd->add_option("-r,--source", a->request.source,
+                  "Source vertex (original id, not negative) for bfs and sssp")
+      ->check(vertex_id());
   cmd->add_option("--seed", a->request.seed, "Seed for source sampling (bfs, sssp, radii)");
-  cmd->add_option("--direction", a->request.direction, "Edge pass direction: auto (per iteration), push or pull")->check(CLI::IsMember({"auto", "push", "pull"}));
-  cmd->add_option("--schedule", a->request.schedule, "Edge passes vertex by vertex or block by block: auto (vertex-major when every block is resident, block-major when the store fetches), vertex or block")->check(CLI::IsMember({"auto", "vertex", "block"}));
-  cmd->add_option("--store", a->request.store, "Where edge blocks come from: mapped (the file's mapping, zero-copy), file (the disk tier: read with O_DIRECT through io_uring into a pool of buffers, no page cache) or copying (pread into the pool with injected latency and order; for tests and benchmarks of the block store)")->check(CLI::IsMember({"mapped", "copying", "file"}));
-  cmd->add_option("--store-buffers", a->request.store_buffers, "copying store: buffers in the pool (default 8)");
-  cmd->add_option("--store-buffer-bytes", a->request.store_buffer_bytes, "copying store: bytes each buffer holds, e.g. 256K (default: the largest block's size); larger blocks are leased in pieces, which only block-major passes read")->check(byte_size());
-  cmd->add_option("--store-depth", a->request.store_depth, "copying store: requests in flight at most (default 4)");
-  cmd->add_option("--store-io-threads", a->request.store_io_threads, "copying store: its own threads completing requests, not counted in --threads (default 1)");
-  cmd->add_option("--store-delay", a->request.store_delay, "copying store: injected latency per request, in seconds (default 0)");
-  cmd->add_option("--store-order", a->request.store_order, "copying store: order requests complete in: in-order, reverse or shuffled")->check(CLI::IsMember({"in-order", "reverse", "shuffled"}));
-  cmd->add_option("--alpha", a->request.alpha, "Auto direction: pull when the frontier's edges exceed unexplored edges / alpha (default 15)");
-  cmd->add_option("--beta", a->request.beta, "Auto direction: back to push when the frontier has fewer than n / beta vertices (default 18)");
-  cmd->add_option("--pull-share", a->request.pull_share, "Auto direction for programs that cannot stop a pull early (sssp, wcc): pull when the frontier's edges exceed this share of all arcs (default 0.5)");
-  cmd->add_flag("--parents", a->request.parents, "bfs: also compute the BFS tree (verified as a tree)");
-  cmd->add_option("-d,--delta", a->request.delta, "sssp: delta-stepping bucket width, > 0 (default: mean weight / mean degree)")->check(positive_number());
-  cmd->add_flag("--unit-weights", a->request.unit_weights, "sssp: every edge has length 1 (hop distances)");
-  auto* iterations = cmd->add_option("-i,--iterations", a->request.iterations, "pr: exactly this many iterations; with --tolerance, at most this many");
-  cmd->add_option("--tolerance", a->request.tolerance, "pr: iterate until the L1 change between iterations is below this, > 0 (default 1e-7, at most 1000 iterations, when -i is not given)")->check(positive_number());
+  cmd->add_option("--direction", a->request.direction,
+                  "Edge pass direction: auto (per iteration), push or pull")
+      ->check(CLI::IsMember({"auto", "push", "pull"}));
+  cmd->add_option("--schedule", a->request.schedule,
+                  "Edge passes vertex by vertex or block by block: auto (vertex-major when every "
+                  "block is resident, block-major when the store fetches), vertex or block")
+      ->check(CLI::IsMember({"auto", "vertex", "block"}));
+  cmd->add_option("--store", a->request.store,
+                  "Where edge blocks come from: mapped (the file's mapping, zero-copy), file (the "
+                  "disk tier: read with O_DIRECT through io_uring into a pool of buffers, no page "
+                  "cache) or copying (pread into the pool with injected latency and order; for "
+                  "tests and benchmarks of the block store)")
+      ->check(CLI::IsMember({"mapped", "copying", "file"}));
+  cmd->add_option("--store-buffers", a->request.store_buffers,
+                  "copying store: buffers in the pool (default 8)");
+  cmd->add_option("--store-buffer-bytes", a->request.store_buffer_bytes,
+                  "copying store: bytes each buffer holds, e.g. 256K (default: the largest block's "
+                  "size); larger blocks are leased in pieces, which only block-major passes read")
+      ->check(byte_size());
+  cmd->add_option("--store-depth", a->request.store_depth,
+                  "copying store: requests in flight at most (default 4)");
+  cmd->add_option(
+      "--store-io-threads", a->request.store_io_threads,
+      "copying store: its own threads completing requests, not counted in --threads (default 1)");
+  cmd->add_option("--store-delay", a->request.store_delay,
+                  "copying store: injected latency per request, in seconds (default 0)");
+  cmd->add_option("--store-order", a->request.store_order,
+                  "copying store: order requests complete in: in-order, reverse or shuffled")
+      ->check(CLI::IsMember({"in-order", "reverse", "shuffled"}));
+  cmd->add_option("--alpha", a->request.alpha,
+                  "Auto direction: pull when the frontier's edges exceed unexplored edges / alpha "
+                  "(default 15)");
+  cmd->add_option("--beta", a->request.beta,
+                  "Auto direction: back to push when the frontier has fewer than n / beta vertices "
+                  "(default 18)");
+  cmd->add_option("--pull-share", a->request.pull_share,
+                  "Auto direction for programs that cannot stop a pull early (sssp, wcc): pull "
+                  "when the frontier's edges exceed this share of all arcs (default 0.5)");
+  cmd->add_flag("--parents", a->request.parents,
+                "bfs: also compute the BFS tree (verified as a tree)");
+  cmd->add_option("-d,--delta", a->request.delta,
+                  "sssp: delta-stepping bucket width, > 0 (default: mean weight / mean degree)")
+      ->check(positive_number());
+  cmd->add_flag("--unit-weights", a->request.unit_weights,
+                "sssp: every edge has length 1 (hop distances)");
+  auto* iterations =
+      cmd->add_option("-i,--iterations", a->request.iterations,
+                      "pr: exactly this many iterations; with --tolerance, at most this many");
+  cmd->add_option("--tolerance", a->request.tolerance,
+                  "pr: iterate until the L1 change between iterations is below this, > 0 (default "
+                  "1e-7, at most 1000 iterations, when -i is not given)")
+      ->check(positive_number());
   cmd->add_option("--damping", a->request.damping, "pr: damping factor (default 0.85)");
-  cmd->add_option("-k,--samples", a->request.samples, "radii: sampled sources, at most 64 (default 64)");
-  cmd->add_option("--exchange", a->request.exchange, "On MPI ranks (mpirun -np N tiergraph run ...): how a push pass's updates reach their owners: collective (one MPI_Alltoallv of combined updates per pass; the default), ring (batches written one-sidedly into a ring per peer, taken in while the receiver still sends: Nezha) or accumulate (MPI_Accumulate into the owners' windows: GraCXL)")->check(CLI::IsMember({"collective", "ring", "accumulate"}));
-  cmd->add_option("--exchange-memory", a->request.exchange_memory, "On MPI ranks: the most the exchange's buffers hold at once per rank, e.g. 64M (default). collective: a pass with more updates exchanges them in rounds; ring: the rings' window and staging batches (fewer slots, or smaller batches, fit); accumulate: the values an epoch stages for the owners' windows (a pass with more updates sends them in further epochs; the windows themselves, a value and a bit per master, are reported as inbox_window_bytes)")->check(byte_size());
-  cmd->add_option("--ring-batch", a->request.ring_batch, "--exchange ring: records (a vertex and a value) per batch; a batch goes out when full or when the pass ends (default 128)")->check(CLI::Range(1u, 1u << 20));
-  cmd->add_option("--ring-hurried", a->request.ring_hurried, "--exchange ring: how full (a share) a sender's ring at a receiver is before its batches are marked hurried, making the receiver drain and clear at once (default 0.8)")->check(CLI::Range(0.01, 1.0));
-  cmd->add_option("--slices", a->request.slices, "On MPI ranks, --exchange ring or accumulate: run each push pass in this many slices of its frontier (about equal in edges), each slice's updates sent before the next is computed, so they travel while the ranks compute (Nezha's threshold-triggered scatter); 1 sends after the whole pass (default 1)")->check(CLI::Range(1u, 4096u));
-  cmd->add_flag("--steal", a->request.steal, "On MPI ranks, with --slices: each rank puts its slices of a push pass on a board in an MPI window; a rank whose own slices are taken marks a peer's with an atomic fetch-and-add and reads it one-sidedly, with its source values, and pushes it (Nezha's stealing between machines)");
-  cmd->add_option("--barrier", a->request.barrier, "On MPI ranks: relaxed (the default) lets a push pass that follows a vertex pass (pr's apply, then its gather) ready each source on its owner just before its messages leave, so no rank waits for the others' vertex passes (GraCXL's relaxed barrier); strict ends every rank's vertex pass first. Pull passes always wait (they read every source's value)")->check(CLI::IsMember({"relaxed", "strict"}));
-  cmd->add_option("--partition-alpha", a->request.partition_alpha, "On MPI ranks: balance ranks on alpha * vertices + edges (default 8 * (ranks - 1), as Gemini)")->check(non_negative_number());
-  cmd->add_flag("--no-checksums", a->request.no_checksums, "Skip verifying the graph file's checksums and hashes (its structure is always checked)");
+  cmd->add_option("-k,--samples", a->request.samples,
+                  "radii: sampled sources, at most 64 (default 64)");
+  cmd->add_option(
+         "--exchange", a->request.exchange,
+         "On MPI ranks (mpirun -np N tiergraph run ...): how a push pass's updates reach their "
+         "owners: collective (one MPI_Alltoallv of combined updates per pass; the default), ring "
+         "(batches written one-sidedly into a ring per peer, taken in while the receiver still "
+         "sends: Nezha) or accumulate (MPI_Accumulate into the owners' windows: GraCXL)")
+      ->check(CLI::IsMember({"collective", "ring", "accumulate"}));
+  cmd->add_option("--exchange-memory", a->request.exchange_memory,
+                  "On MPI ranks: the most the exchange's buffers hold at once per rank, e.g. 64M "
+                  "(default). collective: a pass with more updates exchanges them in rounds; ring: "
+                  "the rings' window and staging batches (fewer slots, or smaller batches, fit); "
+                  "accumulate: the values an epoch stages for the owners' windows (a pass with "
+                  "more updates sends them in further epochs; the windows themselves, a value and "
+                  "a bit per master, are reported as inbox_window_bytes)")
+      ->check(byte_size());
+  cmd->add_option("--ring-batch", a->request.ring_batch,
+                  "--exchange ring: records (a vertex and a value) per batch; a batch goes out "
+                  "when full or when the pass ends (default 128)")
+      ->check(CLI::Range(1u, 1u << 20));
+  cmd->add_option(
+         "--ring-hurried", a->request.ring_hurried,
+         "--exchange ring: how full (a share) a sender's ring at a receiver is before its batches "
+         "are marked hurried, making the receiver drain and clear at once (default 0.8)")
+      ->check(CLI::Range(0.01, 1.0));
+  cmd->add_option("--slices", a->request.slices,
+                  "On MPI ranks, --exchange ring or accumulate: run each push pass in this many "
+                  "slices of its frontier (about equal in edges), each slice's updates sent before "
+                  "the next is computed, so they travel while the ranks compute (Nezha's "
+                  "threshold-triggered scatter); 1 sends after the whole pass (default 1)")
+      ->check(CLI::Range(1u, 4096u));
+  cmd->add_flag("--steal", a->request.steal,
+                "On MPI ranks, with --slices: each rank puts its slices of a push pass on a board "
+                "in an MPI window; a rank whose own slices are taken marks a peer's with an atomic "
+                "fetch-and-add and reads it one-sidedly, with its source values, and pushes it "
+                "(Nezha's stealing between machines)");
+  cmd->add_option(
+         "--barrier", a->request.barrier,
+         "On MPI ranks: relaxed (the default) lets a push pass that follows a vertex pass (pr's "
+         "apply, then its gather) ready each source on its owner just before its messages leave, "
+         "so no rank waits for the others' vertex passes (GraCXL's relaxed barrier); strict ends "
+         "every rank's vertex pass first. Pull passes always wait (they read every source's value)")
+      ->check(CLI::IsMember({"relaxed", "strict"}));
+  cmd->add_option("--partition-alpha", a->request.partition_alpha,
+                  "On MPI ranks: balance ranks on alpha * vertices + edges (default 8 * (ranks - "
+                  "1), as Gemini)")
+      ->check(non_negative_number());
+  cmd->add_flag(
+      "--no-checksums", a->request.no_checksums,
+      "Skip verifying the graph file's checksums and hashes (its structure is always checked)");
   add_budget_options(*cmd, a->request.budget);
   add_graph_input_options(*cmd, a->input);
   return [a, iterations, cmd] {

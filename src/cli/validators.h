@@ -3,7 +3,6 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -52,7 +51,8 @@ inline CLI::Validator whole_number(uint64_t lo, uint64_t hi) {
           return "must be a whole number from " + range + ", got '" + text + "'";
         }
         // More digits than any bound here has: out of range without overflowing strtoull.
-        const uint64_t x = text.size() > 19 ? ~uint64_t{0} : std::strtoull(text.c_str(), nullptr, 10);
+        const uint64_t x =
+            text.size() > 19 ? ~uint64_t{0} : std::strtoull(text.c_str(), nullptr, 10);
         if (x < lo || x > hi) return "must be from " + range + ", got " + text;
         return {};
       },
@@ -76,7 +76,8 @@ inline CLI::Validator byte_size() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
         const auto bytes = parse_byte_size(text);
-        if (!bytes || *bytes == 0) return "must be a size above 0 such as 4096, 64K, 512M or 2G, got '" + text + "'";
+        if (!bytes || *bytes == 0)
+          return "must be a size above 0 such as 4096, 64K, 512M or 2G, got '" + text + "'";
         return {};
       },
       "SIZE");

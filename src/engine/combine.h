@@ -32,11 +32,14 @@ struct MinOp {
   using Value = T;
   // Infinity for real values, so an unreached distance is +inf as networkx and numpy print it.
   TG_HOST_DEVICE static constexpr T identity() {
-    return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
+    return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
+                                                : std::numeric_limits<T>::max();
   }
   TG_HOST_DEVICE static T combine(T a, T b) { return a < b ? a : b; }
   // Lowers x to at most m; true if x changed.
-  static bool atomic_combine(T& x, T m) { return atomic_replace_while(x, m, [](T a, T b) { return a < b; }); }
+  static bool atomic_combine(T& x, T m) {
+    return atomic_replace_while(x, m, [](T a, T b) { return a < b; });
+  }
 };
 
 template <typename T>
@@ -44,7 +47,9 @@ struct MaxOp {
   using Value = T;
   TG_HOST_DEVICE static constexpr T identity() { return std::numeric_limits<T>::lowest(); }
   TG_HOST_DEVICE static T combine(T a, T b) { return a < b ? b : a; }
-  static bool atomic_combine(T& x, T m) { return atomic_replace_while(x, m, [](T a, T b) { return b < a; }); }
+  static bool atomic_combine(T& x, T m) {
+    return atomic_replace_while(x, m, [](T a, T b) { return b < a; });
+  }
 };
 
 template <typename T>
@@ -66,7 +71,8 @@ struct OrOp {
   TG_HOST_DEVICE static T combine(T a, T b) { return a | b; }
   static bool atomic_combine(T& x, T m) {
     std::atomic_ref<T> ref(x);
-    if ((ref.load(std::memory_order_relaxed) | m) == ref.load(std::memory_order_relaxed)) return false;
+    if ((ref.load(std::memory_order_relaxed) | m) == ref.load(std::memory_order_relaxed))
+      return false;
     const T old = ref.fetch_or(m, std::memory_order_relaxed);
     return (old | m) != old;
   }
@@ -76,7 +82,9 @@ struct OrOp {
 template <typename T>
 struct Pair {
   T first{}, second{};
-  TG_HOST_DEVICE friend Pair operator+(Pair a, Pair b) { return {a.first + b.first, a.second + b.second}; }
+  TG_HOST_DEVICE friend Pair operator+(Pair a, Pair b) {
+    return {a.first + b.first, a.second + b.second};
+  }
   friend bool operator==(const Pair&, const Pair&) = default;
 };
 

@@ -99,8 +99,9 @@ concept VertexOps = std::copyable<O> && requires(const O& o, VertexArray<Id> a, 
 };
 
 template <typename E>
-concept GraphEngine = requires(E& e, const typename E::Set& set, VertexArray<typename E::VertexId> ids,
-                               typename E::VertexId v, std::span<const uint64_t> vertices) {
+concept GraphEngine = requires(E& e, const typename E::Set& set,
+                               VertexArray<typename E::VertexId> ids, typename E::VertexId v,
+                               std::span<const uint64_t> vertices) {
   typename E::VertexId;
   typename E::Weight;
   requires VertexSet<typename E::Set>;
@@ -112,11 +113,15 @@ concept GraphEngine = requires(E& e, const typename E::Set& set, VertexArray<typ
   // vertex arrays
   { e.vertex_array(v) } -> std::same_as<VertexArray<typename E::VertexId>>;
   { e.vertex_array(0.0) } -> std::same_as<VertexArray<double>>;
-  { e.vertex_array_from(engine_probe::Identity<typename E::VertexId>{}) } -> std::same_as<VertexArray<typename E::VertexId>>;
+  {
+    e.vertex_array_from(engine_probe::Identity<typename E::VertexId>{})
+    } -> std::same_as<VertexArray<typename E::VertexId>>;
   { e.copy(ids) } -> std::same_as<VertexArray<typename E::VertexId>>;
   e.set(ids, uint64_t{0}, v);
   { e.collect(ids).size() } -> std::convertible_to<uint64_t>;
-  { e.collect(ids, engine_probe::Widen<typename E::VertexId>{}).size() } -> std::convertible_to<uint64_t>;
+  {
+    e.collect(ids, engine_probe::Widen<typename E::VertexId>{}).size()
+    } -> std::convertible_to<uint64_t>;
   { e.combine_at(MinOp<typename E::VertexId>{}, ids, uint64_t{0}, v) } -> std::convertible_to<bool>;
   e.compress(ids);
   { e.most_frequent(ids, 1) } -> std::convertible_to<typename E::VertexId>;
@@ -130,20 +135,31 @@ concept GraphEngine = requires(E& e, const typename E::Set& set, VertexArray<typ
   // vertex passes
   e.for_each(engine_probe::Visit<typename E::VertexId>{});
   e.for_each(set, engine_probe::Visit<typename E::VertexId>{});
-  { e.reduce(SumOp<uint64_t>{}, engine_probe::Count<typename E::VertexId>{}) } -> std::convertible_to<uint64_t>;
+  {
+    e.reduce(SumOp<uint64_t>{}, engine_probe::Count<typename E::VertexId>{})
+    } -> std::convertible_to<uint64_t>;
 
   // edge passes
-  { e.edge_pass(engine_probe::Program<typename E::VertexId>{ids}, set) } -> std::same_as<typename E::Set>;
-  { e.edge_pass(engine_probe::Program<typename E::VertexId>{ids}, set, {.direction = Direction::kPull, .targets = &set}) }
-      -> std::same_as<typename E::Set>;
-  { e.edge_pass_after(SumOp<uint64_t>{}, engine_probe::Count<typename E::VertexId>{}, engine_probe::Wanted{},
-                      engine_probe::Program<typename E::VertexId>{ids}, set).second } -> std::convertible_to<uint64_t>;
+  {
+    e.edge_pass(engine_probe::Program<typename E::VertexId>{ids}, set)
+    } -> std::same_as<typename E::Set>;
+  {
+    e.edge_pass(engine_probe::Program<typename E::VertexId>{ids}, set,
+                {.direction = Direction::kPull, .targets = &set})
+    } -> std::same_as<typename E::Set>;
+  {
+    e.edge_pass_after(SumOp<uint64_t>{}, engine_probe::Count<typename E::VertexId>{},
+                      engine_probe::Wanted{}, engine_probe::Program<typename E::VertexId>{ids}, set)
+        .second
+    } -> std::convertible_to<uint64_t>;
   e.sample_pass(uint32_t{2}, engine_probe::Hook<typename E::VertexId>{});
 
   // bins (delta-stepping)
   requires requires(decltype(std::declval<E&>().bins()) bins) {
     e.to_bins(bins, set, engine_probe::Count<typename E::VertexId>{});
-    { e.next_bin(bins, engine_probe::Count<typename E::VertexId>{}) } -> std::same_as<typename E::Set>;
+    {
+      e.next_bin(bins, engine_probe::Count<typename E::VertexId>{})
+      } -> std::same_as<typename E::Set>;
   };
 };
 

@@ -36,9 +36,12 @@ struct DirectionRule {
   double beta = 18.0;
   double pull_share = 0.5;
 
-  Direction choose(bool saturates, bool activates_once, uint64_t arcs, uint64_t vertices, const FrontierFacts& f) const {
+  Direction choose(bool saturates, bool activates_once, uint64_t arcs, uint64_t vertices,
+                   const FrontierFacts& f) const {
     const double all_arcs = static_cast<double>(arcs);
-    if (!saturates) return static_cast<double>(f.out_edges) > all_arcs * pull_share ? Direction::kPull : Direction::kPush;
+    if (!saturates)
+      return static_cast<double>(f.out_edges) > all_arcs * pull_share ? Direction::kPull
+                                                                      : Direction::kPush;
     const double explored = activates_once ? static_cast<double>(f.explored_edges) : 0.0;
     const double unexplored = std::max(all_arcs - explored, 0.0);
     const double work = static_cast<double>(f.size + f.out_edges);

@@ -3,8 +3,8 @@
 // only its compare-and-swap (std::atomic_ref on the host, libcu++'s on a device).
 #pragma once
 
-#include "util/host_device.h"
 #include "engine/vertex_array.h"
+#include "util/host_device.h"
 
 namespace tg::forest {
 

@@ -41,25 +41,37 @@
 #include <type_traits>
 
 #include "engine/combine.h"
-#include "util/host_device.h"
 #include "engine/direction.h"
 #include "engine/vertex_array.h"
 #include "graph/no_weight.h"
+#include "util/host_device.h"
 
 namespace tg {
 
 template <typename P>
-concept HasWants = requires(const P& p, typename P::Op::Value x) { { p.wants(x) } -> std::convertible_to<bool>; };
+concept HasWants = requires(const P& p, typename P::Op::Value x) {
+  { p.wants(x) } -> std::convertible_to<bool>;
+};
 template <typename P>
-concept HasSaturated = requires(const P& p, typename P::Op::Value x) { { p.saturated(x) } -> std::convertible_to<bool>; };
+concept HasSaturated = requires(const P& p, typename P::Op::Value x) {
+  { p.saturated(x) } -> std::convertible_to<bool>;
+};
 template <typename P>
-concept BothDirections = requires { requires P::kBothDirections; };
+concept BothDirections = requires {
+  requires P::kBothDirections;
+};
 template <typename P>
-concept ActivatesOnce = requires { requires P::kActivatesOnce; };
+concept ActivatesOnce = requires {
+  requires P::kActivatesOnce;
+};
 template <typename P>
-concept SourceReadsTarget = requires { requires P::kSourceReadsTarget; };
+concept SourceReadsTarget = requires {
+  requires P::kSourceReadsTarget;
+};
 template <typename P>
-concept SourceIsVertex = requires { requires P::kSourceIsVertex; };
+concept SourceIsVertex = requires {
+  requires P::kSourceIsVertex;
+};
 
 template <typename P, typename Id, typename W>
 concept VertexProgram = std::is_trivially_copyable_v<P> && requires(const P& p, Id v, W w) {
@@ -71,7 +83,8 @@ concept VertexProgram = std::is_trivially_copyable_v<P> && requires(const P& p, 
 
 template <typename P, typename Id, typename W>
 constexpr void check_program() {
-  static_assert(std::is_trivially_copyable_v<P>, "a program holds views and scalars only (it is copied to workers, ranks, devices)");
+  static_assert(std::is_trivially_copyable_v<P>,
+                "a program holds views and scalars only (it is copied to workers, ranks, devices)");
   static_assert(VertexProgram<P, Id, W>, "see engine/program.h for what a program declares");
 }
 

@@ -1,12 +1,10 @@
 #pragma once
 
 #include <algorithm>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "engine/direction.h"
 #include "engine/schedule.h"
@@ -31,15 +29,16 @@ struct IterationStats {
   Schedule schedule = Schedule::kVertex;
   const char* schedule_reason = "";  // why (a static string)
   // The block store's share of the pass.
-  uint64_t blocks_read = 0;      // leases taken
-  uint64_t blocks_skipped = 0;   // blocks of the pass's grids not read (no arcs, or no active source)
-  uint64_t bytes_fetched = 0;    // copied into local buffers (0 when zero-copy)
-  uint64_t blocks_partial = 0;   // of blocks_read, those read as a selection of their entries
-  uint64_t bytes_partial = 0;    // of bytes_fetched, those the selections moved
+  uint64_t blocks_read = 0;  // leases taken
+  uint64_t blocks_skipped =
+      0;                       // blocks of the pass's grids not read (no arcs, or no active source)
+  uint64_t bytes_fetched = 0;  // copied into local buffers (0 when zero-copy)
+  uint64_t blocks_partial = 0;  // of blocks_read, those read as a selection of their entries
+  uint64_t bytes_partial = 0;   // of bytes_fetched, those the selections moved
   uint64_t requests = 0;
-  double wait_seconds = 0;       // worker time spent waiting for leases
-  double request_seconds = 0;    // summed time of the requests
-  double compute_seconds = 0;    // the pass's time less its workers' mean wait for leases
+  double wait_seconds = 0;           // worker time spent waiting for leases
+  double request_seconds = 0;        // summed time of the requests
+  double compute_seconds = 0;        // the pass's time less its workers' mean wait for leases
   std::vector<TierPassStats> tiers;  // per tier, when the store has more than one
 };
 
@@ -50,7 +49,9 @@ struct IterationStats {
 inline double overlap(double wait_seconds, double request_seconds) {
   return request_seconds > 0 ? 1.0 - std::min(1.0, wait_seconds / request_seconds) : 1.0;
 }
-inline double overlap(const IterationStats& s) { return overlap(s.wait_seconds, s.request_seconds); }
+inline double overlap(const IterationStats& s) {
+  return overlap(s.wait_seconds, s.request_seconds);
+}
 
 inline nlohmann::json to_json(const std::vector<IterationStats>& stats) {
   nlohmann::json a = nlohmann::json::array();

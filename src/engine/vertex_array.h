@@ -18,7 +18,8 @@ namespace tg {
 
 template <typename T>
 struct VertexArray {
-  static_assert(std::is_trivially_copyable_v<T>, "vertex values are copied between threads, ranks and devices");
+  static_assert(std::is_trivially_copyable_v<T>,
+                "vertex values are copied between threads, ranks and devices");
   // The address vertex 0's value would have: `[]` is then one load with a scaled index, no
   // subtraction (a subtraction per access kept a register per array busy in the engine's
   // loops and cost PageRank 20%). An integer, so forming it is defined even when first > 0.
@@ -30,7 +31,9 @@ struct VertexArray {
     return {reinterpret_cast<uintptr_t>(values) - first_id * sizeof(T), first_id, n};
   }
   T* data() const { return reinterpret_cast<T*>(origin + first * sizeof(T)); }
-  TG_HOST_DEVICE T& operator[](uint64_t v) const { return *reinterpret_cast<T*>(origin + v * sizeof(T)); }
+  TG_HOST_DEVICE T& operator[](uint64_t v) const {
+    return *reinterpret_cast<T*>(origin + v * sizeof(T));
+  }
   TG_HOST_DEVICE uint64_t size() const { return count; }
   // A read or write of a value other threads may be combining into at the same time (relaxed:
   // every algorithm here converges from any recent value). Plain moves on x86, but race-free.

@@ -13,11 +13,16 @@
 
 namespace tg::gpu {
 
-extern template TrialsOutput run_device_kernel<0, device::CudaBackend>(std::shared_ptr<const GraphFile>, const TrialsRequest&);
-extern template TrialsOutput run_device_kernel<1, device::CudaBackend>(std::shared_ptr<const GraphFile>, const TrialsRequest&);
-extern template TrialsOutput run_device_kernel<2, device::CudaBackend>(std::shared_ptr<const GraphFile>, const TrialsRequest&);
-extern template TrialsOutput run_device_kernel<3, device::CudaBackend>(std::shared_ptr<const GraphFile>, const TrialsRequest&);
-extern template TrialsOutput run_device_kernel<4, device::CudaBackend>(std::shared_ptr<const GraphFile>, const TrialsRequest&);
+extern template TrialsOutput run_device_kernel<0, device::CudaBackend>(
+    std::shared_ptr<const GraphFile>, const TrialsRequest&);
+extern template TrialsOutput run_device_kernel<1, device::CudaBackend>(
+    std::shared_ptr<const GraphFile>, const TrialsRequest&);
+extern template TrialsOutput run_device_kernel<2, device::CudaBackend>(
+    std::shared_ptr<const GraphFile>, const TrialsRequest&);
+extern template TrialsOutput run_device_kernel<3, device::CudaBackend>(
+    std::shared_ptr<const GraphFile>, const TrialsRequest&);
+extern template TrialsOutput run_device_kernel<4, device::CudaBackend>(
+    std::shared_ptr<const GraphFile>, const TrialsRequest&);
 
 namespace {
 void check(cudaError_t e, const char* what) {
@@ -30,9 +35,11 @@ bool built_with_cuda() { return true; }
 nlohmann::json gpu_device_info() {
   int count = 0;
   if (const cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess || count == 0) {
-    fail("--device gpu: no usable GPU: looked for an NVIDIA GPU through the CUDA runtime (cudaGetDeviceCount: {}); "
-         "--device gpu-host runs the same engine on the CPU",
-         e == cudaSuccess ? "0 devices" : cudaGetErrorString(e));
+    fail(
+        "--device gpu: no usable GPU: looked for an NVIDIA GPU through the CUDA runtime "
+        "(cudaGetDeviceCount: {}); "
+        "--device gpu-host runs the same engine on the CPU",
+        e == cudaSuccess ? "0 devices" : cudaGetErrorString(e));
   }
   int device = 0, driver = 0, runtime = 0;
   check(cudaGetDevice(&device), "cudaGetDevice");
@@ -72,39 +79,62 @@ nlohmann::json gpu_bandwidth_probe(uint64_t bytes) {
     }
     return static_cast<double>(bytes) / fastest / 1e9;
   };
-  const double d2d = best([&] { check(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice), "device to device"); });
-  const double h2d = best([&] { check(cudaMemcpy(a, host, bytes, cudaMemcpyHostToDevice), "pinned host to device"); });
-  const double d2h = best([&] { check(cudaMemcpy(host, a, bytes, cudaMemcpyDeviceToHost), "device to pinned host"); });
+  const double d2d =
+      best([&] { check(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice), "device to device"); });
+  const double h2d = best(
+      [&] { check(cudaMemcpy(a, host, bytes, cudaMemcpyHostToDevice), "pinned host to device"); });
+  const double d2h = best(
+      [&] { check(cudaMemcpy(host, a, bytes, cudaMemcpyDeviceToHost), "device to pinned host"); });
   cudaFree(a);
   cudaFree(b);
   cudaFreeHost(host);
   // A device-to-device copy reads and writes each byte: the memory moved twice the bytes.
-  return {{"bytes", bytes}, {"device_to_device_gb_s", 2 * d2d}, {"pinned_host_to_device_gb_s", h2d}, {"device_to_pinned_host_gb_s", d2h}};
+  return {{"bytes", bytes},
+          {"device_to_device_gb_s", 2 * d2d},
+          {"pinned_host_to_device_gb_s", h2d},
+          {"device_to_pinned_host_gb_s", d2h}};
 }
 
-TrialsOutput run_on_gpu(size_t kernel, std::shared_ptr<const GraphFile> file, const TrialsRequest& r) {
+TrialsOutput run_on_gpu(size_t kernel, std::shared_ptr<const GraphFile> file,
+                        const TrialsRequest& r) {
   const nlohmann::json info = gpu_device_info();
   // The graph's blocks and the kernel's vertex state must fit what is free (part 2 streams
   // larger graphs); the engine's own sets take about 16 bytes a vertex beside them.
   uint64_t state = 0;
   for_each_kernel([&, k = size_t{0}](const auto& kk) mutable {
-    if (k++ == kernel) state = kk.state_bytes(*file, file->id_bytes(), kk.weighted && file->weighted(), false);  // no parents on the GPU
+    if (k++ == kernel)
+      state = kk.state_bytes(*file, file->id_bytes(), kk.weighted && file->weighted(),
+                             false);  // no parents on the GPU
   });
   const uint64_t blocks = file->file_bytes(), sets = 16 * file->num_vertices();
   const uint64_t free = info["free_bytes"].get<uint64_t>();
   if (blocks + state + sets > free) {
-    fail("'{}' needs about {} bytes on the GPU ({} of blocks, {} of vertex state, {} of engine sets), but {} has {} free; "
-         "streaming larger graphs through the device is not built yet",
-         file->path(), blocks + state + sets, blocks, state, sets, info["name"].get<std::string>(), free);
+    fail(
+        "'{}' needs about {} bytes on the GPU ({} of blocks, {} of vertex state, {} of engine "
+        "sets), but {} has {} free; "
+        "streaming larger graphs through the device is not built yet",
+        file->path(), blocks + state + sets, blocks, state, sets, info["name"].get<std::string>(),
+        free);
   }
   TrialsOutput out;
   switch (kernel) {
-    case 0: out = run_device_kernel<0, device::CudaBackend>(file, r); break;
-    case 1: out = run_device_kernel<1, device::CudaBackend>(file, r); break;
-    case 2: out = run_device_kernel<2, device::CudaBackend>(file, r); break;
-    case 3: out = run_device_kernel<3, device::CudaBackend>(file, r); break;
-    case 4: out = run_device_kernel<4, device::CudaBackend>(file, r); break;
-    default: fail("internal: kernel {} out of range", kernel);
+    case 0:
+      out = run_device_kernel<0, device::CudaBackend>(file, r);
+      break;
+    case 1:
+      out = run_device_kernel<1, device::CudaBackend>(file, r);
+      break;
+    case 2:
+      out = run_device_kernel<2, device::CudaBackend>(file, r);
+      break;
+    case 3:
+      out = run_device_kernel<3, device::CudaBackend>(file, r);
+      break;
+    case 4:
+      out = run_device_kernel<4, device::CudaBackend>(file, r);
+      break;
+    default:
+      fail("internal: kernel {} out of range", kernel);
   }
   out.report["device"] = info;
   return out;

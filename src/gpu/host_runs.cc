@@ -1,6 +1,6 @@
 // The CPU engine's and the device engine's OpenMP backend's trials (compiled by g++).
-#include "engine/cuda/backend_omp.h"
 #include "engine/cpu/engine.h"
+#include "engine/cuda/backend_omp.h"
 #include "gpu/run_kernel.h"
 #include "util/error.h"
 
@@ -34,30 +34,42 @@ TrialsOutput run_cpu_kernel(std::shared_ptr<const GraphFile> file, const TrialsR
           return std::make_unique<CpuEngine>(view, options);
         },
         [](CpuEngine& e) { return passes_json(e.stats()); },
-        [&](const CpuEngine&) { return nlohmann::json{{"backend", "cpu"}, {"threads", r.threads}}; });
+        [&](const CpuEngine&) {
+          return nlohmann::json{{"backend", "cpu"}, {"threads", r.threads}};
+        });
   });
 }
 
 template <typename Run>
 TrialsOutput by_index(size_t k, Run run) {
   switch (k) {
-    case 0: return run(std::integral_constant<size_t, 0>{});
-    case 1: return run(std::integral_constant<size_t, 1>{});
-    case 2: return run(std::integral_constant<size_t, 2>{});
-    case 3: return run(std::integral_constant<size_t, 3>{});
-    case 4: return run(std::integral_constant<size_t, 4>{});
-    default: fail("internal: kernel {} out of range", k);
+    case 0:
+      return run(std::integral_constant<size_t, 0>{});
+    case 1:
+      return run(std::integral_constant<size_t, 1>{});
+    case 2:
+      return run(std::integral_constant<size_t, 2>{});
+    case 3:
+      return run(std::integral_constant<size_t, 3>{});
+    case 4:
+      return run(std::integral_constant<size_t, 4>{});
+    default:
+      fail("internal: kernel {} out of range", k);
   }
 }
 static_assert(std::tuple_size_v<decltype(kKernels)> == 5, "a new kernel needs a case above");
 }  // namespace
 
-TrialsOutput run_on_cpu(size_t kernel, std::shared_ptr<const GraphFile> file, const TrialsRequest& r) {
+TrialsOutput run_on_cpu(size_t kernel, std::shared_ptr<const GraphFile> file,
+                        const TrialsRequest& r) {
   return by_index(kernel, [&](auto k) { return run_cpu_kernel<decltype(k)::value>(file, r); });
 }
 
-TrialsOutput run_on_gpu_host(size_t kernel, std::shared_ptr<const GraphFile> file, const TrialsRequest& r) {
-  return by_index(kernel, [&](auto k) { return run_device_kernel<decltype(k)::value, device::OmpBackend>(file, r); });
+TrialsOutput run_on_gpu_host(size_t kernel, std::shared_ptr<const GraphFile> file,
+                             const TrialsRequest& r) {
+  return by_index(kernel, [&](auto k) {
+    return run_device_kernel<decltype(k)::value, device::OmpBackend>(file, r);
+  });
 }
 
 }  // namespace tg::gpu

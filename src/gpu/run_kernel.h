@@ -7,8 +7,8 @@
 #include <type_traits>
 
 #include "engine/cuda/device_engine.h"
-#include "gpu/trials.h"
 #include "gpu/runs.h"
+#include "gpu/trials.h"
 #include "util/error.h"
 
 namespace tg::gpu {
@@ -35,14 +35,19 @@ nlohmann::json passes_json(const std::vector<Stats>& stats) {
 template <typename Kernel, typename F>
 TrialsOutput with_view_for(const Kernel& kernel, std::shared_ptr<const GraphFile> file, F f) {
   if (file->id_bytes() != 4) {
-    fail("'{}' has {} vertices (64-bit ids): tiergraph-gpu runs graphs of at most 2^32 vertices", file->path(), file->num_vertices());
+    fail("'{}' has {} vertices (64-bit ids): tiergraph-gpu runs graphs of at most 2^32 vertices",
+         file->path(), file->num_vertices());
   }
   if (!kernel.weighted || !file->weighted()) return f(GraphView<uint32_t, NoWeight>(file));
   switch (file->weight_type()) {
-    case format::WeightType::kInt32: return f(GraphView<uint32_t, int32_t>(file));
-    case format::WeightType::kInt64: return f(GraphView<uint32_t, int64_t>(file));
-    case format::WeightType::kFloat64: return f(GraphView<uint32_t, double>(file));
-    default: fail("'{}': weights of an unknown type", file->path());
+    case format::WeightType::kInt32:
+      return f(GraphView<uint32_t, int32_t>(file));
+    case format::WeightType::kInt64:
+      return f(GraphView<uint32_t, int64_t>(file));
+    case format::WeightType::kFloat64:
+      return f(GraphView<uint32_t, double>(file));
+    default:
+      fail("'{}': weights of an unknown type", file->path());
   }
 }
 

@@ -5,9 +5,8 @@
 
 #include <cstddef>
 #include <memory>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "gpu/trials.h"
 #include "graph/graph_file.h"
@@ -20,9 +19,12 @@ using device::TrialsRequest;
 // The row of kKernels that answers to `name`; fails naming the kernels if none does.
 size_t kernel_index(const std::string& name);
 
-TrialsOutput run_on_cpu(size_t kernel, std::shared_ptr<const GraphFile> file, const TrialsRequest& r);
-TrialsOutput run_on_gpu_host(size_t kernel, std::shared_ptr<const GraphFile> file, const TrialsRequest& r);
-TrialsOutput run_on_gpu(size_t kernel, std::shared_ptr<const GraphFile> file, const TrialsRequest& r);
+TrialsOutput run_on_cpu(size_t kernel, std::shared_ptr<const GraphFile> file,
+                        const TrialsRequest& r);
+TrialsOutput run_on_gpu_host(size_t kernel, std::shared_ptr<const GraphFile> file,
+                             const TrialsRequest& r);
+TrialsOutput run_on_gpu(size_t kernel, std::shared_ptr<const GraphFile> file,
+                        const TrialsRequest& r);
 
 bool built_with_cuda();
 // The GPU in use (name, memory, driver, runtime); fails saying what was looked for if there is

@@ -7,15 +7,14 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "run/kernels.h"
 #include "algorithms/sources.h"
 #include "engine/direction.h"
 #include "graph/graph_view.h"
+#include "run/kernels.h"
 #include "util/timer.h"
 
 namespace tg::device {
@@ -46,7 +45,8 @@ inline double median(std::vector<double> v) {
 // Runs r.trials trials of `kernel` on the engine make(view) returns; `passes(engine)` gives the
 // last trial's per-pass figures and `about(engine)` the engine's own (device, copy-in).
 template <typename Kernel, typename Id, typename W, typename Make, typename Passes, typename About>
-TrialsOutput run_trials(const Kernel& kernel, const GraphView<Id, W>& g, const TrialsRequest& r, Make make, Passes passes, About about) {
+TrialsOutput run_trials(const Kernel& kernel, const GraphView<Id, W>& g, const TrialsRequest& r,
+                        Make make, Passes passes, About about) {
   TrialsOutput out;
   auto engine = make(g);
   SourcePicker picker(g.num_vertices(), r.seed);
@@ -57,15 +57,18 @@ TrialsOutput run_trials(const Kernel& kernel, const GraphView<Id, W>& g, const T
   nlohmann::json trials = nlohmann::json::array();
   for (int t = 0; t < r.trials; ++t) {
     if (kernel.sources == Sources::kOne) args.source = picker.next(g);
-    if (kernel.sources == Sources::kSample) args.sources = radii_sources(g, r.radii_samples, r.seed + static_cast<uint64_t>(t));
+    if (kernel.sources == Sources::kSample)
+      args.sources = radii_sources(g, r.radii_samples, r.seed + static_cast<uint64_t>(t));
     engine->reset_stats();
     Timer timer;
     AlgorithmResult result = kernel.run(*engine, args);
     const double s = timer.seconds();  // the engine synchronizes the device at every pass's end
     seconds.push_back(s);
-    nlohmann::json trial{{"seconds", s}, {"summary", result.summary}, {"edges_traversed", result.edges_traversed}};
+    nlohmann::json trial{
+        {"seconds", s}, {"summary", result.summary}, {"edges_traversed", result.edges_traversed}};
     if (kernel.sources == Sources::kOne) trial["source"] = args.source;
-    if (result.edges_traversed && s > 0) trial["gteps"] = static_cast<double>(result.edges_traversed) / s / 1e9;
+    if (result.edges_traversed && s > 0)
+      trial["gteps"] = static_cast<double>(result.edges_traversed) / s / 1e9;
     if (r.verify) {
       const Verdict v = kernel.verify(g, args, result);
       trial["verified"] = v.ok;
@@ -78,32 +81,33 @@ TrialsOutput run_trials(const Kernel& kernel, const GraphView<Id, W>& g, const T
       out.first_args = args;
     }
   }
-  out.report = {{"kernel", kernel.name},
-                {"vertices", g.num_vertices()},
-                {"arcs", g.num_arcs()},
-                {"trials", trials},
-                {"median_seconds", median(seconds)},
-                {"engine", about(*engine)}};
+  out.report = {
+      {"kernel", kernel.name}, {"vertices", g.num_vertices()},      {"arcs", g.num_arcs()},
+      {"trials", trials},      {"median_seconds", median(seconds)}, {"engine", about(*engine)}};
   return out;
 }
 
 // The first place two answers of one kernel differ, or "" if they agree (PageRank: within 1e-9
 // in L1; BFS: depths, since trees may differ).
-inline std::string compare_answers(const std::string& kernel, const AlgorithmResult& a, const AlgorithmResult& b) {
+inline std::string compare_answers(const std::string& kernel, const AlgorithmResult& a,
+                                   const AlgorithmResult& b) {
   if (a.real != b.real) return "one answer is real, the other integer";
   if (a.real) {
     if (a.reals.size() != b.reals.size()) return "answers of different lengths";
     double l1 = 0;
     for (size_t i = 0; i < a.reals.size(); ++i) {
-      if (kernel != "pr" && !(a.reals[i] == b.reals[i])) return fmt::format("vertex {}: {} against {}", i, a.reals[i], b.reals[i]);
+      if (kernel != "pr" && !(a.reals[i] == b.reals[i]))
+        return fmt::format("vertex {}: {} against {}", i, a.reals[i], b.reals[i]);
       l1 += a.reals[i] > b.reals[i] ? a.reals[i] - b.reals[i] : b.reals[i] - a.reals[i];
     }
-    if (kernel == "pr" && !(l1 <= 1e-9)) return fmt::format("ranks differ by {} in L1 (more than 1e-9)", l1);
+    if (kernel == "pr" && !(l1 <= 1e-9))
+      return fmt::format("ranks differ by {} in L1 (more than 1e-9)", l1);
     return "";
   }
   if (a.ints.size() != b.ints.size()) return "answers of different lengths";
   for (size_t i = 0; i < a.ints.size(); ++i)
-    if (a.ints[i] != b.ints[i]) return fmt::format("vertex {}: {} against {}", i, a.ints[i], b.ints[i]);
+    if (a.ints[i] != b.ints[i])
+      return fmt::format("vertex {}: {} against {}", i, a.ints[i], b.ints[i]);
   return "";
 }
 

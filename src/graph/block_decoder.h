@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "util/host_device.h"
 #include "graph/format.h"
+#include "util/host_device.h"
 
 namespace tg {
 
@@ -58,16 +58,22 @@ struct BlockDecoder {
 
   // The k-th directory offset (k <= vertex_count).
   TG_HOST_DEVICE uint64_t offset(uint64_t k) const {
-    return offset_bytes == 2 ? load_element<uint16_t>(directory, k) : load_element<uint32_t>(directory, k);
+    return offset_bytes == 2 ? load_element<uint16_t>(directory, k)
+                             : load_element<uint32_t>(directory, k);
   }
   // The vertex of directory entry k.
-  TG_HOST_DEVICE uint64_t vertex(uint64_t k) const { return major_first + (dcsr() ? local_vertex(k) : k); }
+  TG_HOST_DEVICE uint64_t vertex(uint64_t k) const {
+    return major_first + (dcsr() ? local_vertex(k) : k);
+  }
   // The global id of the e-th neighbour.
   TG_HOST_DEVICE uint64_t neighbour(uint64_t e) const {
     switch (id_bytes) {
-      case 2: return minor_first + load_element<uint16_t>(neighbours, e);
-      case 4: return minor_first + load_element<uint32_t>(neighbours, e);
-      default: return minor_first + load_element<uint64_t>(neighbours, e);
+      case 2:
+        return minor_first + load_element<uint16_t>(neighbours, e);
+      case 4:
+        return minor_first + load_element<uint32_t>(neighbours, e);
+      default:
+        return minor_first + load_element<uint64_t>(neighbours, e);
     }
   }
   template <typename W>
@@ -112,9 +118,12 @@ struct BlockDecoder {
   // The vertex of DCSR directory entry k, local to the major range.
   TG_HOST_DEVICE uint64_t local_vertex(uint64_t k) const {
     switch (vertex_bytes) {
-      case 2: return load_element<uint16_t>(vertices, k);
-      case 4: return load_element<uint32_t>(vertices, k);
-      default: return load_element<uint64_t>(vertices, k);
+      case 2:
+        return load_element<uint16_t>(vertices, k);
+      case 4:
+        return load_element<uint32_t>(vertices, k);
+      default:
+        return load_element<uint64_t>(vertices, k);
     }
   }
 };

@@ -43,8 +43,8 @@ uint64_t file_range_checksum(int fd, uint64_t offset, uint64_t bytes) {
       const size_t len = std::min<uint64_t>(kChecksumChunk, bytes - begin);
       size_t done = 0;
       while (done < len) {
-        const ssize_t got = pread(fd, buffer.data() + done, len - done,
-                                  static_cast<off_t>(offset + begin + done));
+        const ssize_t got =
+            pread(fd, buffer.data() + done, len - done, static_cast<off_t>(offset + begin + done));
         if (got <= 0) {
 #pragma omp critical
           {
@@ -58,7 +58,9 @@ uint64_t file_range_checksum(int fd, uint64_t offset, uint64_t bytes) {
       hashes[c] = XXH3_64bits(buffer.data(), len);
     }
   }
-  if (failed) fail("reading back for checksum failed: {}", saved_errno ? std::strerror(saved_errno) : "unexpected end of file");
+  if (failed)
+    fail("reading back for checksum failed: {}",
+         saved_errno ? std::strerror(saved_errno) : "unexpected end of file");
   return combine(hashes);
 }
 
@@ -72,7 +74,8 @@ uint64_t file_range_hash(int fd, uint64_t offset, uint64_t bytes) {
     const ssize_t got = pread(fd, buffer.data(), want, static_cast<off_t>(offset + done));
     if (got <= 0) {
       XXH3_freeState(state);
-      fail("reading back for a block hash failed: {}", got < 0 ? std::strerror(errno) : "unexpected end of file");
+      fail("reading back for a block hash failed: {}",
+           got < 0 ? std::strerror(errno) : "unexpected end of file");
     }
     XXH3_64bits_update(state, buffer.data(), static_cast<size_t>(got));
     done += static_cast<uint64_t>(got);

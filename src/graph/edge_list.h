@@ -40,7 +40,8 @@ struct WeightInfo {
     // behaviour, and such a weight could not be stored as an integer anyway (the builder then
     // stores float64). 2^63 itself is out of range; -2^63 is in.
     constexpr double kTwo63 = 9223372036854775808.0;
-    if (!(w >= -kTwo63 && w < kTwo63) || w != static_cast<double>(static_cast<int64_t>(w))) all_integral = false;
+    if (!(w >= -kTwo63 && w < kTwo63) || w != static_cast<double>(static_cast<int64_t>(w)))
+      all_integral = false;
     if (w < min) min = w;
     if (w > max) max = w;
   }
@@ -62,11 +63,11 @@ struct EdgeList {
   // Vertex count declared by the input (Matrix Market, DIMACS, METIS, PACE) or the generator;
   // in index mode, ids must be below it. Absent for plain edge lists.
   std::optional<uint64_t> declared_vertices;
-  uint64_t id_base = 0;            // subtracted from ids in index mode (1 for 1-based formats)
-  bool undirected_input = false;   // the format itself says the graph is undirected
+  uint64_t id_base = 0;           // subtracted from ids in index mode (1 for 1-based formats)
+  bool undirected_input = false;  // the format itself says the graph is undirected
   IdMode id_mode = IdMode::kLabel;
-  WeightInfo weight_info;          // meaningful when the array holds weights
-  std::string source_name;         // file or generator description, for messages
+  WeightInfo weight_info;   // meaningful when the array holds weights
+  std::string source_name;  // file or generator description, for messages
 
   bool weighted() const {
     return std::holds_alternative<EdgeArray<uint32_t, double>>(edges) ||

@@ -43,10 +43,10 @@ inline constexpr uint64_t kRangeQuantum = 64;  // range boundaries are multiples
 inline constexpr uint64_t kPartAlignment = 8;
 
 enum class SectionKind : uint32_t {
-  kRanges = 1,      // uint64[P + 1]: vertex range boundaries
-  kOutIndex = 2,    // BlockEntry[P * P], source range major
-  kOutBlocks = 3,   // the out grid's blocks
-  kInIndex = 4,     // BlockEntry[P * P], destination range major; absent when undirected
+  kRanges = 1,     // uint64[P + 1]: vertex range boundaries
+  kOutIndex = 2,   // BlockEntry[P * P], source range major
+  kOutBlocks = 3,  // the out grid's blocks
+  kInIndex = 4,    // BlockEntry[P * P], destination range major; absent when undirected
   kInBlocks = 5,
   kIdMap = 6,       // uint64[n]: original id of each vertex (label mode, when not contiguous)
   kOutDegrees = 7,  // uint32 or uint64 (element_size) per vertex
@@ -77,16 +77,16 @@ inline constexpr int kParts = 3;
 
 // One row of a grid's index: where a block is and how it is encoded.
 struct BlockEntry {
-  uint64_t offset;               // of the block's first byte from the start of the file
-  uint64_t part_bytes[kParts];   // directory, neighbours, weights (exact, without padding)
-  uint64_t edge_count;           // arcs in the block (< 2^32)
-  uint64_t vertex_count;         // directory entries: |major range| (CSR) or listed vertices (DCSR)
-  uint8_t layout;                // BlockLayout
-  uint8_t offset_bytes;          // 2 or 4
-  uint8_t id_bytes;              // neighbour ids, local to the minor range: 2, 4 or 8
-  uint8_t vertex_bytes;          // DCSR vertex ids, local to the major range: 2, 4 or 8; CSR 0
+  uint64_t offset;              // of the block's first byte from the start of the file
+  uint64_t part_bytes[kParts];  // directory, neighbours, weights (exact, without padding)
+  uint64_t edge_count;          // arcs in the block (< 2^32)
+  uint64_t vertex_count;        // directory entries: |major range| (CSR) or listed vertices (DCSR)
+  uint8_t layout;               // BlockLayout
+  uint8_t offset_bytes;         // 2 or 4
+  uint8_t id_bytes;             // neighbour ids, local to the minor range: 2, 4 or 8
+  uint8_t vertex_bytes;         // DCSR vertex ids, local to the major range: 2, 4 or 8; CSR 0
   uint32_t reserved;
-  uint64_t hash[kParts];         // XXH3-64 of each part's bytes
+  uint64_t hash[kParts];  // XXH3-64 of each part's bytes
 };
 static_assert(sizeof(BlockEntry) == 80);
 
@@ -102,24 +102,24 @@ struct Header {
   uint32_t version;
   uint32_t header_bytes;
   uint64_t num_vertices;
-  uint64_t num_arcs;            // arcs stored in the out grid (undirected: both directions)
-  uint64_t num_edges;           // edges after cleaning (undirected: each edge once)
-  uint64_t input_edges;         // edges read from the input
+  uint64_t num_arcs;     // arcs stored in the out grid (undirected: both directions)
+  uint64_t num_edges;    // edges after cleaning (undirected: each edge once)
+  uint64_t input_edges;  // edges read from the input
   uint64_t self_loops_removed;
   uint64_t duplicates_removed;
-  uint64_t id_base;             // original id = dense id + id_base when there is no kIdMap
-  uint32_t flags;               // Flags
-  uint32_t blocks_per_side;     // P
-  uint8_t id_bytes;             // 4 or 8: the width of a global vertex id
-  uint8_t id_mode;              // IdMode
-  uint8_t weight_type;          // WeightType
+  uint64_t id_base;          // original id = dense id + id_base when there is no kIdMap
+  uint32_t flags;            // Flags
+  uint32_t blocks_per_side;  // P
+  uint8_t id_bytes;          // 4 or 8: the width of a global vertex id
+  uint8_t id_mode;           // IdMode
+  uint8_t weight_type;       // WeightType
   uint8_t reserved0[5];
   double min_weight;
   double max_weight;
   uint32_t section_count;
-  uint32_t requested_blocks;    // P asked for; larger than P when capped at ceil(n / 64)
+  uint32_t requested_blocks;  // P asked for; larger than P when capped at ceil(n / 64)
   SectionEntry sections[kMaxSections];
-  uint64_t header_checksum;     // XXH3-64 of the first sizeof(Header) bytes with this field zero
+  uint64_t header_checksum;  // XXH3-64 of the first sizeof(Header) bytes with this field zero
 };
 static_assert(sizeof(Header) <= kHeaderBytes);
 
@@ -131,7 +131,9 @@ inline uint8_t local_id_bytes(uint64_t size) {
   if (size <= (uint64_t{1} << 32)) return 4;
   return 8;
 }
-inline uint8_t offset_bytes_for(uint64_t edge_count) { return edge_count < (uint64_t{1} << 16) ? 2 : 4; }
+inline uint8_t offset_bytes_for(uint64_t edge_count) {
+  return edge_count < (uint64_t{1} << 16) ? 2 : 4;
+}
 
 // Byte positions of a block's parts, relative to the block's first byte. Inside a DCSR
 // directory the vertex list follows the offsets at the next 8-byte boundary.

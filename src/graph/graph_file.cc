@@ -23,38 +23,57 @@ using format::SectionKind;
 
 std::string_view format::section_name(SectionKind kind) {
   switch (kind) {
-    case SectionKind::kRanges: return "ranges";
-    case SectionKind::kOutIndex: return "out-index";
-    case SectionKind::kOutBlocks: return "out-blocks";
-    case SectionKind::kInIndex: return "in-index";
-    case SectionKind::kInBlocks: return "in-blocks";
-    case SectionKind::kIdMap: return "id-map";
-    case SectionKind::kOutDegrees: return "out-degrees";
-    case SectionKind::kInDegrees: return "in-degrees";
+    case SectionKind::kRanges:
+      return "ranges";
+    case SectionKind::kOutIndex:
+      return "out-index";
+    case SectionKind::kOutBlocks:
+      return "out-blocks";
+    case SectionKind::kInIndex:
+      return "in-index";
+    case SectionKind::kInBlocks:
+      return "in-blocks";
+    case SectionKind::kIdMap:
+      return "id-map";
+    case SectionKind::kOutDegrees:
+      return "out-degrees";
+    case SectionKind::kInDegrees:
+      return "in-degrees";
   }
   return "unknown";
 }
 
 std::string_view format::weight_type_name(WeightType type) {
   switch (type) {
-    case WeightType::kNone: return "none";
-    case WeightType::kInt32: return "int32";
-    case WeightType::kInt64: return "int64";
-    case WeightType::kFloat64: return "float64";
+    case WeightType::kNone:
+      return "none";
+    case WeightType::kInt32:
+      return "int32";
+    case WeightType::kInt64:
+      return "int64";
+    case WeightType::kFloat64:
+      return "float64";
   }
   return "unknown";
 }
 
 namespace {
 
-SectionKind index_kind(Grid g) { return g == Grid::kOut ? SectionKind::kOutIndex : SectionKind::kInIndex; }
-SectionKind blocks_kind(Grid g) { return g == Grid::kOut ? SectionKind::kOutBlocks : SectionKind::kInBlocks; }
-SectionKind degrees_kind(Grid g) { return g == Grid::kOut ? SectionKind::kOutDegrees : SectionKind::kInDegrees; }
+SectionKind index_kind(Grid g) {
+  return g == Grid::kOut ? SectionKind::kOutIndex : SectionKind::kInIndex;
+}
+SectionKind blocks_kind(Grid g) {
+  return g == Grid::kOut ? SectionKind::kOutBlocks : SectionKind::kInBlocks;
+}
+SectionKind degrees_kind(Grid g) {
+  return g == Grid::kOut ? SectionKind::kOutDegrees : SectionKind::kInDegrees;
+}
 
 // a * b, or fails with `what` when the product does not fit in 64 bits.
 uint64_t checked_product(uint64_t a, uint64_t b, const std::string& path, std::string_view what) {
   uint64_t r;
-  if (__builtin_mul_overflow(a, b, &r)) fail("'{}': {} overflows (the header is corrupted)", path, what);
+  if (__builtin_mul_overflow(a, b, &r))
+    fail("'{}': {} overflows (the header is corrupted)", path, what);
   return r;
 }
 
@@ -125,12 +144,14 @@ std::shared_ptr<const GraphFile> GraphFile::open(const std::string& path, OpenOp
     fail("'{}' is not a tiergraph graph file (bad magic)", path);
   }
   if (h.version == 1) {
-    fail("'{}' is a version 1 graph file; this build reads version 2. Convert it with: tiergraph reblock {} -o NEW.tg --blocks 1",
-         path, path);
+    fail(
+        "'{}' is a version 1 graph file; this build reads version 2. Convert it with: tiergraph "
+        "reblock {} -o NEW.tg --blocks 1",
+        path, path);
   }
   if (h.version != format::kVersion) {
-    fail("'{}': graph file version {} is not supported (this build reads version {})", path, h.version,
-         format::kVersion);
+    fail("'{}': graph file version {} is not supported (this build reads version {})", path,
+         h.version, format::kVersion);
   }
   format::Header copy = h;
   copy.header_checksum = 0;
@@ -153,7 +174,8 @@ std::shared_ptr<const GraphFile> GraphFile::open(const std::string& path, OpenOp
   if (g->has_section(SectionKind::kIdMap)) {
     g->id_map_ = g->section<uint64_t>(SectionKind::kIdMap);
     for (uint64_t v = 1; v < g->id_map_.size(); ++v) {
-      if (g->id_map_[v - 1] >= g->id_map_[v]) fail("'{}': section 'id-map' is not increasing at vertex {}", path, v);
+      if (g->id_map_[v - 1] >= g->id_map_[v])
+        fail("'{}': section 'id-map' is not increasing at vertex {}", path, v);
     }
   }
   return g;
@@ -169,19 +191,24 @@ void GraphFile::check_all_blocks(bool hashes) const {
   const auto out = validate_blocks(Grid::kOut);
   if (directed()) {
     const auto in = validate_blocks(Grid::kIn);
-    if (in.reversed != out.forward) fail("'{}': the in grid does not hold the out grid's arcs (the file is corrupted)", path);
+    if (in.reversed != out.forward)
+      fail("'{}': the in grid does not hold the out grid's arcs (the file is corrupted)", path);
   } else if (out.forward != out.reversed) {
-    fail("'{}': the graph is marked undirected but its arcs are not symmetric (the file is corrupted)", path);
+    fail(
+        "'{}': the graph is marked undirected but its arcs are not symmetric (the file is "
+        "corrupted)",
+        path);
   }
 }
 
-void GraphFile::check_block(Grid grid, uint32_t major, uint32_t minor, bool hashes, bool weights) const {
+void GraphFile::check_block(Grid grid, uint32_t major, uint32_t minor, bool hashes,
+                            bool weights) const {
   const auto& e = entry(grid, major, minor);
   const bool with_weights = weights && this->weighted();
   const uint64_t bytes = block_bytes(grid, major, minor, with_weights);
   const auto r = ranges();
-  const std::string problem = validate_block(base_ + e.offset, bytes, e, shape(major, minor), r[major], r[minor],
-                                             hashes, with_weights);
+  const std::string problem = validate_block(base_ + e.offset, bytes, e, shape(major, minor),
+                                             r[major], r[minor], hashes, with_weights);
   if (!problem.empty()) fail_block(grid, uint64_t{major} * blocks_per_side() + minor, problem);
 }
 
@@ -205,7 +232,8 @@ uint64_t GraphFile::dense_id(uint64_t original) const {
     return original - header_.id_base;
   }
   const auto it = std::lower_bound(id_map_.begin(), id_map_.end(), original);
-  if (it == id_map_.end() || *it != original) fail("'{}' has no vertex with id {}", path_, original);
+  if (it == id_map_.end() || *it != original)
+    fail("'{}' has no vertex with id {}", path_, original);
   return static_cast<uint64_t>(it - id_map_.begin());
 }
 
@@ -246,7 +274,8 @@ BlockDecoder GraphFile::decoder(Grid grid, uint32_t major, uint32_t minor) const
 // Every section lies inside the file, on a 4 KiB boundary, once.
 void GraphFile::validate_table() const {
   const auto& h = header_;
-  if (h.section_count > format::kMaxSections) fail("'{}': header lists {} sections", path_, h.section_count);
+  if (h.section_count > format::kMaxSections)
+    fail("'{}': header lists {} sections", path_, h.section_count);
   uint32_t seen = 0;
   for (uint32_t i = 0; i < h.section_count; ++i) {
     const auto& e = h.sections[i];
@@ -260,7 +289,8 @@ void GraphFile::validate_table() const {
       fail("'{}': section '{}' is misplaced (offset {})", path_, name, e.offset);
     }
     if (e.offset > size_ || e.bytes > size_ - e.offset) {
-      fail("'{}': section '{}' extends past the end of the file ({} bytes): the file is truncated", path_, name, size_);
+      fail("'{}': section '{}' extends past the end of the file ({} bytes): the file is truncated",
+           path_, name, size_);
     }
   }
 }
@@ -274,9 +304,11 @@ void GraphFile::validate_counts() const {
   }
   const uint64_t n = h.num_vertices, p = h.blocks_per_side;
   if (p == 0) fail("'{}': header has 0 blocks per side", path_);
-  const uint64_t most = std::max<uint64_t>(1, (n + format::kRangeQuantum - 1) / format::kRangeQuantum);
+  const uint64_t most =
+      std::max<uint64_t>(1, (n + format::kRangeQuantum - 1) / format::kRangeQuantum);
   if (p > most) fail("'{}': {} blocks per side for {} vertices (at most {})", path_, p, n, most);
-  if (h.id_bytes == 4 && n > (uint64_t{1} << 32)) fail("'{}': {} vertices with 32-bit ids", path_, n);
+  if (h.id_bytes == 4 && n > (uint64_t{1} << 32))
+    fail("'{}': {} vertices with 32-bit ids", path_, n);
   auto expect = [&](SectionKind kind, uint64_t bytes, uint32_t element_size) {
     const auto& e = section_entry(kind);
     if (e.element_size != element_size || e.bytes != bytes) {
@@ -288,25 +320,31 @@ void GraphFile::validate_counts() const {
   // file is caught by the overflow check or the comparison, never computed wrapped.
   expect(SectionKind::kRanges, (p + 1) * 8, 8);
   const uint32_t dbytes = section_entry(SectionKind::kOutDegrees).element_size;
-  if (dbytes != 4 && dbytes != 8) fail("'{}': section 'out-degrees' has {}-byte elements", path_, dbytes);
+  if (dbytes != 4 && dbytes != 8)
+    fail("'{}': section 'out-degrees' has {}-byte elements", path_, dbytes);
   const uint64_t degrees = checked_product(n, dbytes, path_, "the degrees' size");
   for (Grid grid : {Grid::kOut, Grid::kIn}) {
     if (grid == Grid::kIn && !directed()) break;
-    expect(index_kind(grid), checked_product(p * p, sizeof(BlockEntry), path_, "the block index's size"),
+    expect(index_kind(grid),
+           checked_product(p * p, sizeof(BlockEntry), path_, "the block index's size"),
            sizeof(BlockEntry));
-    if (section_entry(blocks_kind(grid)).element_size != 1) fail("'{}': a blocks section has wide elements", path_);
+    if (section_entry(blocks_kind(grid)).element_size != 1)
+      fail("'{}': a blocks section has wide elements", path_);
     expect(degrees_kind(grid), degrees, dbytes);
   }
-  if (has_section(SectionKind::kIdMap)) expect(SectionKind::kIdMap, checked_product(n, 8, path_, "the id map's size"), 8);
+  if (has_section(SectionKind::kIdMap))
+    expect(SectionKind::kIdMap, checked_product(n, 8, path_, "the id map's size"), 8);
 }
 
 void GraphFile::verify_checksums() const {
   for (uint32_t i = 0; i < header_.section_count; ++i) {
     const auto& e = header_.sections[i];
     const auto kind = static_cast<SectionKind>(e.kind);
-    if (kind == SectionKind::kOutBlocks || kind == SectionKind::kInBlocks) continue;  // hashed per part
+    if (kind == SectionKind::kOutBlocks || kind == SectionKind::kInBlocks)
+      continue;  // hashed per part
     if (section_checksum(base_ + e.offset, e.bytes) != e.checksum) {
-      fail("'{}': checksum mismatch in section '{}' (the file is corrupted)", path_, format::section_name(kind));
+      fail("'{}': checksum mismatch in section '{}' (the file is corrupted)", path_,
+           format::section_name(kind));
     }
   }
 }
@@ -314,21 +352,26 @@ void GraphFile::verify_checksums() const {
 void GraphFile::validate_ranges() const {
   const auto r = ranges();
   const uint64_t n = num_vertices(), p = blocks_per_side();
-  if (r[0] != 0 || r[p] != n) fail("'{}': section 'ranges' does not cover the {} vertices", path_, n);
+  if (r[0] != 0 || r[p] != n)
+    fail("'{}': section 'ranges' does not cover the {} vertices", path_, n);
   for (uint64_t i = 0; i < p; ++i) {
-    if (r[i] >= r[i + 1] && n > 0) fail("'{}': section 'ranges' is not increasing at range {}", path_, i);
-    if (r[i] % format::kRangeQuantum != 0) fail("'{}': range {} starts at {}, not a multiple of 64", path_, i, r[i]);
+    if (r[i] >= r[i + 1] && n > 0)
+      fail("'{}': section 'ranges' is not increasing at range {}", path_, i);
+    if (r[i] % format::kRangeQuantum != 0)
+      fail("'{}': range {} starts at {}, not a multiple of 64", path_, i, r[i]);
   }
 }
 
 std::string GraphFile::block_name(Grid grid, uint32_t major, uint32_t minor) const {
-  return fmt::format("{}-grid block (row {}, column {}) at byte {}", grid_name(directed() ? grid : Grid::kOut), major,
-                     minor, entry(grid, major, minor).offset);
+  return fmt::format("{}-grid block (row {}, column {}) at byte {}",
+                     grid_name(directed() ? grid : Grid::kOut), major, minor,
+                     entry(grid, major, minor).offset);
 }
 
 void GraphFile::fail_block(Grid grid, uint64_t k, const std::string& problem) const {
   const uint64_t p = blocks_per_side();
-  fail("'{}': {}: {}", path_, block_name(grid, static_cast<uint32_t>(k / p), static_cast<uint32_t>(k % p)), problem);
+  fail("'{}': {}: {}", path_,
+       block_name(grid, static_cast<uint32_t>(k / p), static_cast<uint32_t>(k % p)), problem);
 }
 
 // Index rows alone: each consistent with its ranges, blocks in storage order inside their
@@ -342,19 +385,22 @@ void GraphFile::validate_index(Grid grid) const {
   for (uint64_t k = 0; k < rows.size(); ++k) {
     const auto& e = rows[k];
     const uint32_t major = static_cast<uint32_t>(k / p), minor = static_cast<uint32_t>(k % p);
-    if (auto problem = check_entry(e, shape(major, minor)); !problem.empty()) fail_block(grid, k, problem);
+    if (auto problem = check_entry(e, shape(major, minor)); !problem.empty())
+      fail_block(grid, k, problem);
     if (minor == 0 && e.offset % format::kAlignment != 0) {
       fail_block(grid, k, "it starts a block row but is not 4096-byte aligned");
     }
     const uint64_t extent = format::part_positions(e.part_bytes).end;
     if (e.offset < at || e.offset > end || extent > end - e.offset) {
-      fail_block(grid, k, fmt::format("it lies outside its section's free bytes [{}, {})", at, end));
+      fail_block(grid, k,
+                 fmt::format("it lies outside its section's free bytes [{}, {})", at, end));
     }
     at = e.offset + extent;
     arcs += e.edge_count;
   }
   if (arcs != num_arcs()) {
-    fail("'{}': the {} grid's blocks hold {} arcs, the header says {}", path_, grid_name(grid), arcs, num_arcs());
+    fail("'{}': the {} grid's blocks hold {} arcs, the header says {}", path_, grid_name(grid),
+         arcs, num_arcs());
   }
 }
 
@@ -385,7 +431,8 @@ GraphFile::ArcSums GraphFile::validate_blocks(Grid grid) const {
   for (size_t i = 0; i < pieces.size(); ++i) {
     if (failure.failed()) continue;
     const auto& piece = pieces[i];
-    const uint32_t major = static_cast<uint32_t>(piece.block / p), minor = static_cast<uint32_t>(piece.block % p);
+    const uint32_t major = static_cast<uint32_t>(piece.block / p),
+                   minor = static_cast<uint32_t>(piece.block % p);
     const auto d = decoder(grid, major, minor);
     const auto s = shape(major, minor);
     const std::string problem =
@@ -412,7 +459,8 @@ GraphFile::ArcSums GraphFile::validate_blocks(Grid grid) const {
   for (size_t i = 0; i < pieces.size(); ++i) {
     const auto& piece = pieces[i];
     if (!piece.directory) continue;
-    const auto d = decoder(grid, static_cast<uint32_t>(piece.block / p), static_cast<uint32_t>(piece.block % p));
+    const auto d = decoder(grid, static_cast<uint32_t>(piece.block / p),
+                           static_cast<uint32_t>(piece.block % p));
     for (uint64_t k = piece.first; k < piece.last; ++k) {
       const uint64_t major = d.vertex(k);
       for (uint64_t e = d.offset(k); e < d.offset(k + 1); ++e) {
@@ -436,11 +484,13 @@ void GraphFile::verify_block_hashes() const {
     for (int64_t i = 0; i < items; ++i) {
       const auto& e = rows[static_cast<uint64_t>(i) / format::kParts];
       const int part = static_cast<int>(i % format::kParts);
-      if (!part_hash_matches(base_ + e.offset, e, part)) failure.record(static_cast<uint64_t>(i), kNames[part]);
+      if (!part_hash_matches(base_ + e.offset, e, part))
+        failure.record(static_cast<uint64_t>(i), kNames[part]);
     }
     if (failure.failed()) {
-      fail_block(grid, failure.item() / format::kParts,
-                 fmt::format("its {} fail their checksum (the file is corrupted)", failure.problem()));
+      fail_block(
+          grid, failure.item() / format::kParts,
+          fmt::format("its {} fail their checksum (the file is corrupted)", failure.problem()));
     }
   }
 }

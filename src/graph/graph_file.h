@@ -3,8 +3,9 @@
 // the file with the size the counts imply, every index row, every block's structure (offsets,
 // vertex lists, neighbour ids, and the degrees they add up to), and that the grids hold one
 // graph (the in grid is the out grid reversed; an undirected grid is symmetric); those checks
-// always run. Hashes (the small sections' checksums and every block part's) are verified unless told
-// not to. Any failure is a tg::Error that names the file, and the block when a block is at fault.
+// always run. Hashes (the small sections' checksums and every block part's) are verified unless
+// told not to. Any failure is a tg::Error that names the file, and the block when a block is at
+// fault.
 #pragma once
 
 #include <cstdint>
@@ -53,7 +54,9 @@ class GraphFile {
   uint64_t num_edges() const { return header_.num_edges; }
   bool directed() const { return (header_.flags & format::Flags::kDirected) != 0; }
   bool weighted() const { return weight_type() != format::WeightType::kNone; }
-  format::WeightType weight_type() const { return static_cast<format::WeightType>(header_.weight_type); }
+  format::WeightType weight_type() const {
+    return static_cast<format::WeightType>(header_.weight_type);
+  }
   unsigned id_bytes() const { return header_.id_bytes; }
   IdMode id_mode() const { return static_cast<IdMode>(header_.id_mode); }
   uint32_t blocks_per_side() const { return header_.blocks_per_side; }
@@ -70,7 +73,9 @@ class GraphFile {
     return {reinterpret_cast<const T*>(bytes.data()), bytes.size() / sizeof(T)};
   }
 
-  std::span<const uint64_t> ranges() const { return section<uint64_t>(format::SectionKind::kRanges); }
+  std::span<const uint64_t> ranges() const {
+    return section<uint64_t>(format::SectionKind::kRanges);
+  }
   // A grid's index rows in storage order (major range, then minor range); the in grid of an
   // undirected graph is its out grid.
   std::span<const format::BlockEntry> index(Grid grid) const;

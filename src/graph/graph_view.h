@@ -26,7 +26,8 @@ namespace detail {
 // The loop of for_arcs for one local id width (a function template, not a lambda: clang must
 // see kStops as a template parameter to discard the branch that does not apply).
 template <typename Local, typename Id, typename W, bool kStops, typename F>
-inline uint64_t arcs_loop(const BlockDecoder& d, uint64_t begin, uint64_t end, F& f, bool& stopped) {
+inline uint64_t arcs_loop(const BlockDecoder& d, uint64_t begin, uint64_t end, F& f,
+                          bool& stopped) {
   const Local* ids = reinterpret_cast<const Local*>(d.neighbours);
   const Id base = static_cast<Id>(d.minor_first);
   for (uint64_t e = begin; e < end; ++e) {
@@ -52,9 +53,11 @@ inline uint64_t arcs_loop(const BlockDecoder& d, uint64_t begin, uint64_t end, F
 template <typename Id, typename W, typename F>
 inline uint64_t for_arcs(const BlockDecoder& d, uint64_t begin, uint64_t end, F& f, bool& stopped) {
   constexpr bool kStops = std::is_same_v<std::invoke_result_t<F&, Id, W>, bool>;
-  if (d.id_bytes == sizeof(Id)) return detail::arcs_loop<Id, Id, W, kStops>(d, begin, end, f, stopped);
+  if (d.id_bytes == sizeof(Id))
+    return detail::arcs_loop<Id, Id, W, kStops>(d, begin, end, f, stopped);
   if (d.id_bytes == 2) return detail::arcs_loop<uint16_t, Id, W, kStops>(d, begin, end, f, stopped);
-  if constexpr (sizeof(Id) == 8) return detail::arcs_loop<uint32_t, Id, W, kStops>(d, begin, end, f, stopped);
+  if constexpr (sizeof(Id) == 8)
+    return detail::arcs_loop<uint32_t, Id, W, kStops>(d, begin, end, f, stopped);
   return 0;  // unreachable: a 32-bit file's columns fit 32-bit local ids
 }
 
@@ -71,10 +74,12 @@ class GraphView {
   using WeightType = W;
 
   explicit GraphView(std::shared_ptr<const GraphFile> file) : file_(std::move(file)) {
-    if (file_->id_bytes() != sizeof(Id)) fail("internal: graph id width {} viewed as {}", file_->id_bytes(), sizeof(Id));
+    if (file_->id_bytes() != sizeof(Id))
+      fail("internal: graph id width {} viewed as {}", file_->id_bytes(), sizeof(Id));
     if constexpr (!std::is_same_v<W, NoWeight>) {
       if (!file_->weighted()) fail("internal: weights requested from an unweighted graph");
-      if (format::weight_bytes(file_->weight_type()) != sizeof(W)) fail("internal: weights viewed with the wrong type");
+      if (format::weight_bytes(file_->weight_type()) != sizeof(W))
+        fail("internal: weights viewed with the wrong type");
     }
     n_ = file_->num_vertices();
     p_ = file_->blocks_per_side();
@@ -114,8 +119,11 @@ class GraphView {
   // Bytes of the in-memory block index: the decoders and the DCSR presence bitmaps and ranks
   // (the symmetric grid of an undirected graph is a second copy of the decoders only).
   uint64_t index_bytes() const {
-    auto presence = [](const Presence& x) { return x.words.size() * sizeof(uint64_t) + x.ranks.size() * sizeof(uint32_t); };
-    return (out_.size() + in_.size()) * sizeof(BlockDecoder) + presence(out_presence_) + presence(in_presence_);
+    auto presence = [](const Presence& x) {
+      return x.words.size() * sizeof(uint64_t) + x.ranks.size() * sizeof(uint32_t);
+    };
+    return (out_.size() + in_.size()) * sizeof(BlockDecoder) + presence(out_presence_) +
+           presence(in_presence_);
   }
 
   // A grid's decoders in storage order (major * p + minor): what the mapped store hands out.

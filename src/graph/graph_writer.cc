@@ -19,7 +19,8 @@ bool same_file(const std::string& a, const std::string& b) {
 
 void check_not_input(const std::string& path, const std::vector<std::string>& inputs) {
   for (const auto& input : inputs) {
-    if (same_file(input, path)) fail("output '{}' is the input file; refusing to overwrite it", path);
+    if (same_file(input, path))
+      fail("output '{}' is the input file; refusing to overwrite it", path);
   }
 }
 }  // namespace
@@ -47,7 +48,8 @@ size_t GraphWriter::open_section(format::SectionKind kind, uint32_t element_size
 }
 
 void GraphWriter::close_section(size_t section, uint64_t bytes) {
-  if (!open_ || section + 1 != sections_.size()) fail("internal: closing a section that is not open");
+  if (!open_ || section + 1 != sections_.size())
+    fail("internal: closing a section that is not open");
   sections_[section].bytes = bytes;
   end_ = format::align_up(sections_[section].offset + bytes);
   open_ = false;
@@ -69,7 +71,8 @@ void GraphWriter::commit(format::Header header) {
   file_.resize(end_);
   for (size_t i = 0; i < sections_.size(); ++i) {
     auto& entry = sections_[i];
-    entry.checksum = checksummed_[i] ? file_range_checksum(file_.fd(), entry.offset, entry.bytes) : 0;
+    entry.checksum =
+        checksummed_[i] ? file_range_checksum(file_.fd(), entry.offset, entry.bytes) : 0;
   }
   std::memcpy(header.magic, format::kMagic, sizeof(header.magic));
   header.version = format::kVersion;

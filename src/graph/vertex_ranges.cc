@@ -7,7 +7,8 @@
 namespace tg {
 
 uint32_t most_ranges(uint64_t n) {
-  return static_cast<uint32_t>(std::min<uint64_t>(UINT32_MAX, std::max<uint64_t>(1, (n + 63) / 64)));
+  return static_cast<uint32_t>(
+      std::min<uint64_t>(UINT32_MAX, std::max<uint64_t>(1, (n + 63) / 64)));
 }
 
 std::vector<uint64_t> balanced_ranges(std::span<const uint64_t> degrees, uint32_t p) {
@@ -30,7 +31,8 @@ std::vector<uint64_t> balanced_ranges(std::span<const uint64_t> degrees, uint32_
   uint64_t previous = 0;
   for (uint32_t k = 1; k < p; ++k) {
     const uint64_t target = total / p * k + total % p * k / p;  // total * k / p without overflow
-    uint64_t w = static_cast<uint64_t>(std::lower_bound(cost.begin(), cost.end(), target) - cost.begin());
+    uint64_t w =
+        static_cast<uint64_t>(std::lower_bound(cost.begin(), cost.end(), target) - cost.begin());
     w = std::min(std::max(w, previous + 1), words - (p - k));
     bounds[k] = w * 64;
     previous = w;

@@ -24,7 +24,8 @@ constexpr uint64_t kPunchAlign = uint64_t{1} << 20;  // holes are punched a mebi
 // Whether w is stored exactly as an int32 (and read back as the same double, -0.0 excluded).
 bool fits_int32(double w) {
   if (!(w >= INT32_MIN && w <= INT32_MAX)) return false;
-  return std::bit_cast<uint64_t>(static_cast<double>(static_cast<int32_t>(w))) == std::bit_cast<uint64_t>(w);
+  return std::bit_cast<uint64_t>(static_cast<double>(static_cast<int32_t>(w))) ==
+         std::bit_cast<uint64_t>(w);
 }
 
 template <typename T>
@@ -59,7 +60,10 @@ void write_fully(int fd, const unsigned char* data, size_t bytes, const std::str
 class ArcRuns::Reader {
  public:
   Reader(const Run& run, uint64_t first, size_t buffer_bytes)
-      : run_(run), next_(first), record_(run.record()), capacity_(std::max<size_t>(1, buffer_bytes / record_)) {}
+      : run_(run),
+        next_(first),
+        record_(run.record()),
+        capacity_(std::max<size_t>(1, buffer_bytes / record_)) {}
 
   // The current arc, or false at the run's end.
   bool valid() {
@@ -82,7 +86,9 @@ class ArcRuns::Reader {
       const ssize_t n = ::pread(run_.fd, bytes_.data() + got, bytes_.size() - got,
                                 static_cast<off_t>(next_ * record_ + got));
       if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) fail("reading a sorted run back from the scratch folder failed: {}", n < 0 ? std::strerror(errno) : "it ended early");
+      if (n <= 0)
+        fail("reading a sorted run back from the scratch folder failed: {}",
+             n < 0 ? std::strerror(errno) : "it ended early");
       got += static_cast<size_t>(n);
     }
     held_.resize(count);
@@ -95,7 +101,9 @@ class ArcRuns::Reader {
         a.major = take<uint64_t>(p);
         a.minor = take<uint64_t>(p);
       }
-      a.w = run_.weight_bytes == 8 ? take<double>(p) : run_.weight_bytes == 4 ? take<int32_t>(p) : 0.0;
+      a.w = run_.weight_bytes == 8   ? take<double>(p)
+            : run_.weight_bytes == 4 ? take<int32_t>(p)
+                                     : 0.0;
     }
     next_ += count;
   }
@@ -108,7 +116,8 @@ class ArcRuns::Reader {
   size_t at_ = 0;
 };
 
-ArcRuns::ArcRuns(std::string folder, bool weighted) : folder_(std::move(folder)), weighted_(weighted) {}
+ArcRuns::ArcRuns(std::string folder, bool weighted)
+    : folder_(std::move(folder)), weighted_(weighted) {}
 
 ArcRuns::~ArcRuns() {
   for (const Run& r : runs_) ::close(r.fd);  // unnamed: closing frees the disk
@@ -145,14 +154,20 @@ void ArcRuns::add_run(std::span<SpillArc<Id, W>> arcs) {
   if (arcs.empty()) return;
   Id largest = 0;
 #pragma omp parallel for reduction(max : largest)
-  for (size_t i = 0; i < arcs.size(); ++i) largest = std::max(largest, std::max(arcs[i].major, arcs[i].minor));
+  for (size_t i = 0; i < arcs.size(); ++i)
+    largest = std::max(largest, std::max(arcs[i].major, arcs[i].minor));
   // Buckets on the major's top bits: the sort is in place and its buckets sort in parallel.
   const uint64_t buckets_wanted = std::max<uint64_t>(1, static_cast<uint64_t>(max_threads()) * 64);
-  const int shift = std::max(0, static_cast<int>(std::bit_width(uint64_t{largest})) - static_cast<int>(std::bit_width(buckets_wanted)));
-  auto bucket_of = [shift](const Arc& a) { return static_cast<size_t>(uint64_t{a.major} >> shift); };
-  if constexpr (std::is_same_v<Id, uint32_t> && std::is_same_v<W, NoWeight>) {  // the key is the whole arc
-    parallel_bucket_radix_sort(arcs.data(), arcs.size(), (uint64_t{largest} >> shift) + 1,
-                               [](const Arc& a) { return uint64_t{a.major} << 32 | a.minor; }, bucket_of);
+  const int shift = std::max(0, static_cast<int>(std::bit_width(uint64_t{largest})) -
+                                    static_cast<int>(std::bit_width(buckets_wanted)));
+  auto bucket_of = [shift](const Arc& a) {
+    return static_cast<size_t>(uint64_t{a.major} >> shift);
+  };
+  if constexpr (std::is_same_v<Id, uint32_t> &&
+                std::is_same_v<W, NoWeight>) {  // the key is the whole arc
+    parallel_bucket_radix_sort(
+        arcs.data(), arcs.size(), (uint64_t{largest} >> shift) + 1,
+        [](const Arc& a) { return uint64_t{a.major} << 32 | a.minor; }, bucket_of);
   } else {
     auto less = [](const Arc& a, const Arc& b) {
       if (a.major != b.major) return a.major < b.major;
@@ -160,7 +175,8 @@ void ArcRuns::add_run(std::span<SpillArc<Id, W>> arcs) {
       if constexpr (std::is_same_v<W, double>) return a.w < b.w;
       return false;
     };
-    parallel_bucket_sort(arcs.data(), arcs.size(), (uint64_t{largest} >> shift) + 1, less, bucket_of);
+    parallel_bucket_sort(arcs.data(), arcs.size(), (uint64_t{largest} >> shift) + 1, less,
+                         bucket_of);
   }
 
   Run run;
@@ -173,7 +189,8 @@ void ArcRuns::add_run(std::span<SpillArc<Id, W>> arcs) {
   }
   run.records = arcs.size();
   run.fd = ::open(folder_.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-  if (run.fd < 0) fail("scratch folder '{}': cannot create a file there: {}", folder_, std::strerror(errno));
+  if (run.fd < 0)
+    fail("scratch folder '{}': cannot create a file there: {}", folder_, std::strerror(errno));
   runs_.push_back(run);  // owned from here: closed by the destructor on any error below
   Run& r = runs_.back();
   const size_t record = r.record();
@@ -181,7 +198,8 @@ void ArcRuns::add_run(std::span<SpillArc<Id, W>> arcs) {
   for (uint64_t i = 0; i < arcs.size(); i += kSparse) r.sparse.push_back(arcs[i].major);
   if (record == sizeof(Arc) && !(std::is_same_v<Id, uint64_t> && r.id_bytes == 4)) {
     // The buffer's layout is the file's (little-endian, no padding): write it as it is.
-    write_fully(r.fd, reinterpret_cast<const unsigned char*>(arcs.data()), arcs.size_bytes(), folder_);
+    write_fully(r.fd, reinterpret_cast<const unsigned char*>(arcs.data()), arcs.size_bytes(),
+                folder_);
   } else {
     std::vector<unsigned char> out(kWriteBytes / record * record);
     unsigned char* p = out.data();
@@ -222,7 +240,8 @@ void ArcRuns::merge(uint64_t first, uint64_t last, size_t buffer_bytes,
                     const std::function<void(std::span<const RunArc>)>& take) const {
   if (first > last) return;
   if (first < released_major_) {
-    throw std::logic_error(fmt::format("a merge from major {} reads sorted runs released below {}", first, released_major_));
+    throw std::logic_error(fmt::format("a merge from major {} reads sorted runs released below {}",
+                                       first, released_major_));
   }
   std::vector<Reader> readers;
   readers.reserve(runs_.size());
@@ -230,7 +249,8 @@ void ArcRuns::merge(uint64_t first, uint64_t last, size_t buffer_bytes,
     // Enter the run at the last sparse entry below first (records before it all have majors
     // below first).
     const auto it = std::lower_bound(r.sparse.begin(), r.sparse.end(), first);
-    const uint64_t entry = it == r.sparse.begin() ? 0 : static_cast<uint64_t>(it - r.sparse.begin()) - 1;
+    const uint64_t entry =
+        it == r.sparse.begin() ? 0 : static_cast<uint64_t>(it - r.sparse.begin()) - 1;
     readers.emplace_back(r, std::max(entry * kSparse, r.released), buffer_bytes);
     Reader& reader = readers.back();
     while (reader.valid() && reader.current().major < first) reader.advance();
@@ -301,16 +321,21 @@ void ArcRuns::release_below(uint64_t major) {
     r.released = end;
     // Whole aligned stretches only: a hole never cuts into a record still to be read.
     // From where the last hole ended: punching [0, to) again each group cost a walk of the extents.
-    const uint64_t from = r.punched, to = end == r.records ? (end * r.record() + kPunchAlign - 1) / kPunchAlign * kPunchAlign
-                                                           : end * r.record() / kPunchAlign * kPunchAlign;
+    const uint64_t from = r.punched,
+                   to = end == r.records
+                            ? (end * r.record() + kPunchAlign - 1) / kPunchAlign * kPunchAlign
+                            : end * r.record() / kPunchAlign * kPunchAlign;
     if (to <= from || punch_failed_) continue;
-    if (::fallocate(r.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(from), static_cast<off_t>(to - from)) == 0) {
+    if (::fallocate(r.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(from),
+                    static_cast<off_t>(to - from)) == 0) {
       r.punched = to;
     } else {
       punch_failed_ = true;  // the runs keep their space until they are closed
-      log::info("note: scratch folder '{}' cannot free the sorted runs as they are merged ({}): the build needs room for "
-                "all of them and the graph file at once",
-                folder_, std::strerror(errno));
+      log::info(
+          "note: scratch folder '{}' cannot free the sorted runs as they are merged ({}): the "
+          "build needs room for "
+          "all of them and the graph file at once",
+          folder_, std::strerror(errno));
     }
   }
 }

@@ -58,14 +58,15 @@ class ArcRuns {
 
   size_t runs() const { return runs_.size(); }
   uint64_t arcs() const;
-  uint64_t bytes() const;                 // the records written (on the scratch disk until released)
-  uint64_t disk_bytes() const;            // what the runs' files take on the disk now
+  uint64_t bytes() const;       // the records written (on the scratch disk until released)
+  uint64_t disk_bytes() const;  // what the runs' files take on the disk now
   uint64_t record_bytes(uint64_t largest_id) const;  // what one arc takes there
 
   // Calls `take` with every arc whose major lies in [first, last], in (major, minor, weight) order
   // across all runs, in batches. Each call reads `buffer_bytes` per run at a time; calls on
   // disjoint ranges may run at once on different threads.
-  void merge(uint64_t first, uint64_t last, size_t buffer_bytes, const std::function<void(std::span<const RunArc>)>& take) const;
+  void merge(uint64_t first, uint64_t last, size_t buffer_bytes,
+             const std::function<void(std::span<const RunArc>)>& take) const;
 
   // No merge will read a major below `major` again (UINT64_MAX: none at all): frees the disk
   // blocks of the records below it (a hole punched in each run; a filesystem that cannot punch
@@ -78,8 +79,8 @@ class ArcRuns {
     uint8_t id_bytes = 4;
     uint8_t weight_bytes = 0;  // 0 (unweighted), 4 (int32) or 8 (double)
     uint64_t records = 0;
-    uint64_t released = 0;     // records [0, released) are no longer read
-    uint64_t punched = 0;      // bytes [0, punched) are a hole (whole aligned stretches of them)
+    uint64_t released = 0;  // records [0, released) are no longer read
+    uint64_t punched = 0;   // bytes [0, punched) are a hole (whole aligned stretches of them)
     size_t record() const { return 2 * size_t{id_bytes} + weight_bytes; }
     std::vector<uint64_t> sparse;  // the major of every kSparse-th record
   };

@@ -14,9 +14,12 @@
 
 namespace tg {
 
-inline bool is_binary_format(const std::string& format) { return format == "bin32" || format == "bin64"; }
+inline bool is_binary_format(const std::string& format) {
+  return format == "bin32" || format == "bin64";
+}
 
 // Reads `path` (any compression InputStream reads) into `sink`; returns the list's description.
-EdgeList read_binary_edges(const std::string& path, const ParseOptions& options, EdgeBatchSink& sink);
+EdgeList read_binary_edges(const std::string& path, const ParseOptions& options,
+                           EdgeBatchSink& sink);
 
 }  // namespace tg

@@ -40,7 +40,8 @@ struct IdMap {
     const uint64_t words = span / 64 + 1;
     present = MappedVector<uint64_t>(words);
     before = MappedVector<uint64_t>(words);
-    for (uint64_t raw : labels) present[(raw - labels[0]) / 64] |= uint64_t{1} << ((raw - labels[0]) % 64);
+    for (uint64_t raw : labels)
+      present[(raw - labels[0]) / 64] |= uint64_t{1} << ((raw - labels[0]) % 64);
     uint64_t count = 0;
     for (uint64_t w = 0; w < words; ++w) {
       before[w] = count;
@@ -54,9 +55,11 @@ struct IdMap {
     if (labels.empty()) return raw - base;
     if (!present.empty()) {
       const uint64_t x = raw - labels[0], w = x / 64;
-      return before[w] + static_cast<uint64_t>(std::popcount(present[w] & ((uint64_t{1} << (x % 64)) - 1)));
+      return before[w] +
+             static_cast<uint64_t>(std::popcount(present[w] & ((uint64_t{1} << (x % 64)) - 1)));
     }
-    return static_cast<uint64_t>(std::lower_bound(labels.begin(), labels.end(), raw) - labels.begin());
+    return static_cast<uint64_t>(std::lower_bound(labels.begin(), labels.end(), raw) -
+                                 labels.begin());
   }
 };
 
@@ -65,10 +68,12 @@ struct IdMap {
 // drops them. One per stretch of majors (duplicates are neighbours in one stretch).
 class KeptArcs {
  public:
-  explicit KeptArcs(const BuildOptions& options) : keep_loops_(options.keep_self_loops), keep_duplicates_(options.keep_duplicates) {}
+  explicit KeptArcs(const BuildOptions& options)
+      : keep_loops_(options.keep_self_loops), keep_duplicates_(options.keep_duplicates) {}
   bool keep(const RunArc& arc) {
     if (!keep_loops_ && arc.major == arc.minor) return false;
-    if (!keep_duplicates_ && any_ && arc.major == last_.major && arc.minor == last_.minor) return false;
+    if (!keep_duplicates_ && any_ && arc.major == last_.major && arc.minor == last_.minor)
+      return false;
     any_ = true;
     last_ = arc;
     return true;
@@ -88,7 +93,9 @@ class RunSource {
       : runs_(runs), ids_(ids), options_(options), buffer_bytes_(buffer_bytes) {}
 
   // The grid is written below dense vertex `end`: its arcs' disk space goes back.
-  void release_below(uint64_t end) const { runs_.release_below(end >= ids_.n ? UINT64_MAX : ids_.raw(end)); }
+  void release_below(uint64_t end) const {
+    runs_.release_below(end >= ids_.n ? UINT64_MAX : ids_.raw(end));
+  }
 
   // f(major, minor, w) for every arc whose major lies in [a, b), from several threads: each
   // merges a stretch of the majors (duplicates are neighbours in one stretch).
@@ -103,13 +110,14 @@ class RunSource {
       if (first == end) continue;
       KeptArcs kept(options_);
       uint64_t major_dense = first;  // majors come in order: each is found by walking on
-      runs_.merge(ids_.raw(first), ids_.raw(end - 1), buffer_bytes_, [&](std::span<const RunArc> batch) {
-        for (const RunArc& arc : batch) {
-          if (!kept.keep(arc)) continue;
-          while (ids_.raw(major_dense) < arc.major) ++major_dense;
-          f(major_dense, ids_.dense(arc.minor), arc.w);
-        }
-      });
+      runs_.merge(ids_.raw(first), ids_.raw(end - 1), buffer_bytes_,
+                  [&](std::span<const RunArc> batch) {
+                    for (const RunArc& arc : batch) {
+                      if (!kept.keep(arc)) continue;
+                      while (ids_.raw(major_dense) < arc.major) ++major_dense;
+                      f(major_dense, ids_.dense(arc.minor), arc.w);
+                    }
+                  });
     }
   }
 
@@ -130,7 +138,8 @@ struct Majors {
   uint64_t loops = 0;
 };
 
-Majors distinct_majors(const ArcRuns& runs, uint64_t lo, uint64_t hi, size_t buffer_bytes, const BuildOptions* count) {
+Majors distinct_majors(const ArcRuns& runs, uint64_t lo, uint64_t hi, size_t buffer_bytes,
+                       const BuildOptions* count) {
   const uint64_t pieces = static_cast<uint64_t>(max_threads()) * 2;
   std::vector<std::vector<uint64_t>> found(pieces), degrees(pieces);
   uint64_t loops = 0;
@@ -139,7 +148,9 @@ Majors distinct_majors(const ArcRuns& runs, uint64_t lo, uint64_t hi, size_t buf
   for (uint64_t k = 0; k < pieces; ++k) {
     // Stretch k: [lo + width * k / pieces, the next one's first - 1], the last one up to hi.
     __extension__ using u128 = unsigned __int128;
-    const auto at = [&](uint64_t j) { return lo + static_cast<uint64_t>(static_cast<u128>(width) * j / pieces); };
+    const auto at = [&](uint64_t j) {
+      return lo + static_cast<uint64_t>(static_cast<u128>(width) * j / pieces);
+    };
     const uint64_t first = k == 0 ? lo : at(k) + 1, last = k + 1 == pieces ? hi : at(k + 1);
     if (first > last) continue;
     auto& mine = found[k];
@@ -193,20 +204,24 @@ size_t BoundedBuilder::read_chunk_bytes(uint64_t budget) {
   // The reader holds two chunks of text and the parsed edges of one (24 bytes per edge, a line
   // of about 8 bytes or more): about 5 chunks. A quarter of the budget to them: chunks of a
   // megabyte or more keep the reader reading ahead on its own thread (parse.cc).
-  return static_cast<size_t>(std::clamp<uint64_t>(budget / 20, uint64_t{64} << 10, uint64_t{32} << 20));
+  return static_cast<size_t>(
+      std::clamp<uint64_t>(budget / 20, uint64_t{64} << 10, uint64_t{32} << 20));
 }
 
-BoundedBuilder::BoundedBuilder(const BuildOptions& build, const BoundedOptions& bounded) : build_(build), bounded_(bounded) {
+BoundedBuilder::BoundedBuilder(const BuildOptions& build, const BoundedOptions& bounded)
+    : build_(build), bounded_(bounded) {
   if (bounded_.memory_budget < kSmallestBuildBudget) {
-    fail("--memory-budget {} is below the smallest the build takes ({})", bytes_text(bounded_.memory_budget),
-         bytes_text(kSmallestBuildBudget));
+    fail("--memory-budget {} is below the smallest the build takes ({})",
+         bytes_text(bounded_.memory_budget), bytes_text(kSmallestBuildBudget));
   }
   // The spill buffer must hold enough arcs that the runs stay few (a merge reads every run).
   const uint64_t smallest_buffer = kSmallestBuildBudget / 2;
   if (bounded_.producer_bytes > bounded_.memory_budget - smallest_buffer) {
-    fail("--memory-budget {}: {} take {}, which leaves too little to sort the edges in; give at least {}",
-         bytes_text(bounded_.memory_budget), bounded_.producer, bytes_text(bounded_.producer_bytes),
-         bytes_text(bounded_.producer_bytes + smallest_buffer));
+    fail(
+        "--memory-budget {}: {} take {}, which leaves too little to sort the edges in; give at "
+        "least {}",
+        bytes_text(bounded_.memory_budget), bounded_.producer, bytes_text(bounded_.producer_bytes),
+        bytes_text(bounded_.producer_bytes + smallest_buffer));
   }
 }
 
@@ -223,7 +238,8 @@ void BoundedBuilder::start(bool weighted, bool undirected_input) {
 }
 
 void BoundedBuilder::add(std::span<const EdgeBatch> batches, uint64_t max_id) {
-  if (buffer_.size() < report_.buffer_bytes) buffer_.resize(report_.buffer_bytes);  // mapped: pages come as arcs do
+  if (buffer_.size() < report_.buffer_bytes)
+    buffer_.resize(report_.buffer_bytes);  // mapped: pages come as arcs do
   if (max_id > UINT32_MAX && !wide_) {
     spill();
     wide_ = true;
@@ -255,7 +271,9 @@ void BoundedBuilder::add_as(std::span<const EdgeBatch> batches) {
   size_t k0 = 0;
   while (k0 < count) {
     if (held_ + arcs[k0] > capacity) spill_as<Id, W>();
-    if (arcs[k0] > capacity) fail("a batch of {} arcs exceeds the build's buffer of {}; give a larger --memory-budget", arcs[k0], capacity);
+    if (arcs[k0] > capacity)
+      fail("a batch of {} arcs exceeds the build's buffer of {}; give a larger --memory-budget",
+           arcs[k0], capacity);
     size_t k1 = k0;
     std::vector<uint64_t> at;
     uint64_t filled = held_;
@@ -305,9 +323,12 @@ void BoundedBuilder::refuse_a_full_disk(uint64_t bytes) const {
   if (::statvfs(bounded_.scratch.c_str(), &s) != 0) return;
   const uint64_t free = static_cast<uint64_t>(s.f_bavail) * s.f_frsize;
   if (free < bytes) {
-    fail("scratch folder '{}': the next sorted run needs {} but its disk has {} free (runs so far: {}); "
-         "give --scratch a folder on a disk with more room",
-         bounded_.scratch, bytes_text(bytes), bytes_text(free), bytes_text(out_->bytes() + (in_ ? in_->bytes() : 0)));
+    fail(
+        "scratch folder '{}': the next sorted run needs {} but its disk has {} free (runs so far: "
+        "{}); "
+        "give --scratch a folder on a disk with more room",
+        bounded_.scratch, bytes_text(bytes), bytes_text(free),
+        bytes_text(out_->bytes() + (in_ ? in_->bytes() : 0)));
   }
 }
 
@@ -348,7 +369,8 @@ BuildReport BoundedBuilder::finish(const EdgeList& list, GraphWriter& writer) {
   const uint64_t run_count = std::max<uint64_t>(1, out_->runs() + (in_ ? in_->runs() : 0));
   // Each merge reader holds its bytes and their decoded arcs (up to 3x): an eighth of the budget
   // over every reader of every thread.
-  const size_t read_bytes = static_cast<size_t>(std::clamp<uint64_t>(budget / 8 / (4 * run_count * threads * 2), 4096, 4 << 20));
+  const size_t read_bytes = static_cast<size_t>(
+      std::clamp<uint64_t>(budget / 8 / (4 * run_count * threads * 2), 4096, 4 << 20));
 
   // Ids, as resolve_ids in the in-memory builder.
   IdMap ids;
@@ -368,7 +390,8 @@ BuildReport BoundedBuilder::finish(const EdgeList& list, GraphWriter& writer) {
     if (in_) {
       MappedVector<uint64_t> heads = distinct_majors(*in_, lo_, hi_, read_bytes, nullptr).labels;
       MappedVector<uint64_t> all(ids.labels.size() + heads.size());
-      const auto end = std::set_union(ids.labels.begin(), ids.labels.end(), heads.begin(), heads.end(), all.begin());
+      const auto end = std::set_union(ids.labels.begin(), ids.labels.end(), heads.begin(),
+                                      heads.end(), all.begin());
       all.resize(static_cast<size_t>(end - all.begin()));
       all.shrink_to_fit();
       ids.labels = std::move(all);
@@ -391,10 +414,12 @@ BuildReport BoundedBuilder::finish(const EdgeList& list, GraphWriter& writer) {
   // and the counters of one block row (a count and a cursor per vertex and column: 12).
   const uint64_t per_vertex = n * (8 + 12) + ids.bytes();
   if (per_vertex > budget) {
-    fail("{} vertices need {} for the build's per-vertex arrays (degrees, {}one block row's counters), more than "
-         "--memory-budget {}; give --memory-budget {} or more",
-         n, bytes_text(per_vertex), ids.labels.empty() ? "" : "the label map, ", bytes_text(budget),
-         bytes_text(per_vertex + budget / 4));
+    fail(
+        "{} vertices need {} for the build's per-vertex arrays (degrees, {}one block row's "
+        "counters), more than "
+        "--memory-budget {}; give --memory-budget {} or more",
+        n, bytes_text(per_vertex), ids.labels.empty() ? "" : "the label map, ", bytes_text(budget),
+        bytes_text(per_vertex + budget / 4));
   }
 
   // Degrees of the out grid (both arcs of an undirected edge), the cleaned edge count.
@@ -421,7 +446,8 @@ BuildReport BoundedBuilder::finish(const EdgeList& list, GraphWriter& writer) {
   report.clean_seconds = timer.seconds();
   timer.restart();
 
-  const build::GridPlan grid = build::plan_grid(out_degrees.span(), edges, symmetric_, build_.blocks);
+  const build::GridPlan grid =
+      build::plan_grid(out_degrees.span(), edges, symmetric_, build_.blocks);
   build::GraphFacts facts;
   facts.vertices = n;
   facts.edges = edges;
@@ -434,7 +460,8 @@ BuildReport BoundedBuilder::finish(const EdgeList& list, GraphWriter& writer) {
   facts.id_bytes = (hi_ <= UINT32_MAX || n <= (uint64_t{1} << 32)) ? 4 : 8;
   facts.weighted = weighted_;
   facts.weights = bounded_.weights != GeneratedWeights::kNone ? generated_ : list.weight_info;
-  format::Header header = build::graph_header(facts, grid, build_);  // reblock: the file's own facts carry over
+  format::Header header =
+      build::graph_header(facts, grid, build_);  // reblock: the file's own facts carry over
 
   // What a group of block rows may hold: the budget less the per-vertex arrays, the index and
   // the merge's buffers, a third to counters (16 bytes each with the directory they become)
@@ -442,13 +469,19 @@ BuildReport BoundedBuilder::finish(const EdgeList& list, GraphWriter& writer) {
   const uint64_t index_bytes = uint64_t{grid.p} * grid.p * (sizeof(format::BlockEntry) + 16);
   const uint64_t held = n * 8 + ids.bytes() + index_bytes + budget / 8;
   const uint64_t room = budget > held ? budget - held : 0;
-  writer.write_all(writer.add_section(format::SectionKind::kRanges, 8, (grid.p + 1) * 8), std::span<const uint64_t>(grid.bounds));
+  writer.write_all(writer.add_section(format::SectionKind::kRanges, 8, (grid.p + 1) * 8),
+                   std::span<const uint64_t>(grid.bounds));
   auto write_grids = [&]<typename Id, typename WOut>() {
     using Writer = grid_build::GridWriter<RunSource, Id, WOut>;
-    const uint64_t arc_bytes = sizeof(grid_build::Arc<Id, WOut>) + sizeof(Id) + (std::is_same_v<WOut, NoWeight> ? 0 : sizeof(WOut));
-    const grid_build::GridLimits limits{std::max<uint64_t>(room / 2 / arc_bytes, 1 << 16), std::max<uint64_t>(room / 3 / 16, 1 << 16)};
-    header.num_arcs = Writer(out_arcs, false, grid.ranges(), out_degrees.span(), writer, build_.progress)
-                          .write({format::SectionKind::kOutIndex, format::SectionKind::kOutBlocks, format::SectionKind::kOutDegrees}, limits);
+    const uint64_t arc_bytes = sizeof(grid_build::Arc<Id, WOut>) + sizeof(Id) +
+                               (std::is_same_v<WOut, NoWeight> ? 0 : sizeof(WOut));
+    const grid_build::GridLimits limits{std::max<uint64_t>(room / 2 / arc_bytes, 1 << 16),
+                                        std::max<uint64_t>(room / 3 / 16, 1 << 16)};
+    header.num_arcs =
+        Writer(out_arcs, false, grid.ranges(), out_degrees.span(), writer, build_.progress)
+            .write({format::SectionKind::kOutIndex, format::SectionKind::kOutBlocks,
+                    format::SectionKind::kOutDegrees},
+                   limits);
     if (in_) {
       out_degrees = MappedVector<uint64_t>();  // the in grid's degrees take their place
       const RunSource in_arcs(*in_, ids, build_, read_bytes);
@@ -457,15 +490,25 @@ BuildReport BoundedBuilder::finish(const EdgeList& list, GraphWriter& writer) {
         __atomic_add_fetch(&in_degrees[major], uint64_t{1}, __ATOMIC_RELAXED);
       });
       Writer(in_arcs, true, grid.ranges(), in_degrees.span(), writer, build_.progress)
-          .write({format::SectionKind::kInIndex, format::SectionKind::kInBlocks, format::SectionKind::kInDegrees}, limits);
+          .write({format::SectionKind::kInIndex, format::SectionKind::kInBlocks,
+                  format::SectionKind::kInDegrees},
+                 limits);
     }
   };
   auto with_weights = [&]<typename Id>() {
     switch (static_cast<format::WeightType>(header.weight_type)) {
-      case format::WeightType::kInt32: write_grids.template operator()<Id, int32_t>(); break;
-      case format::WeightType::kInt64: write_grids.template operator()<Id, int64_t>(); break;
-      case format::WeightType::kFloat64: write_grids.template operator()<Id, double>(); break;
-      default: write_grids.template operator()<Id, NoWeight>(); break;
+      case format::WeightType::kInt32:
+        write_grids.template operator()<Id, int32_t>();
+        break;
+      case format::WeightType::kInt64:
+        write_grids.template operator()<Id, int64_t>();
+        break;
+      case format::WeightType::kFloat64:
+        write_grids.template operator()<Id, double>();
+        break;
+      default:
+        write_grids.template operator()<Id, NoWeight>();
+        break;
     }
   };
   if (n <= (uint64_t{1} << 32)) {
@@ -474,7 +517,8 @@ BuildReport BoundedBuilder::finish(const EdgeList& list, GraphWriter& writer) {
     with_weights.template operator()<uint64_t>();
   }
   if (build_.provenance && !build_.provenance->id_map.empty()) {
-    writer.write_all(writer.add_section(format::SectionKind::kIdMap, 8, n * 8), build_.provenance->id_map);
+    writer.write_all(writer.add_section(format::SectionKind::kIdMap, 8, n * 8),
+                     build_.provenance->id_map);
   } else if (!ids.labels.empty()) {
     writer.write_all(writer.add_section(format::SectionKind::kIdMap, 8, n * 8), ids.labels.span());
   }

@@ -20,11 +20,11 @@
 #include <memory>
 #include <string>
 
+#include "graph/graph_writer.h"
 #include "ingest/arc_runs.h"
 #include "ingest/builder.h"
 #include "ingest/edge_sink.h"
 #include "ingest/generate.h"
-#include "graph/graph_writer.h"
 #include "util/mapped_vector.h"
 
 namespace tg {
@@ -85,7 +85,7 @@ class BoundedBuilder final : public EdgeBatchSink {
   bool wide_ = false;  // 64-bit ids in the buffer (from the first batch with an id beyond 32 bits)
   MappedVector<unsigned char> buffer_;  // SpillArc<Id, W>s, as wide_ and weighted_ say
   size_t held_ = 0;                     // arcs in it
-  std::unique_ptr<ArcRuns> out_, in_;  // in_: the in-arcs of a directed graph
+  std::unique_ptr<ArcRuns> out_, in_;   // in_: the in-arcs of a directed graph
   uint64_t input_edges_ = 0, self_loops_ = 0;
   uint64_t lo_ = UINT64_MAX, hi_ = 0;  // the least and greatest id seen
   WeightInfo generated_;               // of the generated weights (convert --weights)

@@ -7,9 +7,9 @@
 #include <span>
 #include <vector>
 
-#include "ingest/builder.h"
 #include "graph/edge_list.h"
 #include "graph/format.h"
+#include "ingest/builder.h"
 #include "ingest/grid_builder.h"
 
 namespace tg::build {
@@ -33,11 +33,13 @@ struct GridPlan {
 
 // P as asked (or the smallest whose blocks hold < 2^32 arcs), at most ceil(n / 64) ranges,
 // balanced on the out-degrees (one per vertex); refuses an index beyond memory.
-GridPlan plan_grid(std::span<const uint64_t> out_degrees, uint64_t edges, bool undirected, uint32_t blocks);
+GridPlan plan_grid(std::span<const uint64_t> out_degrees, uint64_t edges, bool undirected,
+                   uint32_t blocks);
 
 // What the header says about the cleaned graph.
 struct GraphFacts {
-  uint64_t vertices = 0, edges = 0, input_edges = 0, self_loops_removed = 0, duplicates_removed = 0, id_base = 0;
+  uint64_t vertices = 0, edges = 0, input_edges = 0, self_loops_removed = 0, duplicates_removed = 0,
+           id_base = 0;
   bool undirected = false;
   IdMode id_mode = IdMode::kIndex;
   uint8_t id_bytes = 4;
@@ -47,6 +49,7 @@ struct GraphFacts {
 
 // The header of the file (all but the arc count and the sections, which the writer fills);
 // a rebuilt file's own facts (options.provenance: reblock) carry over.
-format::Header graph_header(const GraphFacts& facts, const GridPlan& grid, const BuildOptions& options);
+format::Header graph_header(const GraphFacts& facts, const GridPlan& grid,
+                            const BuildOptions& options);
 
 }  // namespace tg::build

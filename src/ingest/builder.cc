@@ -10,10 +10,10 @@
 #include <utility>
 #include <vector>
 
-#include "ingest/build_steps.h"
 #include "graph/format.h"
-#include "ingest/grid_builder.h"
 #include "graph/vertex_ranges.h"
+#include "ingest/build_steps.h"
+#include "ingest/grid_builder.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/option_names.h"
@@ -34,13 +34,17 @@ namespace {
 void refuse_an_index_beyond_memory(uint32_t p, uint64_t grids) {
   const uint64_t row = sizeof(format::BlockEntry);
   const double index = static_cast<double>(p) * p * static_cast<double>(grids * row);
-  const double memory = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE));
+  const double memory =
+      static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE));
   if (memory <= 0 || index <= memory / 2) return;
   const auto side = static_cast<uint64_t>(std::sqrt(memory / 2 / static_cast<double>(grids * row)));
   constexpr double kGiB = 1024.0 * 1024 * 1024;
-  fail("{}: a {}x{} grid has {} blocks per grid, whose index rows ({} bytes each) alone take {:.1f} GiB, "
-       "more than half this machine's memory ({:.1f} GiB); at most {} blocks per side fit",
-       option_with("blocks", std::to_string(p), false), p, p, uint64_t{p} * p, row, index / kGiB, memory / kGiB, side);
+  fail(
+      "{}: a {}x{} grid has {} blocks per grid, whose index rows ({} bytes each) alone take {:.1f} "
+      "GiB, "
+      "more than half this machine's memory ({:.1f} GiB); at most {} blocks per side fit",
+      option_with("blocks", std::to_string(p), false), p, p, uint64_t{p} * p, row, index / kGiB,
+      memory / kGiB, side);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -160,12 +164,13 @@ void sort_edges(EdgeArray<Id, W>& edges, uint64_t n) {
   for (size_t i = 1; i < edges.size(); ++i) sorted = sorted && !EdgeLess()(edges[i], edges[i - 1]);
   if (sorted) return;
   const uint64_t buckets_wanted = std::max<uint64_t>(1, static_cast<uint64_t>(max_threads()) * 64);
-  const int shift = std::max(0, static_cast<int>(std::bit_width(n)) -
-                                    static_cast<int>(std::bit_width(buckets_wanted)));
+  const int shift = std::max(
+      0, static_cast<int>(std::bit_width(n)) - static_cast<int>(std::bit_width(buckets_wanted)));
   auto bucket_of = [shift](const Edge<Id, W>& e) { return static_cast<size_t>(e.u) >> shift; };
   if constexpr (sizeof(Id) == 4 && std::is_same_v<W, NoWeight>) {  // the key is the whole edge
-    parallel_bucket_radix_sort(edges.data(), edges.size(), (n >> shift) + 1,
-                               [](const Edge<Id, W>& e) { return uint64_t{e.u} << 32 | e.v; }, bucket_of);
+    parallel_bucket_radix_sort(
+        edges.data(), edges.size(), (n >> shift) + 1,
+        [](const Edge<Id, W>& e) { return uint64_t{e.u} << 32 | e.v; }, bucket_of);
   } else {
     parallel_bucket_sort(edges.data(), edges.size(), (n >> shift) + 1, EdgeLess(), bucket_of);
   }
@@ -200,7 +205,8 @@ BuildReport build_dense(EdgeArray<Id, W>& edges, const EdgeList& list, IdResolut
     MappedVector<uint8_t> keep(size);
     keep[0] = 1;
 #pragma omp parallel for
-    for (size_t i = 1; i < size; ++i) keep[i] = edges[i].u != edges[i - 1].u || edges[i].v != edges[i - 1].v;
+    for (size_t i = 1; i < size; ++i)
+      keep[i] = edges[i].u != edges[i - 1].u || edges[i].v != edges[i - 1].v;
     size_t kept = 0;
     for (size_t i = 0; i < size; ++i) {  // serial: order-preserving and bandwidth-bound
       if (keep[i]) edges[kept++] = edges[i];
@@ -214,8 +220,10 @@ BuildReport build_dense(EdgeArray<Id, W>& edges, const EdgeList& list, IdResolut
 
   using grid_build::Orientation;
   const Orientation out_orientation = undirected ? Orientation::kSymmetric : Orientation::kBySource;
-  const auto out_degrees = grid_build::major_degrees(grid_build::EdgeArraySource<Id, W>(edges, out_orientation), n);
-  const build::GridPlan grid = build::plan_grid(out_degrees.span(), edges.size(), undirected, options.blocks);
+  const auto out_degrees =
+      grid_build::major_degrees(grid_build::EdgeArraySource<Id, W>(edges, out_orientation), n);
+  const build::GridPlan grid =
+      build::plan_grid(out_degrees.span(), edges.size(), undirected, options.blocks);
   const uint32_t p = grid.p;
   const std::vector<uint64_t>& bounds = grid.bounds;
   const grid_build::Ranges ranges = grid.ranges();
@@ -236,18 +244,22 @@ BuildReport build_dense(EdgeArray<Id, W>& edges, const EdgeList& list, IdResolut
   format::Header header = build::graph_header(facts, grid, options);
   const WeightType weight_type = static_cast<WeightType>(header.weight_type);
 
-  writer.write_all(writer.add_section(SectionKind::kRanges, 8, (p + 1) * 8), std::span<const uint64_t>(bounds));
+  writer.write_all(writer.add_section(SectionKind::kRanges, 8, (p + 1) * 8),
+                   std::span<const uint64_t>(bounds));
   // A sixth of the arcs per gathered chunk bounds the extra memory (at least 8 M arcs).
   const uint64_t arcs_bound = undirected ? 2 * edges.size() : edges.size();
-  const uint64_t chunk_arcs = std::min<uint64_t>(std::max<uint64_t>(uint64_t{1} << 23, arcs_bound / 6 + 1), uint64_t{1} << 31);
+  const uint64_t chunk_arcs = std::min<uint64_t>(
+      std::max<uint64_t>(uint64_t{1} << 23, arcs_bound / 6 + 1), uint64_t{1} << 31);
   // Counts of a group stay near the vertex count (and at least 16 M), whatever P is.
   const grid_build::GridLimits limits{chunk_arcs, std::max<uint64_t>(n + p, uint64_t{1} << 24)};
   auto write_both = [&]<typename WOut>() {
     using Source = grid_build::EdgeArraySource<Id, W>;
     using Writer = grid_build::GridWriter<Source, Id, WOut>;
     const Source out_arcs(edges, out_orientation);
-    header.num_arcs = Writer(out_arcs, false, ranges, out_degrees.span(), writer, options.progress)
-                          .write({SectionKind::kOutIndex, SectionKind::kOutBlocks, SectionKind::kOutDegrees}, limits);
+    header.num_arcs =
+        Writer(out_arcs, false, ranges, out_degrees.span(), writer, options.progress)
+            .write({SectionKind::kOutIndex, SectionKind::kOutBlocks, SectionKind::kOutDegrees},
+                   limits);
     if (!undirected) {
       const Source in_arcs(edges, Orientation::kByDestination);
       const auto in_degrees = grid_build::major_degrees(in_arcs, n);
@@ -257,9 +269,15 @@ BuildReport build_dense(EdgeArray<Id, W>& edges, const EdgeList& list, IdResolut
   };
   if constexpr (std::is_same_v<W, double>) {
     switch (weight_type) {
-      case WeightType::kInt32: write_both.template operator()<int32_t>(); break;
-      case WeightType::kInt64: write_both.template operator()<int64_t>(); break;
-      default: write_both.template operator()<double>(); break;
+      case WeightType::kInt32:
+        write_both.template operator()<int32_t>();
+        break;
+      case WeightType::kInt64:
+        write_both.template operator()<int64_t>();
+        break;
+      default:
+        write_both.template operator()<double>();
+        break;
     }
   } else {
     write_both.template operator()<NoWeight>();
@@ -285,7 +303,8 @@ namespace build {
 WeightType weight_type_for(bool weighted, const WeightInfo& info) {
   if (!weighted) return WeightType::kNone;
   if (!info.all_integral) return WeightType::kFloat64;
-  if (info.min >= std::numeric_limits<int32_t>::min() && info.max <= std::numeric_limits<int32_t>::max()) {
+  if (info.min >= std::numeric_limits<int32_t>::min() &&
+      info.max <= std::numeric_limits<int32_t>::max()) {
     return WeightType::kInt32;
   }
   if (info.min >= -9.2e18 && info.max <= 9.2e18) return WeightType::kInt64;
@@ -298,12 +317,14 @@ IndexRange index_range(const EdgeList& list, bool any, uint64_t lo, uint64_t hi)
   r.base = list.id_base;
   r.n = list.declared_vertices ? *list.declared_vertices : (any ? hi - r.base + 1 : 0);
   if (any && (lo < r.base || hi - r.base >= r.n)) {
-    fail("{}: vertex id {} is outside [{}, {}]", list.source_name, lo < r.base ? lo : hi, r.base, r.base + r.n - 1);
+    fail("{}: vertex id {} is outside [{}, {}]", list.source_name, lo < r.base ? lo : hi, r.base,
+         r.base + r.n - 1);
   }
   return r;
 }
 
-GridPlan plan_grid(std::span<const uint64_t> out_degrees, uint64_t edges, bool undirected, uint32_t blocks) {
+GridPlan plan_grid(std::span<const uint64_t> out_degrees, uint64_t edges, bool undirected,
+                   uint32_t blocks) {
   const uint64_t n = out_degrees.size();
   GridPlan g;
   g.requested = blocks;
@@ -313,8 +334,8 @@ GridPlan plan_grid(std::span<const uint64_t> out_degrees, uint64_t edges, bool u
   }
   g.p = std::min(g.requested, most_ranges(n));
   if (g.p < g.requested) {
-    log::info("note: {} vertices make at most {} ranges of 64; the grid is {}x{}, not {}x{}", n, g.p, g.p, g.p,
-              g.requested, g.requested);
+    log::info("note: {} vertices make at most {} ranges of 64; the grid is {}x{}, not {}x{}", n,
+              g.p, g.p, g.p, g.requested, g.requested);
   }
   refuse_an_index_beyond_memory(g.p, undirected ? 1 : 2);
   g.bounds = balanced_ranges(out_degrees, g.p);
@@ -322,7 +343,8 @@ GridPlan plan_grid(std::span<const uint64_t> out_degrees, uint64_t edges, bool u
   return g;
 }
 
-format::Header graph_header(const GraphFacts& f, const GridPlan& grid, const BuildOptions& options) {
+format::Header graph_header(const GraphFacts& f, const GridPlan& grid,
+                            const BuildOptions& options) {
   format::Header header{};
   header.num_vertices = f.vertices;
   header.num_edges = f.edges;
@@ -372,7 +394,8 @@ BuildReport build_graph(EdgeList list, const BuildOptions& options, GraphWriter&
             EdgeArray<uint32_t, W> narrow(edges.size());
 #pragma omp parallel for
             for (size_t i = 0; i < edges.size(); ++i) {
-              narrow[i] = {static_cast<uint32_t>(edges[i].u), static_cast<uint32_t>(edges[i].v), edges[i].w};
+              narrow[i] = {static_cast<uint32_t>(edges[i].u), static_cast<uint32_t>(edges[i].v),
+                           edges[i].w};
             }
             edges.clear();
             return build_dense(narrow, list, ids, options, writer, report);

@@ -8,7 +8,6 @@
 #pragma once
 
 #include <cstdint>
-
 #include <optional>
 #include <span>
 
@@ -21,8 +20,8 @@ namespace tg {
 // When rebuilding from an existing graph file (reblock): the edge list already holds dense ids,
 // and these facts carry over instead of being recomputed.
 struct Provenance {
-  format::Header header;              // counts, flags, id mode and base, weight type and range
-  std::span<const uint64_t> id_map;   // empty when the ids are an offset
+  format::Header header;             // counts, flags, id mode and base, weight type and range
+  std::span<const uint64_t> id_map;  // empty when the ids are an offset
 };
 
 struct BuildOptions {

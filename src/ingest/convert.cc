@@ -4,8 +4,8 @@
 #include <string>
 #include <utility>
 
-#include "ingest/bounded_build.h"
 #include "graph/graph_writer.h"
+#include "ingest/bounded_build.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -15,7 +15,8 @@
 namespace tg {
 
 nlohmann::json ConvertReport::to_json() const {
-  const double edges_per_second = total_seconds > 0 ? static_cast<double>(build.input_edges) / total_seconds : 0;
+  const double edges_per_second =
+      total_seconds > 0 ? static_cast<double>(build.input_edges) / total_seconds : 0;
   return {{"format", format},
           {"vertices", build.vertices},
           {"edges", build.edges},
@@ -32,7 +33,8 @@ nlohmann::json ConvertReport::to_json() const {
           {"input_bytes", input_bytes},
           {"output_bytes", output_bytes},
           {"peak_rss_bytes", peak_rss_bytes},
-          {"memory_budget", memory_budget > 0 ? nlohmann::json(memory_budget) : nlohmann::json(nullptr)},
+          {"memory_budget",
+           memory_budget > 0 ? nlohmann::json(memory_budget) : nlohmann::json(nullptr)},
           {"scratch_bytes", scratch_bytes},
           {"runs", runs},
           {"spill_buffer_bytes", spill_buffer_bytes},
@@ -46,17 +48,23 @@ void log_convert_report(const ConvertReport& r) {
   log::info("Removed: {} self-loops, {} duplicate edges (of {} read)", r.build.self_loops_removed,
             r.build.duplicates_removed, r.build.input_edges);
   log::info("Time: read {:.3f}s, ids {:.3f}s, clean {:.3f}s, write {:.3f}s, total {:.3f}s",
-            r.read_seconds, r.build.ids_seconds, r.build.clean_seconds, r.build.write_seconds, r.total_seconds);
+            r.read_seconds, r.build.ids_seconds, r.build.clean_seconds, r.build.write_seconds,
+            r.total_seconds);
   if (r.total_seconds > 0) {
-    log::info("Throughput: {:.2f} M edges/s, {:.1f} MB/s of input; peak memory {:.1f} MiB, output {:.1f} MiB",
-              static_cast<double>(r.build.input_edges) / r.total_seconds / 1e6,
-              static_cast<double>(r.input_bytes) / r.total_seconds / 1e6,
-              static_cast<double>(r.peak_rss_bytes) / (1 << 20), static_cast<double>(r.output_bytes) / (1 << 20));
+    log::info(
+        "Throughput: {:.2f} M edges/s, {:.1f} MB/s of input; peak memory {:.1f} MiB, output {:.1f} "
+        "MiB",
+        static_cast<double>(r.build.input_edges) / r.total_seconds / 1e6,
+        static_cast<double>(r.input_bytes) / r.total_seconds / 1e6,
+        static_cast<double>(r.peak_rss_bytes) / (1 << 20),
+        static_cast<double>(r.output_bytes) / (1 << 20));
   }
   if (r.memory_budget > 0) {
-    log::info("Bounded build: budget {:.1f} MiB, {} sorted run{} of up to {:.1f} MiB on the scratch disk in all",
-              static_cast<double>(r.memory_budget) / (1 << 20), r.runs, r.runs == 1 ? "" : "s",
-              static_cast<double>(r.scratch_bytes) / (1 << 20));
+    log::info(
+        "Bounded build: budget {:.1f} MiB, {} sorted run{} of up to {:.1f} MiB on the scratch disk "
+        "in all",
+        static_cast<double>(r.memory_budget) / (1 << 20), r.runs, r.runs == 1 ? "" : "s",
+        static_cast<double>(r.scratch_bytes) / (1 << 20));
   }
 }
 
@@ -88,14 +96,16 @@ void build_bounded(const std::string& output, const ConvertOptions& options, Con
 
 }  // namespace
 
-ConvertReport convert_edge_list(EdgeList list, const std::string& output, const ConvertOptions& options) {
+ConvertReport convert_edge_list(EdgeList list, const std::string& output,
+                                const ConvertOptions& options) {
   Timer timer;
   refuse_existing_output(output, options.overwrite);
   GraphWriter writer(output, {list.source_name});
   ConvertReport report;
   BuildOptions build = options.build;
   if (options.weights != GeneratedWeights::kNone) {
-    if (list.weighted()) log::info("note: replacing the input's weights with generated ones (--weights)");
+    if (list.weighted())
+      log::info("note: replacing the input's weights with generated ones (--weights)");
     add_generated_weights(list, options.weights, options.weight_seed);
     build.generated_weights = true;
   }
@@ -106,7 +116,8 @@ ConvertReport convert_edge_list(EdgeList list, const std::string& output, const 
   return report;
 }
 
-ConvertReport convert_file(const std::string& input, const std::string& output, const ConvertOptions& options) {
+ConvertReport convert_file(const std::string& input, const std::string& output,
+                           const ConvertOptions& options) {
   Timer timer;
   refuse_existing_output(output, options.overwrite);
   {
@@ -119,7 +130,8 @@ ConvertReport convert_file(const std::string& input, const std::string& output, 
   parse.format = report.format;  // sniff once
   if (options.memory_budget > 0) {
     parse.chunk_bytes = BoundedBuilder::read_chunk_bytes(options.memory_budget);
-    build_bounded(output, options, report, BoundedBuilder::reader_bytes(options.memory_budget), "the reader's buffers",
+    build_bounded(output, options, report, BoundedBuilder::reader_bytes(options.memory_budget),
+                  "the reader's buffers",
                   [&](BoundedBuilder& sink) { return read_edges(input, parse, sink); });
     report.output_bytes = std::filesystem::file_size(output);
     report.total_seconds = timer.seconds();
@@ -138,19 +150,22 @@ ConvertReport convert_file(const std::string& input, const std::string& output, 
   return report;
 }
 
-ConvertReport generate_file(const GeneratorOptions& generator, const std::string& output, const ConvertOptions& options) {
+ConvertReport generate_file(const GeneratorOptions& generator, const std::string& output,
+                            const ConvertOptions& options) {
   Timer timer;
   refuse_existing_output(output, options.overwrite);
   ConvertReport report;
   report.format = "generated";
   if (options.memory_budget > 0) {
     // A sixteenth of the budget in flight from the generator (24 bytes an edge).
-    const uint64_t batch = std::max<uint64_t>(options.memory_budget / 16 / sizeof(Edge<uint64_t, double>), 4096);
-    build_bounded(output, options, report, generate_into_bytes(generator, batch),
-                  generator.kind == GeneratorKind::kKronecker
-                      ? "the generator's vertex permutation (4 bytes a vertex) and its batch of edges"
-                      : "the generator's batch of edges",
-                  [&](BoundedBuilder& sink) { return generate_into(generator, sink, batch); });
+    const uint64_t batch =
+        std::max<uint64_t>(options.memory_budget / 16 / sizeof(Edge<uint64_t, double>), 4096);
+    build_bounded(
+        output, options, report, generate_into_bytes(generator, batch),
+        generator.kind == GeneratorKind::kKronecker
+            ? "the generator's vertex permutation (4 bytes a vertex) and its batch of edges"
+            : "the generator's batch of edges",
+        [&](BoundedBuilder& sink) { return generate_into(generator, sink, batch); });
   } else {
     EdgeList list = generate(generator);
     report.read_seconds = timer.seconds();

@@ -3,9 +3,8 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "ingest/builder.h"
 #include "ingest/generate.h"
@@ -40,14 +39,17 @@ struct ConvertReport {
   nlohmann::json to_json() const;
 };
 
-ConvertReport convert_file(const std::string& input, const std::string& output, const ConvertOptions& options);
+ConvertReport convert_file(const std::string& input, const std::string& output,
+                           const ConvertOptions& options);
 
 // Builds a graph file from an edge list already in memory (generators).
-ConvertReport convert_edge_list(EdgeList list, const std::string& output, const ConvertOptions& options);
+ConvertReport convert_edge_list(EdgeList list, const std::string& output,
+                                const ConvertOptions& options);
 
 // Generates a graph into a graph file: in memory, or drawn straight into the bounded build
 // when options.memory_budget is set (the same file either way).
-ConvertReport generate_file(const GeneratorOptions& generator, const std::string& output, const ConvertOptions& options);
+ConvertReport generate_file(const GeneratorOptions& generator, const std::string& output,
+                            const ConvertOptions& options);
 
 // Human-readable summary lines for stderr.
 void log_convert_report(const ConvertReport& report);

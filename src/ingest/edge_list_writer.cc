@@ -20,11 +20,13 @@ std::optional<EdgeListFormat> edge_list_format_for(const std::string& path) {
   return std::nullopt;
 }
 
-EdgeListWriter::EdgeListWriter(const std::string& path, EdgeListFormat format) : file_(path), format_(format) {}
+EdgeListWriter::EdgeListWriter(const std::string& path, EdgeListFormat format)
+    : file_(path), format_(format) {}
 
 void EdgeListWriter::start(bool weighted, bool) { weighted_ = weighted; }
 
-void EdgeListWriter::encode(const EdgeBatch& batch, uint64_t first_edge, std::vector<char>& out) const {
+void EdgeListWriter::encode(const EdgeBatch& batch, uint64_t first_edge,
+                            std::vector<char>& out) const {
   out.clear();
   if (format_ == EdgeListFormat::kText) {
     fmt::memory_buffer text;
@@ -49,8 +51,8 @@ void EdgeListWriter::encode(const EdgeBatch& batch, uint64_t first_edge, std::ve
       std::memcpy(p + 8, &e.v, 8);
     } else {
       if (e.u > UINT32_MAX || e.v > UINT32_MAX) {
-        fail("edge {}: id {} does not fit the 4 bytes of a bin32 record; write .bin64", first_edge + i,
-             std::max(e.u, e.v));
+        fail("edge {}: id {} does not fit the 4 bytes of a bin32 record; write .bin64",
+             first_edge + i, std::max(e.u, e.v));
       }
       const auto u = static_cast<uint32_t>(e.u), v = static_cast<uint32_t>(e.v);
       std::memcpy(p, &u, 4);
@@ -59,8 +61,10 @@ void EdgeListWriter::encode(const EdgeBatch& batch, uint64_t first_edge, std::ve
     if (weighted_) {
       if (e.w != std::floor(e.w) || e.w < std::numeric_limits<int32_t>::min() ||
           e.w > std::numeric_limits<int32_t>::max()) {
-        fail("edge {}: weight {} is not a 4-byte integer, which a binary record holds; write a text "
-             "edge list (.wel) for real weights", first_edge + i, e.w);
+        fail(
+            "edge {}: weight {} is not a 4-byte integer, which a binary record holds; write a text "
+            "edge list (.wel) for real weights",
+            first_edge + i, e.w);
       }
       const auto w = static_cast<int32_t>(e.w);
       std::memcpy(p + 2 * id_bytes, &w, 4);

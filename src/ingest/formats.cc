@@ -32,7 +32,8 @@ std::vector<std::string_view> split(std::string_view line, char delimiter) {
 uint64_t pair_hash(uint64_t u, uint64_t v, double w) {
   uint64_t wbits;
   std::memcpy(&wbits, &w, sizeof(wbits));
-  uint64_t x = u * 0x9E3779B97F4A7C15ull ^ (v + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full ^ wbits * 0x165667B19E3779F9ull;
+  uint64_t x = u * 0x9E3779B97F4A7C15ull ^ (v + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full ^
+               wbits * 0x165667B19E3779F9ull;
   x ^= x >> 31;
   x *= 0xBF58476D1CE4E5B9ull;
   x ^= x >> 29;
@@ -60,10 +61,12 @@ struct IdRule {
       if (!count) {
         batch.fail(field.data(), fmt::format("vertex id {} is below the first id {}", out, base));
       } else if (*count == 0) {  // base + count - 1 would wrap below
-        batch.fail(field.data(), fmt::format("vertex id {} is out of range: {} declares no vertices", out, declared_by));
+        batch.fail(
+            field.data(),
+            fmt::format("vertex id {} is out of range: {} declares no vertices", out, declared_by));
       } else {
-        batch.fail(field.data(), fmt::format("vertex id {} is out of range: {} declares ids {}..{}", out,
-                                             declared_by, base, base + *count - 1));
+        batch.fail(field.data(), fmt::format("vertex id {} is out of range: {} declares ids {}..{}",
+                                             out, declared_by, base, base + *count - 1));
       }
       return false;
     }
@@ -85,13 +88,21 @@ bool take_weight(std::string_view field, Batch& batch, double& out) {
 // Edge lists: SNAP/plain (whitespace), CSV, TSV, cedge.
 class EdgeListFormat final : public LineFormat {
  public:
-  EdgeListFormat(std::string name, char delimiter, const ParseOptions& options, std::vector<std::string> default_columns)
-      : name_(std::move(name)), delimiter_(delimiter), options_(options), default_columns_(std::move(default_columns)) {
+  EdgeListFormat(std::string name, char delimiter, const ParseOptions& options,
+                 std::vector<std::string> default_columns)
+      : name_(std::move(name)),
+        delimiter_(delimiter),
+        options_(options),
+        default_columns_(std::move(default_columns)) {
     if (options.id_mode == IdMode::kIndex) mode_ = IdMode::kIndex;
     if (options.vertices) {
-      if (mode_ != IdMode::kIndex) fail("{} applies to index mode; add {}", option_name("vertices"), option_with("ids", "index"));
+      if (mode_ != IdMode::kIndex)
+        fail("{} applies to index mode; add {}", option_name("vertices"),
+             option_with("ids", "index"));
       rule_.count = *options.vertices;
-      rule_.declared_by = front() == Front::kCommandLine ? "--vertices" : "vertices";  // a literal: the rule keeps a pointer
+      rule_.declared_by = front() == Front::kCommandLine
+                              ? "--vertices"
+                              : "vertices";  // a literal: the rule keeps a pointer
     }
   }
   std::string name() const override { return name_; }
@@ -122,7 +133,9 @@ class EdgeListFormat final : public LineFormat {
       ++count;
     }
     if (count != fields_) {
-      batch.fail(line.data(), fmt::format("expected {} fields (as on the first edge line), found {}", fields_, count));
+      batch.fail(
+          line.data(),
+          fmt::format("expected {} fields (as on the first edge line), found {}", fields_, count));
       return;
     }
     uint64_t u, v;
@@ -142,16 +155,26 @@ class EdgeListFormat final : public LineFormat {
   static constexpr size_t kNone = ~size_t{0};
   void resolve_columns(size_t fields, const Where& where) {
     fields_ = fields;
-    std::vector<std::string> wanted = options_.columns.empty() ? default_columns_ : options_.columns;
+    std::vector<std::string> wanted =
+        options_.columns.empty() ? default_columns_ : options_.columns;
     if (wanted.empty()) {
-      if (fields == 2) wanted = {"0", "1"};
-      else if (fields == 3) wanted = {"0", "1", "2"};
-      else if (fields < 2) fail("{}: expected an edge with at least 2 fields (source and destination), found {}", where, fields);
-      else fail("{}: lines have {} fields; say which hold source, destination and weight with {} (e.g. {} or {})", where, fields,
-                option_name("columns"), option_with("columns", "0,1"), option_with("columns", "0,1,2"));
+      if (fields == 2)
+        wanted = {"0", "1"};
+      else if (fields == 3)
+        wanted = {"0", "1", "2"};
+      else if (fields < 2)
+        fail("{}: expected an edge with at least 2 fields (source and destination), found {}",
+             where, fields);
+      else
+        fail(
+            "{}: lines have {} fields; say which hold source, destination and weight with {} (e.g. "
+            "{} or {})",
+            where, fields, option_name("columns"), option_with("columns", "0,1"),
+            option_with("columns", "0,1,2"));
     }
     if (wanted.size() < 2 || wanted.size() > 3) {
-      fail("{} needs 2 or 3 entries (source, destination[, weight]), got {}", option_name("columns"), wanted.size());
+      fail("{} needs 2 or 3 entries (source, destination[, weight]), got {}",
+           option_name("columns"), wanted.size());
     }
     for (size_t k = 0; k < wanted.size(); ++k) {
       uint64_t index;
@@ -161,9 +184,12 @@ class EdgeListFormat final : public LineFormat {
       } else if (parse_count(wanted[k], index)) {
         column_[k] = index;
       } else {
-        fail("{}: column '{}' is neither a column number nor a name in the header line", where, wanted[k]);
+        fail("{}: column '{}' is neither a column number nor a name in the header line", where,
+             wanted[k]);
       }
-      if (column_[k] >= fields) fail("{}: column {} is out of range: lines have {} fields (columns count from 0)", where, column_[k], fields);
+      if (column_[k] >= fields)
+        fail("{}: column {} is out of range: lines have {} fields (columns count from 0)", where,
+             column_[k], fields);
     }
   }
   std::string name_;
@@ -190,26 +216,39 @@ class MatrixMarketFormat final : public LineFormat {
       std::vector<std::string> lower;
       for (auto f : fields) {
         std::string s(f);
-        std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+        std::transform(s.begin(), s.end(), s.begin(),
+                       [](unsigned char c) { return std::tolower(c); });
         lower.push_back(s);
       }
       if (lower.size() != 5 || lower[0] != "%%matrixmarket" || lower[1] != "matrix") {
-        fail("{}: expected the banner '%%MatrixMarket matrix coordinate <field> <symmetry>'", where);
+        fail("{}: expected the banner '%%MatrixMarket matrix coordinate <field> <symmetry>'",
+             where);
       }
-      if (lower[2] != "coordinate") fail("{}: Matrix Market '{}' format is not a graph; expected 'coordinate'", where, lower[2]);
-      if (lower[3] == "pattern") weighted_ = false;
-      else if (lower[3] == "integer" || lower[3] == "real") weighted_ = true;
-      else fail("{}: Matrix Market field '{}' is not supported; expected pattern, integer or real", where, lower[3]);
-      if (lower[4] == "symmetric") symmetric_ = true;
-      else if (lower[4] != "general") fail("{}: Matrix Market symmetry '{}' is not supported; expected general or symmetric", where, lower[4]);
+      if (lower[2] != "coordinate")
+        fail("{}: Matrix Market '{}' format is not a graph; expected 'coordinate'", where,
+             lower[2]);
+      if (lower[3] == "pattern")
+        weighted_ = false;
+      else if (lower[3] == "integer" || lower[3] == "real")
+        weighted_ = true;
+      else
+        fail("{}: Matrix Market field '{}' is not supported; expected pattern, integer or real",
+             where, lower[3]);
+      if (lower[4] == "symmetric")
+        symmetric_ = true;
+      else if (lower[4] != "general")
+        fail("{}: Matrix Market symmetry '{}' is not supported; expected general or symmetric",
+             where, lower[4]);
       banner_seen_ = true;
       return true;
     }
     if (is_blank(line) || is_comment(line)) return true;
     if (!size_seen_) {
       auto fields = split(line, 0);
-      if (fields.size() != 3 || !parse_count(fields[0], rows_) || !parse_count(fields[1], cols_) || !parse_count(fields[2], entries_)) {
-        fail("{}: expected the size line 'rows columns entries' (three non-negative integers)", where);
+      if (fields.size() != 3 || !parse_count(fields[0], rows_) || !parse_count(fields[1], cols_) ||
+          !parse_count(fields[2], entries_)) {
+        fail("{}: expected the size line 'rows columns entries' (three non-negative integers)",
+             where);
       }
       rule_ = {1, std::max(rows_, cols_)};
       size_seen_ = true;
@@ -228,20 +267,29 @@ class MatrixMarketFormat final : public LineFormat {
     }
     const size_t expected = weighted_ ? 3 : 2;
     if (count != expected) {
-      batch.fail(line.data(), fmt::format("expected {} fields ('row column{}'), found {}", expected, weighted_ ? " value" : "", count));
+      batch.fail(line.data(), fmt::format("expected {} fields ('row column{}'), found {}", expected,
+                                          weighted_ ? " value" : "", count));
       return;
     }
     uint64_t u, v;
     double w = 0;
     if (!rule_.take(f[0], batch, u) || !rule_.take(f[1], batch, v)) return;
-    if (u > rows_) return batch.fail(f[0].data(), fmt::format("row {} is out of range: the size line declares {} rows", u, rows_));
-    if (v > cols_) return batch.fail(f[1].data(), fmt::format("column {} is out of range: the size line declares {} columns", v, cols_));
+    if (u > rows_)
+      return batch.fail(
+          f[0].data(),
+          fmt::format("row {} is out of range: the size line declares {} rows", u, rows_));
+    if (v > cols_)
+      return batch.fail(
+          f[1].data(),
+          fmt::format("column {} is out of range: the size line declares {} columns", v, cols_));
     if (weighted_ && !take_weight(f[2], batch, w)) return;
     batch.add(u, v, w);
   }
   void finish(const std::string& file, const Totals& totals) const override {
     if (!size_seen_) fail("{}: the Matrix Market size line is missing", file);
-    if (totals.edges != entries_) fail("{}: the size line declares {} entries, the file holds {}", file, entries_, totals.edges);
+    if (totals.edges != entries_)
+      fail("{}: the size line declares {} entries, the file holds {}", file, entries_,
+           totals.edges);
   }
   bool weighted() const override { return weighted_; }
   void describe(EdgeList& list) const override {
@@ -271,14 +319,16 @@ class DimacsFormat final : public LineFormat {
       const char* kind = pace_ ? "tw" : "sp";
       uint64_t n, m;
       if (f.size() != 4 || f[1] != kind || !parse_count(f[2], n) || !parse_count(f[3], m)) {
-        fail("{}: expected the problem line 'p {} <vertices> <{}>'", where, kind, pace_ ? "edges" : "arcs");
+        fail("{}: expected the problem line 'p {} <vertices> <{}>'", where, kind,
+             pace_ ? "edges" : "arcs");
       }
       declared_n_ = n;
       declared_m_ = m;
       rule_ = {1, n};
       return true;
     }
-    if (pace_ && !declared_n_) fail("{}: expected the problem line 'p tw <vertices> <edges>' before the edges", where);
+    if (pace_ && !declared_n_)
+      fail("{}: expected the problem line 'p tw <vertices> <edges>' before the edges", where);
     return false;
   }
   void data_line(std::string_view line, uint64_t, Batch& batch) const override {
@@ -292,21 +342,32 @@ class DimacsFormat final : public LineFormat {
     }
     uint64_t u, v;
     if (pace_) {
-      if (count != 2) return batch.fail(line.data(), fmt::format("expected an edge 'u v', found {} fields", count));
+      if (count != 2)
+        return batch.fail(line.data(),
+                          fmt::format("expected an edge 'u v', found {} fields", count));
       if (!rule_.take(f[0], batch, u) || !rule_.take(f[1], batch, v)) return;
       batch.add(u, v, 0);
       return;
     }
-    if (f[0] == "p") return batch.fail(line.data(), "a second problem line ('p ...'); only one is allowed, before the arcs");
-    if (f[0] != "a") return batch.fail(line.data(), fmt::format("expected an arc line 'a u v w' or a comment 'c ...', found {}", quoted(f[0])));
-    if (count != 4) return batch.fail(line.data(), fmt::format("expected an arc 'a u v w' (4 fields), found {} fields", count));
+    if (f[0] == "p")
+      return batch.fail(line.data(),
+                        "a second problem line ('p ...'); only one is allowed, before the arcs");
+    if (f[0] != "a")
+      return batch.fail(line.data(),
+                        fmt::format("expected an arc line 'a u v w' or a comment 'c ...', found {}",
+                                    quoted(f[0])));
+    if (count != 4)
+      return batch.fail(
+          line.data(), fmt::format("expected an arc 'a u v w' (4 fields), found {} fields", count));
     double w;
-    if (!rule_.take(f[1], batch, u) || !rule_.take(f[2], batch, v) || !take_weight(f[3], batch, w)) return;
+    if (!rule_.take(f[1], batch, u) || !rule_.take(f[2], batch, v) || !take_weight(f[3], batch, w))
+      return;
     batch.add(u, v, w);
   }
   void finish(const std::string& file, const Totals& totals) const override {
     if (declared_m_ && totals.edges != *declared_m_) {
-      fail("{}: the problem line declares {} {}, the file holds {}", file, *declared_m_, pace_ ? "edges" : "arcs", totals.edges);
+      fail("{}: the problem line declares {} {}, the file holds {}", file, *declared_m_,
+           pace_ ? "edges" : "arcs", totals.edges);
     }
   }
   bool weighted() const override { return !pace_; }
@@ -352,7 +413,8 @@ class MetisFormat final : public LineFormat {
       edge_weights_ = padded[2] == '1';
     }
     if (f.size() == 4) {
-      if (!parse_count(f[3], vertex_weights_) || !vertex_weights_) fail("{}: METIS constraint count '{}' is not a positive integer", where, f[3]);
+      if (!parse_count(f[3], vertex_weights_) || !vertex_weights_)
+        fail("{}: METIS constraint count '{}' is not a positive integer", where, f[3]);
     }
     rule_ = {1, n_};
     header_seen_ = true;
@@ -360,7 +422,9 @@ class MetisFormat final : public LineFormat {
   }
   void data_line(std::string_view line, uint64_t index, Batch& batch) const override {
     if (index >= n_) {
-      if (!is_blank(line)) batch.fail(line.data(), fmt::format("more vertex lines than the {} vertices the header declares", n_));
+      if (!is_blank(line))
+        batch.fail(line.data(),
+                   fmt::format("more vertex lines than the {} vertices the header declares", n_));
       return;
     }
     const uint64_t u = index + 1;
@@ -379,7 +443,8 @@ class MetisFormat final : public LineFormat {
       if (!rule_.take(f, batch, v)) return;
       if (edge_weights_) {
         std::string_view wf;
-        if (!cursor.next(wf)) return batch.fail(f.data(), fmt::format("neighbour {} has no edge weight after it", v));
+        if (!cursor.next(wf))
+          return batch.fail(f.data(), fmt::format("neighbour {} has no edge weight after it", v));
         if (!take_weight(wf, batch, w)) return;
       }
       ++batch.entries;
@@ -390,14 +455,20 @@ class MetisFormat final : public LineFormat {
   }
   void finish(const std::string& file, const Totals& totals) const override {
     if (!header_seen_) fail("{}: the METIS header line is missing", file);
-    if (totals.data_lines < n_) fail("{}: the header declares {} vertices, the file has {} vertex lines", file, n_, totals.data_lines);
+    if (totals.data_lines < n_)
+      fail("{}: the header declares {} vertices, the file has {} vertex lines", file, n_,
+           totals.data_lines);
     if (totals.entries != 2 * m_) {
-      fail("{}: degree mismatch: the header declares {} edges, so the adjacency lists should hold {} entries, they hold {}",
-           file, m_, 2 * m_, totals.entries);
+      fail(
+          "{}: degree mismatch: the header declares {} edges, so the adjacency lists should hold "
+          "{} entries, they hold {}",
+          file, m_, 2 * m_, totals.entries);
     }
     if (totals.listed_by_lower != totals.listed_by_higher) {
-      fail("{}: the adjacency lists are not symmetric: some vertex lists a neighbour (or weight) that does not list it back",
-           file);
+      fail(
+          "{}: the adjacency lists are not symmetric: some vertex lists a neighbour (or weight) "
+          "that does not list it back",
+          file);
     }
   }
   bool weighted() const override { return edge_weights_; }
@@ -417,15 +488,21 @@ class MetisFormat final : public LineFormat {
 }  // namespace
 
 std::unique_ptr<LineFormat> make_format(const std::string& name, const ParseOptions& options) {
-  if (name == "edgelist") return std::make_unique<EdgeListFormat>(name, 0, options, std::vector<std::string>{});
-  if (name == "csv") return std::make_unique<EdgeListFormat>(name, ',', options, std::vector<std::string>{});
-  if (name == "tsv") return std::make_unique<EdgeListFormat>(name, '\t', options, std::vector<std::string>{});
-  if (name == "cedge") return std::make_unique<EdgeListFormat>(name, 0, options, std::vector<std::string>{"1", "2", "3"});
+  if (name == "edgelist")
+    return std::make_unique<EdgeListFormat>(name, 0, options, std::vector<std::string>{});
+  if (name == "csv")
+    return std::make_unique<EdgeListFormat>(name, ',', options, std::vector<std::string>{});
+  if (name == "tsv")
+    return std::make_unique<EdgeListFormat>(name, '\t', options, std::vector<std::string>{});
+  if (name == "cedge")
+    return std::make_unique<EdgeListFormat>(name, 0, options,
+                                            std::vector<std::string>{"1", "2", "3"});
   if (name == "mtx") return std::make_unique<MatrixMarketFormat>();
   if (name == "dimacs") return std::make_unique<DimacsFormat>(false);
   if (name == "pace") return std::make_unique<DimacsFormat>(true);
   if (name == "metis") return std::make_unique<MetisFormat>();
-  fail("unknown format '{}'; expected one of edgelist, csv, tsv, mtx, dimacs, pace, metis, cedge", name);
+  fail("unknown format '{}'; expected one of edgelist, csv, tsv, mtx, dimacs, pace, metis, cedge",
+       name);
 }
 
 }  // namespace tg::parse

@@ -2,14 +2,14 @@
 // (banners, size lines, column headers), then parses data lines from any thread.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "graph/edge_list.h"
 #include "ingest/parse.h"
@@ -28,7 +28,7 @@ struct Batch {
   std::vector<Edge<uint64_t, double>> edges;
   WeightInfo weights;
   uint64_t max_id = 0;
-  uint64_t entries = 0;      // format-specific count checked at the end (e.g. METIS list entries)
+  uint64_t entries = 0;  // format-specific count checked at the end (e.g. METIS list entries)
   // METIS: order-independent sums of a hash of each listed pair, as listed by its lower and by
   // its higher end; symmetric adjacency lists give equal sums.
   uint64_t listed_by_lower = 0, listed_by_higher = 0;

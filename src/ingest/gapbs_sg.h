@@ -18,6 +18,7 @@ namespace tg {
 
 inline bool is_gapbs_format(const std::string& format) { return format == "sg" || format == "wsg"; }
 
-EdgeList read_gapbs_graph(const std::string& path, const ParseOptions& options, EdgeBatchSink& sink);
+EdgeList read_gapbs_graph(const std::string& path, const ParseOptions& options,
+                          EdgeBatchSink& sink);
 
 }  // namespace tg

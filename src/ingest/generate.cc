@@ -14,13 +14,12 @@
 #include "ingest/generate.h"
 
 #include <fmt/format.h>
+#include <omp.h>
 
 #include <cstdint>
 #include <limits>
 #include <type_traits>
 #include <utility>
-
-#include <omp.h>
 
 #include "util/error.h"
 #include "util/parallel.h"
@@ -95,9 +94,12 @@ template <typename Id>
 class EdgeDrawer {
  public:
   explicit EdgeDrawer(const GeneratorOptions& o)
-      : o_(o), kronecker_(o.kind == GeneratorKind::kKronecker),
-        perm_(kronecker_ ? random_permutation<Id>(uint64_t{1} << o.scale, o.seed) : MappedVector<Id>()),
-        endpoints_(o.seed, kronecker_ ? Purpose::kKronecker : Purpose::kUniform), weights_(o.seed, Purpose::kWeight),
+      : o_(o),
+        kronecker_(o.kind == GeneratorKind::kKronecker),
+        perm_(kronecker_ ? random_permutation<Id>(uint64_t{1} << o.scale, o.seed)
+                         : MappedVector<Id>()),
+        endpoints_(o.seed, kronecker_ ? Purpose::kKronecker : Purpose::kUniform),
+        weights_(o.seed, Purpose::kWeight),
         draws_per_edge_(kronecker_ ? 2 * static_cast<uint64_t>(o.scale) : 2) {}
 
   template <typename W>
@@ -194,11 +196,11 @@ EdgeList describe_generated(const GeneratorOptions& o) {
   list.id_base = 0;
   list.undirected_input = false;
   list.id_mode = IdMode::kIndex;
-  list.source_name =
-      fmt::format("{} scale {} edge factor {} seed {}{}", kind_name(o.kind), o.scale, o.edge_factor, o.seed,
-                  o.weights == GeneratedWeights::kInteger ? " integer weights"
-                  : o.weights == GeneratedWeights::kReal  ? " real weights"
-                                                          : "");
+  list.source_name = fmt::format("{} scale {} edge factor {} seed {}{}", kind_name(o.kind), o.scale,
+                                 o.edge_factor, o.seed,
+                                 o.weights == GeneratedWeights::kInteger ? " integer weights"
+                                 : o.weights == GeneratedWeights::kReal  ? " real weights"
+                                                                         : "");
   return list;
 }
 
@@ -230,12 +232,15 @@ uint64_t generated_edge_count(const GeneratorOptions& o) { return generated_edge
 namespace {
 
 // The edges generate_into draws at once: as asked, but at least one per thread.
-uint64_t drawn_batch(uint64_t batch_edges) { return std::max<uint64_t>(batch_edges, static_cast<uint64_t>(max_threads())); }
+uint64_t drawn_batch(uint64_t batch_edges) {
+  return std::max<uint64_t>(batch_edges, static_cast<uint64_t>(max_threads()));
+}
 
 // generate_into with the permutation's ids as narrow as the vertex count allows (a Kronecker
 // graph of 2^27 vertices: 512 MiB of permutation, not 1 GiB), the edges handed on as 64-bit.
 template <typename Id>
-void draw_into(const GeneratorOptions& o, uint64_t m, EdgeList& list, EdgeBatchSink& sink, uint64_t batch_edges) {
+void draw_into(const GeneratorOptions& o, uint64_t m, EdgeList& list, EdgeBatchSink& sink,
+               uint64_t batch_edges) {
   const bool weighted = o.weights != GeneratedWeights::kNone;
   const EdgeDrawer<Id> draw(o);
   const uint64_t threads = static_cast<uint64_t>(max_threads());
@@ -244,7 +249,7 @@ void draw_into(const GeneratorOptions& o, uint64_t m, EdgeList& list, EdgeBatchS
   for (uint64_t first = 0; first < m; first += batch_edges) {
     const uint64_t count = std::min(batch_edges, m - first);
     // Each thread draws a contiguous stretch: the sink takes them in order.
-#pragma omp parallel num_threads(static_cast<int>(threads))
+#pragma omp parallel num_threads(static_cast <int>(threads))
     {
       const uint64_t t = static_cast<uint64_t>(omp_get_thread_num());
       const uint64_t a = first + count * t / threads, b = first + count * (t + 1) / threads;
@@ -284,7 +289,8 @@ EdgeList generate_into(const GeneratorOptions& o, EdgeBatchSink& sink, uint64_t 
 }
 
 uint64_t generate_into_bytes(const GeneratorOptions& o, uint64_t batch_edges) {
-  const uint64_t permutation = o.kind == GeneratorKind::kKronecker ? (uint64_t{1} << o.scale) * (o.scale <= 32 ? 4 : 8) : 0;
+  const uint64_t permutation =
+      o.kind == GeneratorKind::kKronecker ? (uint64_t{1} << o.scale) * (o.scale <= 32 ? 4 : 8) : 0;
   return permutation + drawn_batch(batch_edges) * sizeof(Edge<uint64_t, double>);
 }
 

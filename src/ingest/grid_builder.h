@@ -9,14 +9,14 @@
 // memory held beyond the edges is bounded by the counts of one group and one buffer of arcs.
 #pragma once
 
+#include <xxhash.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <span>
 #include <type_traits>
 #include <vector>
-
-#include <xxhash.h>
 
 #include "graph/edge_list.h"
 #include "graph/format.h"
@@ -33,8 +33,12 @@ enum class Orientation { kBySource, kByDestination, kSymmetric };
 template <typename Id, typename W, typename F>
 void for_each_arc(const Edge<Id, W>& e, Orientation o, F&& emit) {
   switch (o) {
-    case Orientation::kBySource: emit(e.u, e.v, e.w); break;
-    case Orientation::kByDestination: emit(e.v, e.u, e.w); break;
+    case Orientation::kBySource:
+      emit(e.u, e.v, e.w);
+      break;
+    case Orientation::kByDestination:
+      emit(e.v, e.u, e.w);
+      break;
     case Orientation::kSymmetric:
       emit(e.u, e.v, e.w);
       if (e.u != e.v) emit(e.v, e.u, e.w);
@@ -101,9 +105,19 @@ struct Arc {
 
 inline void store_width(unsigned char* p, uint64_t k, uint64_t value, uint8_t width) {
   switch (width) {
-    case 2: { const auto x = static_cast<uint16_t>(value); std::memcpy(p + 2 * k, &x, 2); break; }
-    case 4: { const auto x = static_cast<uint32_t>(value); std::memcpy(p + 4 * k, &x, 4); break; }
-    default: std::memcpy(p + 8 * k, &value, 8); break;
+    case 2: {
+      const auto x = static_cast<uint16_t>(value);
+      std::memcpy(p + 2 * k, &x, 2);
+      break;
+    }
+    case 4: {
+      const auto x = static_cast<uint32_t>(value);
+      std::memcpy(p + 4 * k, &x, 4);
+      break;
+    }
+    default:
+      std::memcpy(p + 8 * k, &value, 8);
+      break;
   }
 }
 
@@ -130,9 +144,14 @@ class GridWriter {
   using W = typename Source::Weight;
 
  public:
-  GridWriter(const Source& arcs, bool by_destination, const Ranges& ranges, std::span<const uint64_t> degrees,
-             GraphWriter& writer, bool progress)
-      : arcs_(arcs), by_destination_(by_destination), g_(ranges), degrees_(degrees), writer_(writer), progress_(progress) {}
+  GridWriter(const Source& arcs, bool by_destination, const Ranges& ranges,
+             std::span<const uint64_t> degrees, GraphWriter& writer, bool progress)
+      : arcs_(arcs),
+        by_destination_(by_destination),
+        g_(ranges),
+        degrees_(degrees),
+        writer_(writer),
+        progress_(progress) {}
 
   // Writes the grid's three sections; returns the arcs it holds.
   uint64_t write(const GridSections& kinds, const GridLimits& limits) {
@@ -140,7 +159,8 @@ class GridWriter {
     const uint32_t p = g_.p();
     index_.assign(uint64_t{p} * p, format::BlockEntry{});
     done_.assign(uint64_t{p} * p, {0, 0});
-    const size_t s_index = writer_.add_section(kinds.index, sizeof(format::BlockEntry), index_.size() * sizeof(format::BlockEntry));
+    const size_t s_index = writer_.add_section(kinds.index, sizeof(format::BlockEntry),
+                                               index_.size() * sizeof(format::BlockEntry));
     s_blocks_ = writer_.open_section(kinds.blocks, 1);
     base_ = writer_.section_offset(s_blocks_);
     uint64_t total = 0;
@@ -157,7 +177,9 @@ class GridWriter {
         const uint64_t row_counters = g_.size(r) * p;
         uint64_t row_arcs = 0;
         for (uint64_t x = g_.first(r); x < g_.first(r + 1); ++x) row_arcs += degrees_[x];
-        if (r > group.r0 && (counters + row_counters > count_budget || arcs + row_arcs > chunk_arcs)) break;
+        if (r > group.r0 &&
+            (counters + row_counters > count_budget || arcs + row_arcs > chunk_arcs))
+          break;
         group.row_base.push_back(counters);
         counters += row_counters;
         arcs += row_arcs;
@@ -227,10 +249,12 @@ class GridWriter {
       }
       return;
     }
-    for_arcs_of(g_.first(group.r0), g_.first(group.r1), [&](uint64_t major, uint64_t minor, const W&) {
-      const uint32_t r = g_.of(major);
-      __atomic_add_fetch(&group.counts[group.at(g_, r, g_.of(minor), major)], 1u, __ATOMIC_RELAXED);
-    });
+    for_arcs_of(g_.first(group.r0), g_.first(group.r1),
+                [&](uint64_t major, uint64_t minor, const W&) {
+                  const uint32_t r = g_.of(major);
+                  __atomic_add_fetch(&group.counts[group.at(g_, r, g_.of(minor), major)], 1u,
+                                     __ATOMIC_RELAXED);
+                });
   }
 
   // Every block of the group: arcs, listed vertices, encoding, part sizes, place in the file.
@@ -253,14 +277,16 @@ class GridWriter {
       for (uint32_t c = 0; c < p; ++c) {
         auto& e = index_[uint64_t{r} * p + c];
         if (e.edge_count >= (uint64_t{1} << 32)) {
-          fail("a block of the {}x{} grid holds 2^32 or more arcs; use more blocks (--blocks)", p, p);
+          fail("a block of the {}x{} grid holds 2^32 or more arcs; use more blocks (--blocks)", p,
+               p);
         }
         const uint64_t listed = e.vertex_count, major = g_.size(r);
         e.offset_bytes = format::offset_bytes_for(e.edge_count);
         e.id_bytes = format::local_id_bytes(g_.size(c));
         const uint64_t csr = (major + 1) * e.offset_bytes;
         const uint8_t vertex_bytes = format::local_id_bytes(major);
-        const uint64_t dcsr = format::dcsr_vertices_at(listed, e.offset_bytes) + listed * vertex_bytes;
+        const uint64_t dcsr =
+            format::dcsr_vertices_at(listed, e.offset_bytes) + listed * vertex_bytes;
         if (p > 1 && dcsr < csr) {
           e.layout = static_cast<uint8_t>(format::BlockLayout::kDcsr);
           e.vertex_bytes = vertex_bytes;
@@ -287,9 +313,10 @@ class GridWriter {
       // Fresh anonymous pages are zero (the padding between rows), and are first touched by the
       // encoding threads, not zeroed here by one.
       MappedVector<unsigned char> staging(group_end - group_begin);
-      build_chunk(group, group.r0, group.r1, g_.first(group.r0), g_.first(group.r1), [&](uint64_t at, const void* data, size_t bytes) {
-        std::memcpy(staging.data() + (at - group_begin), data, bytes);
-      });
+      build_chunk(group, group.r0, group.r1, g_.first(group.r0), g_.first(group.r1),
+                  [&](uint64_t at, const void* data, size_t bytes) {
+                    std::memcpy(staging.data() + (at - group_begin), data, bytes);
+                  });
       hash_group(group, [&](uint64_t at, uint64_t bytes) {
         return XXH3_64bits(staging.data() + (at - group_begin), bytes);
       });
@@ -300,7 +327,8 @@ class GridWriter {
     uint64_t a = g_.first(r);
     while (a < g_.first(r + 1)) {
       uint64_t b = a, in_chunk = 0;
-      while (b < g_.first(r + 1) && (b == a || in_chunk + degrees_[b] <= chunk_arcs)) in_chunk += degrees_[b++];
+      while (b < g_.first(r + 1) && (b == a || in_chunk + degrees_[b] <= chunk_arcs))
+        in_chunk += degrees_[b++];
       build_chunk(group, r, r + 1, a, b, [&](uint64_t at, const void* data, size_t bytes) {
         writer_.write(s_blocks_, at - base_, data, bytes);
       });
@@ -312,7 +340,8 @@ class GridWriter {
 
   // Vertices [a, b) of rows [ra, rb) of the group: whole rows, or a stretch of one row.
   template <typename Put>
-  void build_chunk(const Group& group, uint32_t ra, uint32_t rb, uint64_t a, uint64_t b, Put&& put) {
+  void build_chunk(const Group& group, uint32_t ra, uint32_t rb, uint64_t a, uint64_t b,
+                   Put&& put) {
     const uint32_t p = g_.p();
     // Each (vertex, column) list's place in the buffer: blocks in order, vertices in order.
     std::vector<uint64_t> block_start;
@@ -349,7 +378,8 @@ class GridWriter {
     for (size_t s = 1; s < stretches.size(); ++s) {
       const Stretch& prev = stretches[s - 1];
       if (prev.r == stretches[s].r && prev.c == stretches[s].c) {
-        stretches[s].before = {prev.before.arcs + prev.own.arcs, prev.before.listed + prev.own.listed};
+        stretches[s].before = {prev.before.arcs + prev.own.arcs,
+                               prev.before.listed + prev.own.listed};
       }
     }
 #pragma omp parallel
@@ -361,8 +391,8 @@ class GridWriter {
         const uint64_t k = uint64_t{st.r - ra} * p + st.c;
         const auto& done = done_[uint64_t{st.r} * p + st.c];
         const Progressed at{done.arcs + st.before.arcs, done.listed + st.before.listed};
-        encode(group, st.r, st.c, st.lo, st.hi, at,
-               buffer.data() + block_start[k] + st.before.arcs, piece, put);
+        encode(group, st.r, st.c, st.lo, st.hi, at, buffer.data() + block_start[k] + st.before.arcs,
+               piece, put);
       }
     }
     for (const Stretch& st : stretches) {
@@ -377,8 +407,11 @@ class GridWriter {
               const std::vector<uint64_t>& block_start, MappedVector<Arc<Id, WOut>>& buffer) const {
     const uint32_t p = g_.p();
     const uint64_t row_base = group.at(g_, ra, 0, std::max(a, g_.first(ra)));
-    auto cursor_index = [&](uint32_t r, uint32_t c, uint64_t x) { return group.at(g_, r, c, x) - row_base; };
-    const uint64_t cursors_size = group.at(g_, rb - 1, p - 1, std::min(b, g_.first(rb)) - 1) + 1 - row_base;
+    auto cursor_index = [&](uint32_t r, uint32_t c, uint64_t x) {
+      return group.at(g_, r, c, x) - row_base;
+    };
+    const uint64_t cursors_size =
+        group.at(g_, rb - 1, p - 1, std::min(b, g_.first(rb)) - 1) + 1 - row_base;
     MappedVector<uint64_t> cursor(cursors_size);
     for (uint32_t r = ra; r < rb; ++r) {
       const uint64_t lo = std::max(a, g_.first(r)), hi = std::min(b, g_.first(r + 1));
@@ -391,7 +424,8 @@ class GridWriter {
       }
     }
     for_arcs_of(a, b, [&](uint64_t major, uint64_t minor, const W& w) {
-      const uint64_t at = __atomic_fetch_add(&cursor[cursor_index(g_.of(major), g_.of(minor), major)], uint64_t{1}, __ATOMIC_RELAXED);
+      const uint64_t at = __atomic_fetch_add(
+          &cursor[cursor_index(g_.of(major), g_.of(minor), major)], uint64_t{1}, __ATOMIC_RELAXED);
       if constexpr (kWeighted) {
         buffer[at] = {static_cast<Id>(minor), static_cast<WOut>(w)};
       } else {
@@ -415,8 +449,9 @@ class GridWriter {
   // block's directory, neighbours and weights, after the `progressed` arcs and listed vertices
   // that other pieces of the block hold.
   template <typename Put>
-  void encode(const Group& group, uint32_t r, uint32_t c, uint64_t lo, uint64_t hi, Progressed progressed,
-              const Arc<Id, WOut>* arcs, std::vector<unsigned char>& piece, Put& put) const {
+  void encode(const Group& group, uint32_t r, uint32_t c, uint64_t lo, uint64_t hi,
+              Progressed progressed, const Arc<Id, WOut>* arcs, std::vector<unsigned char>& piece,
+              Put& put) const {
     const auto& e = index_[uint64_t{r} * g_.p() + c];
     const auto positions = format::part_positions(e.part_bytes);
     const bool dcsr = e.layout == static_cast<uint8_t>(format::BlockLayout::kDcsr);
@@ -443,18 +478,23 @@ class GridWriter {
       j = 0;
       for (uint64_t x = 0; x < hi - lo; ++x)
         if (counts[x] != 0) store_width(piece.data(), j++, lo + x - g_.first(r), e.vertex_bytes);
-      put(e.offset + format::dcsr_vertices_at(e.vertex_count, e.offset_bytes) + progressed.listed * e.vertex_bytes,
+      put(e.offset + format::dcsr_vertices_at(e.vertex_count, e.offset_bytes) +
+              progressed.listed * e.vertex_bytes,
           piece.data(), piece.size());
     }
     if (arcs_here > 0) {
       piece.assign(arcs_here * e.id_bytes, 0);
       const uint64_t column = g_.first(c);
-      for (uint64_t i = 0; i < arcs_here; ++i) store_width(piece.data(), i, arcs[i].minor - column, e.id_bytes);
-      put(e.offset + positions.at[format::kNeighbors] + progressed.arcs * e.id_bytes, piece.data(), piece.size());
+      for (uint64_t i = 0; i < arcs_here; ++i)
+        store_width(piece.data(), i, arcs[i].minor - column, e.id_bytes);
+      put(e.offset + positions.at[format::kNeighbors] + progressed.arcs * e.id_bytes, piece.data(),
+          piece.size());
       if constexpr (kWeighted) {
         piece.resize(arcs_here * sizeof(WOut));
-        for (uint64_t i = 0; i < arcs_here; ++i) std::memcpy(piece.data() + i * sizeof(WOut), &arcs[i].w, sizeof(WOut));
-        put(e.offset + positions.at[format::kWeights] + progressed.arcs * sizeof(WOut), piece.data(), piece.size());
+        for (uint64_t i = 0; i < arcs_here; ++i)
+          std::memcpy(piece.data() + i * sizeof(WOut), &arcs[i].w, sizeof(WOut));
+        put(e.offset + positions.at[format::kWeights] + progressed.arcs * sizeof(WOut),
+            piece.data(), piece.size());
       }
     }
   }
@@ -467,7 +507,8 @@ class GridWriter {
     for (uint64_t k = first; k < last; ++k) {
       auto& e = index_[k];
       const auto positions = format::part_positions(e.part_bytes);
-      for (int part = 0; part < format::kParts; ++part) e.hash[part] = hash(e.offset + positions.at[part], e.part_bytes[part]);
+      for (int part = 0; part < format::kParts; ++part)
+        e.hash[part] = hash(e.offset + positions.at[part], e.part_bytes[part]);
     }
   }
 

@@ -38,7 +38,8 @@ std::string lower_extension(const std::string& path) {
       ext = p.extension().string();
     }
   }
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   return ext;
 }
 
@@ -78,8 +79,11 @@ void refuse_binary(const std::string& path, const char* head, size_t size) {
   for (size_t k = 0; k < std::min<size_t>(size, 65536); ++k) {
     const auto c = static_cast<unsigned char>(head[k]);
     if (c >= 0x20 || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') continue;
-    fail("{}: this is not a text edge list: byte {} is 0x{:02x}, which text does not hold (a binary file? "
-         "tiergraph reads text formats, gzip/xz/zstd streams of them, and its own graph files)", path, k, c);
+    fail(
+        "{}: this is not a text edge list: byte {} is 0x{:02x}, which text does not hold (a binary "
+        "file? "
+        "tiergraph reads text formats, gzip/xz/zstd streams of them, and its own graph files)",
+        path, k, c);
   }
 }
 
@@ -87,8 +91,8 @@ void refuse_binary(const std::string& path, const char* head, size_t size) {
 struct Stretch {
   const char* begin;
   const char* end;
-  uint64_t first_line;  // 1-based line number of the first line
-  uint64_t first_index; // data lines before it (METIS vertex numbering)
+  uint64_t first_line;   // 1-based line number of the first line
+  uint64_t first_index;  // data lines before it (METIS vertex numbering)
 };
 
 template <typename F>
@@ -162,7 +166,9 @@ std::string detect_format(const std::string& path, const ParseOptions& options) 
   if (options.format != "auto") return options.format;
   if (path == "-") {
     // Sniffing would consume standard input, which cannot be read twice.
-    fail("reading standard input needs --format (edgelist, csv, tsv, mtx, dimacs, pace, metis, cedge, bin32 or bin64)");
+    fail(
+        "reading standard input needs --format (edgelist, csv, tsv, mtx, dimacs, pace, metis, "
+        "cedge, bin32 or bin64)");
   }
   const std::string ext = lower_extension(path);
   if (ext == ".mtx") return "mtx";
@@ -186,9 +192,11 @@ EdgeList read_edges(const std::string& path, const ParseOptions& options, EdgeBa
   if (is_binary_format(format_name) || is_gapbs_format(format_name)) {
     ParseOptions binary = options;
     binary.format = format_name;
-    return is_gapbs_format(format_name) ? read_gapbs_graph(path, binary, sink) : read_binary_edges(path, binary, sink);
+    return is_gapbs_format(format_name) ? read_gapbs_graph(path, binary, sink)
+                                        : read_binary_edges(path, binary, sink);
   }
-  if (options.weighted) fail("--weighted describes the records of --format bin32 or bin64; {} is text", path);
+  if (options.weighted)
+    fail("--weighted describes the records of --format bin32 or bin64; {} is text", path);
   auto format = parse::make_format(format_name, options);
   auto stream = InputStream::open(path);
   Progress progress("reading", stream->raw_size(), options.progress);
@@ -208,7 +216,8 @@ EdgeList read_edges(const std::string& path, const ParseOptions& options, EdgeBa
     started = true;
   };
   uint64_t edges_read = 0;
-  const size_t largest_chunk = options.chunk_bytes > 0 ? std::max(options.chunk_bytes, kFirstChunkBytes) : kChunkBytes;
+  const size_t largest_chunk =
+      options.chunk_bytes > 0 ? std::max(options.chunk_bytes, kFirstChunkBytes) : kChunkBytes;
   EdgeList list;
   list.source_name = path;
   const int threads = max_threads();
@@ -256,7 +265,8 @@ EdgeList read_edges(const std::string& path, const ParseOptions& options, EdgeBa
     }
     // Opening lines, one at a time.
     while (in_header && begin < end) {
-      const char* nl = static_cast<const char*>(std::memchr(begin, '\n', static_cast<size_t>(end - begin)));
+      const char* nl =
+          static_cast<const char*>(std::memchr(begin, '\n', static_cast<size_t>(end - begin)));
       const char* line_end = nl ? nl : end;
       std::string_view line(begin, static_cast<size_t>(line_end - begin));
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
@@ -275,7 +285,9 @@ EdgeList read_edges(const std::string& path, const ParseOptions& options, EdgeBa
       const char* cut = begin;
       for (int t = 0; t < threads * 4 && cut < end; ++t) {
         const char* target = begin + bytes * (t + 1) / (threads * 4);
-        const char* stop = target >= end ? end : static_cast<const char*>(std::memchr(target, '\n', static_cast<size_t>(end - target)));
+        const char* stop = target >= end ? end
+                                         : static_cast<const char*>(std::memchr(
+                                               target, '\n', static_cast<size_t>(end - target)));
         stop = stop ? std::min(stop + 1, end) : end;
         if (stop > cut) stretches.push_back({cut, stop, 0, 0});
         cut = stop;
@@ -286,7 +298,8 @@ EdgeList read_edges(const std::string& path, const ParseOptions& options, EdgeBa
         lines[k] = static_cast<uint64_t>(std::count(stretches[k].begin, stretches[k].end, '\n'));
         if (format->blank_lines_are_data()) {
           uint64_t c = 0;
-          for_each_line(stretches[k].begin, stretches[k].end, [&](std::string_view line) { c += !format->is_comment(line); });
+          for_each_line(stretches[k].begin, stretches[k].end,
+                        [&](std::string_view line) { c += !format->is_comment(line); });
           counted[k] = c;
         }
       }
@@ -355,9 +368,11 @@ EdgeList read_edges(const std::string& path, const ParseOptions& options, EdgeBa
   format->finish(path, totals);
   format->describe(list);
   if (options.id_mode) {
-    if (*options.id_mode == IdMode::kIndex && list.id_mode == IdMode::kLabel) list.id_mode = IdMode::kIndex;
+    if (*options.id_mode == IdMode::kIndex && list.id_mode == IdMode::kLabel)
+      list.id_mode = IdMode::kIndex;
   }
-  if (edges_read == 0 && !list.declared_vertices) fail("{}: no edges found (the input is empty)", path);
+  if (edges_read == 0 && !list.declared_vertices)
+    fail("{}: no edges found (the input is empty)", path);
   return list;
 }
 

@@ -20,7 +20,8 @@
 namespace tg {
 
 struct ParseOptions {
-  std::string format = "auto";  // auto, edgelist, csv, tsv, mtx, dimacs, pace, metis, cedge, bin32, bin64, sg, wsg
+  std::string format =
+      "auto";  // auto, edgelist, csv, tsv, mtx, dimacs, pace, metis, cedge, bin32, bin64, sg, wsg
   std::optional<IdMode> id_mode;  // default: label for plain lists, declared count for others
   // Index mode on formats that declare no vertex count: the graph has this many vertices, and
   // every id must be below it (vertices that no edge mentions are kept, isolated).

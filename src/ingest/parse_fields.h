@@ -2,6 +2,8 @@
 // and weights with messages that say what was expected.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -9,14 +11,13 @@
 #include <string>
 #include <string_view>
 
-#include <fmt/format.h>
-
 namespace tg::parse {
 
 // Splits fields on any run of spaces and tabs (delimiter 0) or on one delimiter character.
 class FieldCursor {
  public:
-  FieldCursor(std::string_view line, char delimiter) : p_(line.data()), end_(line.data() + line.size()), delim_(delimiter) {}
+  FieldCursor(std::string_view line, char delimiter)
+      : p_(line.data()), end_(line.data() + line.size()), delim_(delimiter) {}
   // Returns false when no field is left. With a delimiter, an empty field is still a field.
   bool next(std::string_view& field) {
     if (delim_ == 0) {
@@ -89,7 +90,8 @@ inline bool parse_weight(std::string_view field, double& out, std::string& error
   if (!field.empty() && *b == '+' && (field.size() == 1 || b[1] != '-')) ++b;
   const auto [ptr, ec] = std::from_chars(b, end, out);
   if (field.empty() || ec == std::errc::invalid_argument || ptr != end) {
-    error = fmt::format("expected a weight (a number), found {}", field.empty() ? "an empty field" : quoted(field));
+    error = fmt::format("expected a weight (a number), found {}",
+                        field.empty() ? "an empty field" : quoted(field));
     return false;
   }
   if (ec == std::errc::result_out_of_range) {
@@ -97,7 +99,8 @@ inline bool parse_weight(std::string_view field, double& out, std::string& error
     // does (the program keeps the "C" locale, so strtod reads numbers as from_chars does).
     const bool huge = std::isinf(std::strtod(std::string(field).c_str(), nullptr));
     error = huge ? fmt::format("weight {} is not a finite number", quoted(field))
-                 : fmt::format("weight {} is too close to 0 for a double (it would round to 0)", quoted(field));
+                 : fmt::format("weight {} is too close to 0 for a double (it would round to 0)",
+                               quoted(field));
     return false;
   }
   if (!std::isfinite(out)) {

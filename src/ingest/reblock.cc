@@ -1,8 +1,8 @@
 #include "ingest/reblock.h"
 
+#include "graph/graph_view.h"
 #include "ingest/bounded_build.h"
 #include "ingest/builder.h"
-#include "graph/graph_view.h"
 #include "ingest/v1_file.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
@@ -80,8 +80,8 @@ EdgeList stream(const GraphView<Id, WFile>& g, EdgeBatchSink& sink, size_t batch
 
 }  // namespace
 
-uint32_t reblock_graph(const std::string& input, const std::string& output, uint32_t blocks, bool overwrite,
-                       const BoundedOptions* bounded) {
+uint32_t reblock_graph(const std::string& input, const std::string& output, uint32_t blocks,
+                       bool overwrite, const BoundedOptions* bounded) {
   if (blocks == 0) fail("--blocks must be at least 1");
   check_output_path(output, overwrite);  // before reading the input
   BuildOptions options;
@@ -97,13 +97,15 @@ uint32_t reblock_graph(const std::string& input, const std::string& output, uint
   }
   auto file = GraphFile::open(input);
   GraphWriter writer(output, {input});
-  options.provenance = Provenance{file->header(), file->has_section(format::SectionKind::kIdMap)
-                                                      ? file->section<uint64_t>(format::SectionKind::kIdMap)
-                                                      : std::span<const uint64_t>()};
+  options.provenance =
+      Provenance{file->header(), file->has_section(format::SectionKind::kIdMap)
+                                     ? file->section<uint64_t>(format::SectionKind::kIdMap)
+                                     : std::span<const uint64_t>()};
   uint32_t written = 0;
   auto build = [&](auto view) {
     if (bounded) {
-      const size_t batch = static_cast<size_t>(std::max<uint64_t>(bounded->memory_budget / 16 / sizeof(Edge<uint64_t, double>), 4096));
+      const size_t batch = static_cast<size_t>(
+          std::max<uint64_t>(bounded->memory_budget / 16 / sizeof(Edge<uint64_t, double>), 4096));
       BoundedOptions within = *bounded;  // the batch in flight counts against the budget
       within.producer_bytes = std::max<uint64_t>(BoundedBuilder::reader_bytes(within.memory_budget),
                                                  batch * sizeof(Edge<uint64_t, double>));

@@ -18,7 +18,14 @@ namespace tg {
 namespace {
 
 // Version 1's section kinds and index rows (positions in elements of their sections).
-enum class V1Section : uint32_t { kRanges = 1, kOutIndex = 2, kOutOffsets = 3, kOutNeighbors = 4, kOutWeights = 5, kIdMap = 10 };
+enum class V1Section : uint32_t {
+  kRanges = 1,
+  kOutIndex = 2,
+  kOutOffsets = 3,
+  kOutNeighbors = 4,
+  kOutWeights = 5,
+  kIdMap = 10
+};
 struct V1Block {
   uint64_t offsets_begin, edges_begin, edge_count;
 };
@@ -29,7 +36,8 @@ class Mapping {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) fail("cannot open graph file '{}': {}", path, std::strerror(errno));
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < static_cast<off_t>(format::kHeaderBytes)) {
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+        st.st_size < static_cast<off_t>(format::kHeaderBytes)) {
       close(fd);
       fail("'{}' is not a tiergraph graph file", path);
     }
@@ -71,19 +79,25 @@ Version1Graph read_version1_file(const std::string& path) {
   }
   format::Header copy = h;
   copy.header_checksum = 0;
-  if (XXH3_64bits(&copy, sizeof(copy)) != h.header_checksum) fail("'{}': header checksum mismatch", path);
-  if (h.section_count > format::kMaxSections) fail("'{}': header lists {} sections", path, h.section_count);
+  if (XXH3_64bits(&copy, sizeof(copy)) != h.header_checksum)
+    fail("'{}': header checksum mismatch", path);
+  if (h.section_count > format::kMaxSections)
+    fail("'{}': header lists {} sections", path, h.section_count);
   if (h.id_bytes != 4 && h.id_bytes != 8) fail("'{}': header has id width {}", path, h.id_bytes);
-  if (h.weight_type > static_cast<uint8_t>(format::WeightType::kFloat64)) fail("'{}': unknown weight type", path);
-  auto section = [&](V1Section kind, uint64_t element_size, bool required) -> std::span<const unsigned char> {
+  if (h.weight_type > static_cast<uint8_t>(format::WeightType::kFloat64))
+    fail("'{}': unknown weight type", path);
+  auto section = [&](V1Section kind, uint64_t element_size,
+                     bool required) -> std::span<const unsigned char> {
     for (uint32_t i = 0; i < h.section_count; ++i) {
       const auto& e = h.sections[i];
       if (e.kind != static_cast<uint32_t>(kind)) continue;
-      if (e.offset > file.size() || e.bytes > file.size() - e.offset || e.bytes % element_size != 0) {
+      if (e.offset > file.size() || e.bytes > file.size() - e.offset ||
+          e.bytes % element_size != 0) {
         fail("'{}': version 1 section {} lies outside the file or is ragged", path, e.kind);
       }
       if (section_checksum(file.base() + e.offset, e.bytes) != e.checksum) {
-        fail("'{}': checksum mismatch in version 1 section {} (the file is corrupted)", path, e.kind);
+        fail("'{}': checksum mismatch in version 1 section {} (the file is corrupted)", path,
+             e.kind);
       }
       return {file.base() + e.offset, e.bytes};
     }
@@ -93,12 +107,15 @@ Version1Graph read_version1_file(const std::string& path) {
   const uint64_t n = h.num_vertices, p = h.blocks_per_side;
   const uint32_t wbytes = format::weight_bytes(static_cast<format::WeightType>(h.weight_type));
   const auto ranges_bytes = section(V1Section::kRanges, 8, true);
-  const std::span<const uint64_t> ranges{reinterpret_cast<const uint64_t*>(ranges_bytes.data()), ranges_bytes.size() / 8};
-  if (p == 0 || ranges.size() != p + 1 || ranges[0] != 0 || ranges[p] != n) fail("'{}': version 1 ranges are inconsistent", path);
+  const std::span<const uint64_t> ranges{reinterpret_cast<const uint64_t*>(ranges_bytes.data()),
+                                         ranges_bytes.size() / 8};
+  if (p == 0 || ranges.size() != p + 1 || ranges[0] != 0 || ranges[p] != n)
+    fail("'{}': version 1 ranges are inconsistent", path);
   for (uint64_t i = 0; i < p; ++i)
     if (ranges[i] > ranges[i + 1]) fail("'{}': version 1 ranges decrease", path);
   const auto index_bytes = section(V1Section::kOutIndex, sizeof(V1Block), true);
-  if (index_bytes.size() / sizeof(V1Block) != p * p) fail("'{}': version 1 index has the wrong size", path);
+  if (index_bytes.size() / sizeof(V1Block) != p * p)
+    fail("'{}': version 1 index has the wrong size", path);
   const auto* index = reinterpret_cast<const V1Block*>(index_bytes.data());
   const auto offsets_bytes = section(V1Section::kOutOffsets, 4, true);
   const auto* offsets = reinterpret_cast<const uint32_t*>(offsets_bytes.data());
@@ -108,7 +125,8 @@ Version1Graph read_version1_file(const std::string& path) {
   std::span<const unsigned char> weights;
   if (wbytes) {
     weights = section(V1Section::kOutWeights, wbytes, true);
-    if (weights.size() / wbytes != arcs) fail("'{}': version 1 weights and neighbours differ in count", path);
+    if (weights.size() / wbytes != arcs)
+      fail("'{}': version 1 weights and neighbours differ in count", path);
   }
   const auto id_map = section(V1Section::kIdMap, 8, false);
   if (!id_map.empty()) {
@@ -128,19 +146,23 @@ Version1Graph read_version1_file(const std::string& path) {
       for (uint64_t j = 0; j < p; ++j) {
         const auto& b = index[i * p + j];
         const uint64_t size = ranges[i + 1] - ranges[i];
-        if (b.offsets_begin > offset_count || size + 1 > offset_count - b.offsets_begin || b.edges_begin > arcs ||
-            b.edge_count > arcs - b.edges_begin) {
+        if (b.offsets_begin > offset_count || size + 1 > offset_count - b.offsets_begin ||
+            b.edges_begin > arcs || b.edge_count > arcs - b.edges_begin) {
           fail("'{}': version 1 block ({}, {}) lies outside its sections", path, i, j);
         }
         const uint32_t* o = offsets + b.offsets_begin;
-        if (o[0] != 0 || o[size] != b.edge_count) fail("'{}': version 1 block ({}, {}) has bad offsets", path, i, j);
+        if (o[0] != 0 || o[size] != b.edge_count)
+          fail("'{}': version 1 block ({}, {}) has bad offsets", path, i, j);
         for (uint64_t k = 0; k < size; ++k) {
-          if (o[k] > o[k + 1]) fail("'{}': version 1 block ({}, {}) has decreasing offsets", path, i, j);
+          if (o[k] > o[k + 1])
+            fail("'{}': version 1 block ({}, {}) has decreasing offsets", path, i, j);
           const uint64_t u = ranges[i] + k;
           for (uint64_t e = b.edges_begin + o[k]; e < b.edges_begin + o[k + 1]; ++e) {
             uint64_t v = 0;
             std::memcpy(&v, neighbours.data() + e * h.id_bytes, h.id_bytes);
-            if (v >= n) fail("'{}': version 1 block ({}, {}) has neighbour id {} >= {} vertices", path, i, j, v, n);
+            if (v >= n)
+              fail("'{}': version 1 block ({}, {}) has neighbour id {} >= {} vertices", path, i, j,
+                   v, n);
             if (!directed && u > v) continue;
             if constexpr (std::is_same_v<W, double>) {
               double w = 0;

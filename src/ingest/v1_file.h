@@ -18,9 +18,9 @@ namespace tg {
 bool is_version1_file(const std::string& path);
 
 struct Version1Graph {
-  format::Header header;           // counts, flags, id mode and base, weight type and range
-  std::vector<uint64_t> id_map;    // empty when the ids are an offset
-  EdgeList edges;                  // dense ids; one copy (u <= v) of each undirected edge
+  format::Header header;         // counts, flags, id mode and base, weight type and range
+  std::vector<uint64_t> id_map;  // empty when the ids are an offset
+  EdgeList edges;                // dense ids; one copy (u <= v) of each undirected edge
 };
 
 Version1Graph read_version1_file(const std::string& path);

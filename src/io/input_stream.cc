@@ -156,7 +156,8 @@ class XzDecoder final : public Decoder {
         return "internal decoder error";
     }
   }
-  static constexpr uint64_t kXzMemoryLimit = uint64_t{1600} << 20;  // a 1.5 GiB dictionary and state
+  static constexpr uint64_t kXzMemoryLimit = uint64_t{1600}
+                                             << 20;  // a 1.5 GiB dictionary and state
   lzma_stream strm_ = LZMA_STREAM_INIT;
   bool done_ = false;
 };
@@ -223,7 +224,8 @@ class FileStream final : public InputStream {
     if (S_ISREG(st.st_mode)) {
       raw_size_ = static_cast<uint64_t>(st.st_size);
       ::posix_fadvise(file_.fd, 0, 0, POSIX_FADV_SEQUENTIAL);  // only advice: ignore failure
-      buffer_size_ = static_cast<size_t>(std::clamp<uint64_t>(raw_size_ + 1, kMinBufferSize, kBufferSize));
+      buffer_size_ =
+          static_cast<size_t>(std::clamp<uint64_t>(raw_size_ + 1, kMinBufferSize, kBufferSize));
     }
     in_ = std::make_unique_for_overwrite<uint8_t[]>(buffer_size_);
 

@@ -68,8 +68,9 @@ class Comm {
   // what each rank sent here, concatenated in rank order (`from`: size + 1 offsets into it).
   // `more`: this rank has more to send after these; any_more: some rank has (all ranks then
   // make another round, so that an exchange fits a bounded buffer).
-  std::vector<std::byte> exchange(const std::byte* send, size_t stride, const std::vector<size_t>& counts, bool more,
-                                  bool& any_more, std::vector<size_t>& from);
+  std::vector<std::byte> exchange(const std::byte* send, size_t stride,
+                                  const std::vector<size_t>& counts, bool more, bool& any_more,
+                                  std::vector<size_t>& from);
   // The largest communication buffers this rank has held (bytes), as callers note them.
   void note_buffer(uint64_t bytes) { peak_buffer_bytes_ = std::max(peak_buffer_bytes_, bytes); }
   uint64_t peak_buffer_bytes() const { return peak_buffer_bytes_; }

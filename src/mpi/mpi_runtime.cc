@@ -1,7 +1,6 @@
 #include "mpi/mpi_runtime.h"
-#include "mpi/communicators.h"
-#include "mpi/types.h"
 
+#include <fmt/ranges.h>
 #include <mpi.h>
 
 #include <algorithm>
@@ -12,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include <fmt/ranges.h>
-
+#include "mpi/communicators.h"
+#include "mpi/types.h"
 #include "util/error.h"
 
 namespace tg::mpi {
@@ -50,12 +49,15 @@ void start() {
   // Open MPI reads its OMPI_MCA_ variables from the environment in MPI_Init.
   setenv("OMPI_MCA_mpi_yield_when_idle", "1", 0);
   int provided = 0;
-  if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS) fail("MPI could not start");
+  if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
+    fail("MPI could not start");
   g_started = true;
   std::atexit(finalize_at_exit);
   if (provided < MPI_THREAD_MULTIPLE) {
-    fail("this MPI does not provide MPI_THREAD_MULTIPLE (it gave level {}); the far-memory tier reads from several threads",
-         provided);
+    fail(
+        "this MPI does not provide MPI_THREAD_MULTIPLE (it gave level {}); the far-memory tier "
+        "reads from several threads",
+        provided);
   }
   // Errors come back as codes that the callers turn into messages.
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
@@ -92,15 +94,20 @@ void pair_with_far_ranks() {
   if (g_compute != MPI_COMM_WORLD) return;
   const int all = world_size(), me = world_rank();
   if (all % 2 != 0) {
-    fail("--far rank gives each compute rank a far-memory rank: start an even number of processes (N computing, then N "
-         "serving their far blocks), not {}", all);
+    fail(
+        "--far rank gives each compute rank a far-memory rank: start an even number of processes "
+        "(N computing, then N "
+        "serving their far blocks), not {}",
+        all);
   }
   const int computing = all / 2;
   g_serves = me >= computing;
   // Keys keep the world's order: compute rank r is world rank r, and in its pair it is rank 0.
   MPI_Comm compute = MPI_COMM_NULL;
-  check(MPI_Comm_split(MPI_COMM_WORLD, g_serves ? MPI_UNDEFINED : 0, me, &compute), "MPI_Comm_split (compute ranks)");
-  check(MPI_Comm_split(MPI_COMM_WORLD, me % computing, me, &g_far_pair), "MPI_Comm_split (far-memory pairs)");
+  check(MPI_Comm_split(MPI_COMM_WORLD, g_serves ? MPI_UNDEFINED : 0, me, &compute),
+        "MPI_Comm_split (compute ranks)");
+  check(MPI_Comm_split(MPI_COMM_WORLD, me % computing, me, &g_far_pair),
+        "MPI_Comm_split (far-memory pairs)");
   MPI_Comm_set_errhandler(g_far_pair, MPI_ERRORS_RETURN);
   if (!g_serves) MPI_Comm_set_errhandler(compute, MPI_ERRORS_RETURN);
   g_compute = g_serves ? MPI_COMM_NULL : compute;
@@ -140,7 +147,8 @@ void agree(const std::function<void()>& step) {
   const int all = world_size();
   const int length = static_cast<int>(mine.size());
   std::vector<int> lengths(static_cast<size_t>(all)), offsets(static_cast<size_t>(all));
-  check(MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Allgather");
+  check(MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, MPI_COMM_WORLD),
+        "MPI_Allgather");
   int total = 0;
   for (int r = 0; r < all; ++r) {
     offsets[static_cast<size_t>(r)] = total;
@@ -148,16 +156,21 @@ void agree(const std::function<void()>& step) {
   }
   if (total == 0) return;
   std::string texts(static_cast<size_t>(total), '\0');
-  check(MPI_Allgatherv(mine.data(), length, MPI_CHAR, texts.data(), lengths.data(), offsets.data(), MPI_CHAR, MPI_COMM_WORLD),
+  check(MPI_Allgatherv(mine.data(), length, MPI_CHAR, texts.data(), lengths.data(), offsets.data(),
+                       MPI_CHAR, MPI_COMM_WORLD),
         "MPI_Allgatherv");
   // Each distinct message with the ranks that gave it, in rank order of first appearance.
   std::vector<std::pair<std::string, std::vector<int>>> messages;
   for (int r = 0; r < all; ++r) {
     if (lengths[static_cast<size_t>(r)] == 0) continue;
-    std::string text = texts.substr(static_cast<size_t>(offsets[static_cast<size_t>(r)]), static_cast<size_t>(lengths[static_cast<size_t>(r)]));
-    auto it = std::find_if(messages.begin(), messages.end(), [&](const auto& m) { return m.first == text; });
-    if (it == messages.end()) messages.push_back({std::move(text), {r}});
-    else it->second.push_back(r);
+    std::string text = texts.substr(static_cast<size_t>(offsets[static_cast<size_t>(r)]),
+                                    static_cast<size_t>(lengths[static_cast<size_t>(r)]));
+    auto it = std::find_if(messages.begin(), messages.end(),
+                           [&](const auto& m) { return m.first == text; });
+    if (it == messages.end())
+      messages.push_back({std::move(text), {r}});
+    else
+      it->second.push_back(r);
   }
   if (world_rank() != 0) throw ReportedElsewhere(mine.empty() ? "another rank failed" : mine);
   std::string report;
@@ -166,7 +179,8 @@ void agree(const std::function<void()>& step) {
     if (messages.size() == 1 && static_cast<int>(ranks.size()) == all) {
       report += text;  // every rank alike: the message, as one process would give it
     } else {
-      report += fmt::format("{} {}: {}", ranks.size() == 1 ? "rank" : "ranks", fmt::join(ranks, ", "), text);
+      report += fmt::format("{} {}: {}", ranks.size() == 1 ? "rank" : "ranks",
+                            fmt::join(ranks, ", "), text);
     }
   }
   throw JobError(report);

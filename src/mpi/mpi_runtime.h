@@ -37,9 +37,9 @@ bool serves_far_blocks();
 std::string error_text(int code);
 
 // Waits for one int message from rank `source` of far_pair() with `tag` (what a serving rank
-// waits for: the reader saying it is done), calling into MPI every 500 microseconds meanwhile: one-sided reads
-// of this rank's window progress only then on transports without a progress thread (TCP, UCX);
-// over shared memory they need none. Throws tg::Error if MPI fails.
+// waits for: the reader saying it is done), calling into MPI every 500 microseconds meanwhile:
+// one-sided reads of this rank's window progress only then on transports without a progress thread
+// (TCP, UCX); over shared memory they need none. Throws tg::Error if MPI fails.
 void wait_for_message(int source, int tag);
 
 // Runs `step`, a part of a job's start that every process reaches alike (checking the options,

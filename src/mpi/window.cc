@@ -8,7 +8,8 @@ namespace tg::mpi {
 
 Window::Window(MPI_Comm comm, uint64_t bytes, const char* what) : what_(what) {
   void* base = nullptr;
-  check(MPI_Win_allocate(static_cast<MPI_Aint>(bytes), 1, MPI_INFO_NULL, comm, &base, &win_), what, "MPI_Win_allocate");
+  check(MPI_Win_allocate(static_cast<MPI_Aint>(bytes), 1, MPI_INFO_NULL, comm, &base, &win_), what,
+        "MPI_Win_allocate");
   base_ = static_cast<std::byte*>(base);
 }
 

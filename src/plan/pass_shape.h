@@ -15,7 +15,8 @@ struct PassShape {
   bool frontier_lists = true;
   // A block-major pull over a fetching store gives each thread one slice of a range, and each
   // slice an accumulator per vertex (the combine's value), a copy of the target where the kernel
-  // asks the target first (wants / saturated), and a state byte: up to this much per vertex at once.
+  // asks the target first (wants / saturated), and a state byte: up to this much per vertex at
+  // once.
   unsigned pull_value_bytes = 0;  // the combine's value; 0: an id's size
   bool pull_copies_target = false;
   constexpr unsigned pull_scratch_bytes(unsigned id_bytes) const {
@@ -31,6 +32,7 @@ inline constexpr PassShape kRadiiShape{.pull_value_bytes = 8, .pull_copies_targe
 // Pushes (SSSP: it pulls only when half the arcs are active; a distance of at most 8 bytes).
 inline constexpr PassShape kSsspShape{.out_share = 1.0, .in_share = 0.0, .pull_value_bytes = 8};
 // Pulls over every vertex every pass, activating none (PageRank: a double sum).
-inline constexpr PassShape kPageRankShape{.out_share = 0.0, .in_share = 1.0, .frontier_lists = false, .pull_value_bytes = 8};
+inline constexpr PassShape kPageRankShape{
+    .out_share = 0.0, .in_share = 1.0, .frontier_lists = false, .pull_value_bytes = 8};
 
 }  // namespace tg

@@ -16,18 +16,17 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "graph/graph_file.h"
-#include "store/fetch_profile.h"
 #include "plan/pass_shape.h"
 #include "store/block_store.h"
+#include "store/fetch_profile.h"
 
 namespace tg {
 
@@ -42,12 +41,13 @@ inline constexpr uint64_t kWholeBlockBytes = uint64_t{4} << 20;
 
 // What the engine's own sets and a kernel's frontiers hold at most on n vertices whose largest
 // vertex range (of the block grid) has `largest_range` vertices (the plan's `frontiers`).
-uint64_t frontier_bytes(uint64_t n, uint64_t largest_range, unsigned id_bytes, const PassShape& passes, uint32_t threads);
+uint64_t frontier_bytes(uint64_t n, uint64_t largest_range, unsigned id_bytes,
+                        const PassShape& passes, uint32_t threads);
 
 // Of those, a block-major pull's slice accumulators: each thread works on one slice at a time and
 // a slice lies within one range, so at most `threads` ranges' worth (all n on a 1x1 grid).
-uint64_t pull_scratch_bytes(uint64_t n, uint64_t largest_range, unsigned id_bytes, const PassShape& passes,
-                            uint32_t threads);
+uint64_t pull_scratch_bytes(uint64_t n, uint64_t largest_range, unsigned id_bytes,
+                            const PassShape& passes, uint32_t threads);
 
 // The vertices of the file's largest vertex range.
 uint64_t largest_range(const GraphFile& file);
@@ -58,16 +58,17 @@ struct PlanRequest {
   uint64_t vertex_state_bytes = 0;  // the kernel's state_bytes(file, id_bytes, weights)
   uint64_t result_bytes = 0;        // the per-vertex result a trial hands back
   uint32_t trials = 1;              // each trial's result is held to the end of the run
-  bool result_in_state = false;     // the last trial's result is within vertex_state_bytes (its joint peak)
+  bool result_in_state =
+      false;  // the last trial's result is within vertex_state_bytes (its joint peak)
   uint64_t index_bytes = 0;         // the in-memory block index (decoders, DCSR presence)
   bool weights = false;             // passes read the weights part
   std::optional<uint64_t> budget;   // --memory-budget
   std::optional<double> far_ratio;  // --far-ratio (give one of the two)
   std::string far = "file";         // the far tier: file, numa, rank or paging
-  bool far_in_place = false;        // rank: its window is shared memory, read in place (no pipeline)
+  bool far_in_place = false;  // rank: its window is shared memory, read in place (no pipeline)
   uint32_t threads = 1;
   FetchProfile profile;
-  uint64_t machine_bytes = 0;       // physical memory (a budget above it is refused); 0: unchecked
+  uint64_t machine_bytes = 0;  // physical memory (a budget above it is refused); 0: unchecked
   // On an MPI rank: the block rows its passes read, [first, end) (those of the ranges that hold
   // its masters: push reads a source's out row, pull a destination's in row), and what its
   // exchange holds besides the engine's (--exchange-memory, the shipped source values and a
@@ -83,7 +84,9 @@ struct TierPlan {
   // earlier trials' results, and the last one's less what it moved out of the state).
   uint64_t vertex_state = 0, frontiers = 0, index = 0, result = 0, pool = 0, communication = 0;
   uint64_t results_held = 0;  // every trial's result, held after the trials (what a verifier finds)
-  uint64_t minimum() const { return vertex_state + frontiers + index + result + pool + communication; }
+  uint64_t minimum() const {
+    return vertex_state + frontiers + index + result + pool + communication;
+  }
   std::optional<uint64_t> budget;
   std::string far;
   // Edge bytes of the grids the algorithm reads, and how they are placed.
@@ -93,13 +96,15 @@ struct TierPlan {
   // The fetch pipeline (when any block is far).
   uint32_t buffers = 0, depth = 0;
   uint64_t buffer_bytes = 0;
-  uint64_t chunk_bytes = 0;  // the largest single transfer of a request (the rank tier splits by it)
-  double expected_far_bytes_per_pass = 0;  // sum over far blocks of the share of passes reading them x their bytes
+  uint64_t chunk_bytes =
+      0;  // the largest single transfer of a request (the rank tier splits by it)
+  double expected_far_bytes_per_pass =
+      0;  // sum over far blocks of the share of passes reading them x their bytes
   std::string profile_source;
   std::vector<std::string> reasons;  // the decisions, in words
 
-  bool any_far() const { return far_blocks > 0; }       // of the blocks the passes read
-  bool needs_far_tier() const {                         // any block at all is placed far
+  bool any_far() const { return far_blocks > 0; }  // of the blocks the passes read
+  bool needs_far_tier() const {                    // any block at all is placed far
     for (unsigned char f : far_of_)
       if (f) return true;
     return false;

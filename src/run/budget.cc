@@ -27,25 +27,30 @@ void check_budget_options(const BudgetArgs& a, bool far_given) {
   if (!a.memory_budget.empty()) {
     const auto bytes = parse_byte_size(a.memory_budget);
     if (!bytes || *bytes == 0) {
-      fail("{} must be a size above 0 (and below 16 EiB) such as 4096, 64K, 512M or 2G, got '{}'", budget, a.memory_budget);
+      fail("{} must be a size above 0 (and below 16 EiB) such as 4096, 64K, 512M or 2G, got '{}'",
+           budget, a.memory_budget);
     }
   }
   if (a.far_ratio && !(*a.far_ratio >= 0 && *a.far_ratio <= 1)) {
     fail("{} must be between 0 and 1, got {}", ratio, *a.far_ratio);
   }
-  if (!a.given() && far_given) fail("{} places blocks under a budget: give {} or {} too", option_name("far"), budget, ratio);
+  if (!a.given() && far_given)
+    fail("{} places blocks under a budget: give {} or {} too", option_name("far"), budget, ratio);
   if (a.far_node && a.far != "numa") {
-    fail("{} names the node of the numa tier: give {} too", option_name("far-node"), option_with("far", "numa"));
+    fail("{} names the node of the numa tier: give {} too", option_name("far-node"),
+         option_with("far", "numa"));
   }
   if (a.far_rank_copy && a.far != "rank") {
-    fail("{} says how a far-memory rank is read: give {} too", option_name("far-rank-copy"), option_with("far", "rank"));
+    fail("{} says how a far-memory rank is read: give {} too", option_name("far-rank-copy"),
+         option_with("far", "rank"));
   }
   if (!a.profile.empty() && !a.given()) {
-    fail("{} sizes the fetch pipeline under a budget: give {} or {} too", option_name("profile"), budget, ratio);
+    fail("{} sizes the fetch pipeline under a budget: give {} or {} too", option_name("profile"),
+         budget, ratio);
   }
   if (!a.profile.empty() && a.far != "file" && a.far != "rank") {
-    fail("{} sizes the fetch pipeline of the file and rank tiers; {} fetches nothing", option_name("profile"),
-         option_with("far", a.far));
+    fail("{} sizes the fetch pipeline of the file and rank tiers; {} fetches nothing",
+         option_name("profile"), option_with("far", a.far));
   }
 }
 
@@ -68,13 +73,17 @@ TierPlan make_plan(const BudgetArgs& a, const GraphFile& file, const PlanInputs&
   if (!a.profile.empty()) r.profile = load_fetch_profile(a.profile, a.far);
   r.machine_bytes = machine_memory_bytes();
   if (in.masters) {
-    // The rows of the ranges that hold the masters (rank bounds are 64-aligned; ranges need not be).
+    // The rows of the ranges that hold the masters (rank bounds are 64-aligned; ranges need not
+    // be).
     const auto ranges = file.ranges();
     auto row_of = [&](uint64_t v) {
-      return static_cast<uint32_t>(std::upper_bound(ranges.begin(), ranges.end(), v) - ranges.begin() - 1);
+      return static_cast<uint32_t>(std::upper_bound(ranges.begin(), ranges.end(), v) -
+                                   ranges.begin() - 1);
     };
     const auto [first, end] = *in.masters;
-    if (first >= end) fail("an MPI rank with no vertices cannot run under a budget: run fewer ranks on {}", file.path());
+    if (first >= end)
+      fail("an MPI rank with no vertices cannot run under a budget: run fewer ranks on {}",
+           file.path());
     r.rows = {{row_of(first), row_of(end - 1) + 1}};
     r.communication_bytes = in.communication_bytes;
   }
@@ -113,12 +122,14 @@ void check_local_blocks(const GraphFile& file, const TierPlan& plan, bool hashes
   if (!problem.empty()) throw Error(problem);
 }
 
-TieredStores make_tiered_stores(const TierPlan& plan, std::shared_ptr<const GraphFile> file, const BlockDecoder* out,
-                                const BlockDecoder* in, const TierOptions& options) {
+TieredStores make_tiered_stores(const TierPlan& plan, std::shared_ptr<const GraphFile> file,
+                                const BlockDecoder* out, const BlockDecoder* in,
+                                const TierOptions& options) {
   TieredStores s;
   if (!plan.needs_far_tier()) {
     if (plan.far == "rank" && options.far_rank_in_place) {
-      s.idle_far_rank = std::make_shared<FarRankStore>(file, plan.far_slots(), out, in, options.weights, options.check_hashes);
+      s.idle_far_rank = std::make_shared<FarRankStore>(file, plan.far_slots(), out, in,
+                                                       options.weights, options.check_hashes);
     } else if (plan.far == "rank") {
       s.idle_far_rank = std::make_shared<RankTransfer>(*file, plan.far_slots(), 1 << 20);
     }
@@ -127,16 +138,21 @@ TieredStores make_tiered_stores(const TierPlan& plan, std::shared_ptr<const Grap
   s.local = std::make_unique<MappedStore>(out, in, file->blocks_per_side());
   if (plan.far == "numa") {
     const NumaNodes nodes = numa_nodes();
-    if (!nodes.available) fail("{} needs NUMA support, and this kernel has none", option_with("far", "numa"));
+    if (!nodes.available)
+      fail("{} needs NUMA support, and this kernel has none", option_with("far", "numa"));
     const int node = options.far_node.value_or(nodes.farthest);
     if (node == nodes.local) {
-      log::info("numa tier: node {} is this CPU's own node{}: the far blocks are placed correctly but are not far", node,
-                nodes.count == 1 ? " (the machine has one node)" : "");
+      log::info(
+          "numa tier: node {} is this CPU's own node{}: the far blocks are placed correctly but "
+          "are not far",
+          node, nodes.count == 1 ? " (the machine has one node)" : "");
     }
-    s.far = std::make_unique<NumaStore>(file, [&plan](const BlockId& b) { return plan.is_far(b); }, out, in, node,
-                                        options.weights, options.check_hashes);
+    s.far = std::make_unique<NumaStore>(
+        file, [&plan](const BlockId& b) { return plan.is_far(b); }, out, in, node, options.weights,
+        options.check_hashes);
   } else if (plan.far == "rank" && options.far_rank_in_place) {
-    s.far = std::make_unique<FarRankStore>(file, plan.far_slots(), out, in, options.weights, options.check_hashes);
+    s.far = std::make_unique<FarRankStore>(file, plan.far_slots(), out, in, options.weights,
+                                           options.check_hashes);
   } else {
     CopyingStoreOptions o;
     o.buffers = plan.buffers;
@@ -149,13 +165,15 @@ TieredStores make_tiered_stores(const TierPlan& plan, std::shared_ptr<const Grap
     if (plan.far == "rank") {
       transfer = std::make_unique<RankTransfer>(*file, plan.far_slots(), plan.chunk_bytes);
     } else {
-      transfer = std::make_unique<UringTransfer>(file->path(), UringTransfer::kMaxRanges * plan.depth);
+      transfer =
+          std::make_unique<UringTransfer>(file->path(), UringTransfer::kMaxRanges * plan.depth);
     }
     s.far = std::make_unique<CopyingStore>(std::move(file), o, std::move(transfer));
   }
   // The plan outlives the stores (the run holds both).
-  s.composite = std::make_unique<CompositeStore>(std::vector<BlockStore*>{s.local.get(), s.far.get()},
-                                                 [&plan](const BlockId& b) -> size_t { return plan.is_far(b) ? 1 : 0; });
+  s.composite = std::make_unique<CompositeStore>(
+      std::vector<BlockStore*>{s.local.get(), s.far.get()},
+      [&plan](const BlockId& b) -> size_t { return plan.is_far(b) ? 1 : 0; });
   return s;
 }
 

@@ -17,7 +17,8 @@ uint64_t in_memory_convert_bytes(const std::string& input) {
   std::error_code error;
   const auto size = input == "-" ? 0 : std::filesystem::file_size(input, error);
   if (error) return 0;
-  const bool compressed = input.ends_with(".gz") || input.ends_with(".xz") || input.ends_with(".zst");
+  const bool compressed =
+      input.ends_with(".gz") || input.ends_with(".xz") || input.ends_with(".zst");
   return static_cast<uint64_t>(size) * (compressed ? 4 : 1) / 8 * 24;
 }
 
@@ -33,16 +34,19 @@ void apply_build_budget(const BuildBudgetArgs& a, uint64_t in_memory_bytes, Conv
   if (!a.memory_budget.empty()) {
     const auto bytes = parse_byte_size(a.memory_budget);
     if (!bytes || *bytes == 0) {
-      fail("{} must be a size above 0 such as 4096, 64K, 512M or 2G, got '{}'", option_name("memory-budget"), a.memory_budget);
+      fail("{} must be a size above 0 such as 4096, 64K, 512M or 2G, got '{}'",
+           option_name("memory-budget"), a.memory_budget);
     }
     o.memory_budget = *bytes;
     return;
   }
   const uint64_t half = machine_memory_bytes() / 2;
   if (in_memory_bytes > half) {
-    log::info("note: building in memory would take about {}, more than half of the memory this process may use; "
-              "building within {} (give {} to choose)", format_byte_size(in_memory_bytes), format_byte_size(half),
-              option_name("memory-budget"));
+    log::info(
+        "note: building in memory would take about {}, more than half of the memory this process "
+        "may use; "
+        "building within {} (give {} to choose)",
+        format_byte_size(in_memory_bytes), format_byte_size(half), option_name("memory-budget"));
     o.memory_budget = half;
   }
 }
@@ -63,7 +67,8 @@ ConvertOptions make_convert_options(const GraphInputArgs& a) {
     }
     o.parse.columns.push_back(rest);
   }
-  if (a.header && a.no_header) fail("{} and {} contradict each other", option_name("header"), option_name("no-header"));
+  if (a.header && a.no_header)
+    fail("{} and {} contradict each other", option_name("header"), option_name("no-header"));
   if (a.header) o.parse.header = true;
   if (a.no_header) o.parse.header = false;
   o.parse.progress = true;

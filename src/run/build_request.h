@@ -33,7 +33,8 @@ struct BuildBudgetArgs {
 // Sets the options' budget: the one given (the bounded build, always), or, when the in-memory
 // build would need more than half of the memory this process may use (`in_memory_bytes`, an
 // estimate), that half (with a note); otherwise none (the in-memory build).
-void apply_build_budget(const BuildBudgetArgs& args, uint64_t in_memory_bytes, ConvertOptions& options);
+void apply_build_budget(const BuildBudgetArgs& args, uint64_t in_memory_bytes,
+                        ConvertOptions& options);
 // What the in-memory build would hold, about: of an input file (convert), of a generated graph.
 uint64_t in_memory_convert_bytes(const std::string& input);
 uint64_t in_memory_generate_bytes(const GeneratorOptions& generator, bool undirected);

@@ -32,11 +32,11 @@ namespace tg {
 
 // What a trial of a kernel is given besides the graph.
 struct KernelArgs {
-  uint64_t source = 0;                  // Sources::kOne
-  std::vector<uint64_t> sources;        // Sources::kSample
-  bool parents = false;                 // bfs
-  double delta = 0;                     // sssp; 0: default_delta
-  PageRankOptions pagerank;             // pr
+  uint64_t source = 0;            // Sources::kOne
+  std::vector<uint64_t> sources;  // Sources::kSample
+  bool parents = false;           // bfs
+  double delta = 0;               // sssp; 0: default_delta
+  PageRankOptions pagerank;       // pr
 };
 
 enum class Sources { kNone, kOne, kSample };
@@ -47,11 +47,14 @@ enum class Sources { kNone, kOne, kSample };
 // collect moves out of an array is that array's bytes; a mapped one (32-bit ids or distances
 // widened, WCC's labels) is new while the arrays still held count. A test holds every kernel to
 // its formula exactly (Engine::peak_held_bytes: a kernel that gains an array must say so here).
-using StateBytes = uint64_t (*)(const GraphFile& file, unsigned id_bytes, bool weights, bool parents);
+using StateBytes = uint64_t (*)(const GraphFile& file, unsigned id_bytes, bool weights,
+                                bool parents);
 // What the kernel's exchanges hold per vertex on an MPI rank (engine/mpi/rank_memory.h), read as
 // StateBytes is: a rank under a budget plans it as hot data, and a test holds every kernel to it.
 using ExchangeStateOf = ExchangeState (*)(const GraphFile& file, unsigned id_bytes, bool weights);
-constexpr uint64_t values_for(uint64_t n) { return n > 0 ? n : 1; }  // an array never holds fewer than one value
+constexpr uint64_t values_for(uint64_t n) {
+  return n > 0 ? n : 1;
+}  // an array never holds fewer than one value
 // What the kernel's verifier holds besides the result it checks (its own arrays; the arcs it
 // reads come from the file's mapping): what a budget must leave it after the trials.
 using VerifyBytes = uint64_t (*)(const GraphFile& file);
@@ -69,20 +72,26 @@ struct Kernel {
   Run run;        // (Engine<Id, W>&, const KernelArgs&) -> AlgorithmResult
   Verify verify;  // (const GraphView<Id, W>&, const KernelArgs&, const AlgorithmResult&) -> Verdict
 
-  bool answers_to(std::string_view s) const { return s == name || (!s.empty() && (s == aliases[0] || s == aliases[1])); }
+  bool answers_to(std::string_view s) const {
+    return s == name || (!s.empty() && (s == aliases[0] || s == aliases[1]));
+  }
 };
 template <typename Run, typename Verify>
-constexpr Kernel<Run, Verify> kernel(std::string_view name, std::array<std::string_view, 2> aliases, Sources sources,
-                                     bool weighted, PassShape passes, StateBytes state_bytes, ExchangeStateOf exchange_state,
+constexpr Kernel<Run, Verify> kernel(std::string_view name, std::array<std::string_view, 2> aliases,
+                                     Sources sources, bool weighted, PassShape passes,
+                                     StateBytes state_bytes, ExchangeStateOf exchange_state,
                                      VerifyBytes verify_bytes, Run run, Verify verify) {
-  return {name, aliases, sources, weighted, passes, state_bytes, exchange_state, verify_bytes, run, verify};
+  return {name,        aliases,        sources,      weighted, passes,
+          state_bytes, exchange_state, verify_bytes, run,      verify};
 }
 
 // SSSP's default bucket width: the mean weight divided by the mean degree, at least the least
 // positive step (1 for integers). Light graphs get narrow buckets, dense ones wide.
 template <typename W>
 DistanceOf<W> default_delta(const GraphFile& file) {
-  const double mean_degree = file.num_vertices() ? static_cast<double>(file.num_arcs()) / static_cast<double>(file.num_vertices()) : 1.0;
+  const double mean_degree = file.num_vertices() ? static_cast<double>(file.num_arcs()) /
+                                                       static_cast<double>(file.num_vertices())
+                                                 : 1.0;
   const double mean_weight = (file.header().min_weight + file.header().max_weight) / 2;
   const double delta = std::max(mean_weight, 0.0) / std::max(mean_degree, 1.0);
   if constexpr (std::is_floating_point_v<W>) {
@@ -106,61 +115,95 @@ auto sssp_delta(const Engine& engine, const KernelArgs& a) {
   using Dist = DistanceOf<typename Engine::Weight>;
   if (a.delta <= 0) return default_delta<typename Engine::Weight>(engine.graph().file());
   const auto delta = static_cast<Dist>(a.delta);
-  if (delta <= 0) fail("{} rounds to 0 for integer weights; give at least 1", option_with("delta", fmt::format("{}", a.delta), false));
+  if (delta <= 0)
+    fail("{} rounds to 0 for integer weights; give at least 1",
+         option_with("delta", fmt::format("{}", a.delta), false));
   return delta;
 }
 
 inline constexpr auto kKernels = std::make_tuple(
-    kernel("bfs", {}, Sources::kOne, false, kBfsShape,
-           [](const GraphFile& f, unsigned id, bool, bool parents) {  // parent, depth; with parents, them widened beside
-             return values_for(f.num_vertices()) * (id + (parents ? 16 : 8));
-           },
-           [](const GraphFile&, unsigned, bool) { return ExchangeState{}; },  // its source value is the source: none shipped
-           [](const GraphFile& f) { return f.num_vertices(); },  // a flag: the vertex has its parent's arc
-           [](auto& e, const KernelArgs& a) { return run_bfs(e, a.source, a.parents); },
-           [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_bfs(g, a.source, r); }),
-    kernel("sssp", {}, Sources::kOne, true, kSsspShape,
-           [](const GraphFile& f, unsigned, bool weights, bool) {  // distance (the bins are the engine's)
-             // 32-bit distances are widened into the result beside them.
-             return values_for(f.num_vertices()) * (fits_32_bit_distances(f, weights) ? 4 + 8 : 8);
-           },
-           [](const GraphFile& f, unsigned, bool weights) {  // a distance
-             return ExchangeState{.shipped_value_bytes = fits_32_bit_distances(f, weights) ? 4u : 8u};
-           },
-           [](const GraphFile& f) { return f.num_vertices(); },  // a flag: the vertex has a tight arc
-           [](auto& e, const KernelArgs& a) {
-             const auto delta = sssp_delta(e, a);
-             if constexpr (std::is_integral_v<decltype(delta)>) {
-               constexpr bool kWeights = !std::is_same_v<typename std::decay_t<decltype(e)>::Weight, NoWeight>;
-               if (fits_32_bit_distances(e.graph().file(), kWeights)) {
-                 return run_sssp(e, a.source, static_cast<uint32_t>(delta));
-               }
-             }
-             return run_sssp(e, a.source, delta);
-           },
-           [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_sssp(g, a.source, r); }),
-    kernel("wcc", {"cc", "components"}, Sources::kNone, false, kWccShape,
-           [](const GraphFile& f, unsigned id, bool, bool) {  // parent, grandparent, least; then parent and the labels
-             return values_for(f.num_vertices()) * std::max(3 * id, id + 8);
-           },
-           [](const GraphFile&, unsigned id, bool) {  // a grandparent; Afforest's linked forest, merged
-             return ExchangeState{.shipped_value_bytes = id, .forest_copy_bytes = id};
-           },
-           [](const GraphFile& f) { return f.num_vertices() * 8; },  // its own union-find
-           [](auto& e, const KernelArgs&) { return run_wcc(e); },
-           [](const auto& g, const KernelArgs&, const AlgorithmResult& r) { return verify_wcc(g, r); }),
-    kernel("pr", {"pagerank"}, Sources::kNone, false, kPageRankShape,
-           [](const GraphFile& f, unsigned, bool, bool) { return values_for(f.num_vertices()) * 3 * 8; },  // contribution (the rank), two sums
-           [](const GraphFile&, unsigned, bool) { return ExchangeState{.shipped_value_bytes = 8}; },  // a contribution
-           [](const GraphFile& f) { return f.num_vertices() * 8; },  // the incoming sums
-           [](auto& e, const KernelArgs& a) { return run_pagerank(e, a.pagerank); },
-           [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_pagerank(g, a.pagerank, r); }),
-    kernel("radii", {}, Sources::kSample, false, kRadiiShape,
-           [](const GraphFile& f, unsigned, bool, bool) { return values_for(f.num_vertices()) * 3 * 8; },  // two source masks, eccentricity
-           [](const GraphFile&, unsigned, bool) { return ExchangeState{.shipped_value_bytes = 8}; },  // a source mask
-           [](const GraphFile& f) { return radii_verifier_bytes(f.num_vertices()); },
-           [](auto& e, const KernelArgs& a) { return run_radii(e, a.sources); },
-           [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) { return verify_radii(g, a.sources, r); }));
+    kernel(
+        "bfs", {}, Sources::kOne, false, kBfsShape,
+        [](const GraphFile& f, unsigned id, bool,
+           bool parents) {  // parent, depth; with parents, them widened beside
+          return values_for(f.num_vertices()) * (id + (parents ? 16 : 8));
+        },
+        [](const GraphFile&, unsigned, bool) {
+          return ExchangeState{};
+        },  // its source value is the source: none shipped
+        [](const GraphFile& f) {
+          return f.num_vertices();
+        },  // a flag: the vertex has its parent's arc
+        [](auto& e, const KernelArgs& a) { return run_bfs(e, a.source, a.parents); },
+        [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) {
+          return verify_bfs(g, a.source, r);
+        }),
+    kernel(
+        "sssp", {}, Sources::kOne, true, kSsspShape,
+        [](const GraphFile& f, unsigned, bool weights,
+           bool) {  // distance (the bins are the engine's)
+          // 32-bit distances are widened into the result beside them.
+          return values_for(f.num_vertices()) * (fits_32_bit_distances(f, weights) ? 4 + 8 : 8);
+        },
+        [](const GraphFile& f, unsigned, bool weights) {  // a distance
+          return ExchangeState{.shipped_value_bytes = fits_32_bit_distances(f, weights) ? 4u : 8u};
+        },
+        [](const GraphFile& f) { return f.num_vertices(); },  // a flag: the vertex has a tight arc
+        [](auto& e, const KernelArgs& a) {
+          const auto delta = sssp_delta(e, a);
+          if constexpr (std::is_integral_v<decltype(delta)>) {
+            constexpr bool kWeights =
+                !std::is_same_v<typename std::decay_t<decltype(e)>::Weight, NoWeight>;
+            if (fits_32_bit_distances(e.graph().file(), kWeights)) {
+              return run_sssp(e, a.source, static_cast<uint32_t>(delta));
+            }
+          }
+          return run_sssp(e, a.source, delta);
+        },
+        [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) {
+          return verify_sssp(g, a.source, r);
+        }),
+    kernel(
+        "wcc", {"cc", "components"}, Sources::kNone, false, kWccShape,
+        [](const GraphFile& f, unsigned id, bool,
+           bool) {  // parent, grandparent, least; then parent and the labels
+          return values_for(f.num_vertices()) * std::max(3 * id, id + 8);
+        },
+        [](const GraphFile&, unsigned id,
+           bool) {  // a grandparent; Afforest's linked forest, merged
+          return ExchangeState{.shipped_value_bytes = id, .forest_copy_bytes = id};
+        },
+        [](const GraphFile& f) { return f.num_vertices() * 8; },  // its own union-find
+        [](auto& e, const KernelArgs&) { return run_wcc(e); },
+        [](const auto& g, const KernelArgs&, const AlgorithmResult& r) {
+          return verify_wcc(g, r);
+        }),
+    kernel(
+        "pr", {"pagerank"}, Sources::kNone, false, kPageRankShape,
+        [](const GraphFile& f, unsigned, bool, bool) {
+          return values_for(f.num_vertices()) * 3 * 8;
+        },  // contribution (the rank), two sums
+        [](const GraphFile&, unsigned, bool) {
+          return ExchangeState{.shipped_value_bytes = 8};
+        },                                                        // a contribution
+        [](const GraphFile& f) { return f.num_vertices() * 8; },  // the incoming sums
+        [](auto& e, const KernelArgs& a) { return run_pagerank(e, a.pagerank); },
+        [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) {
+          return verify_pagerank(g, a.pagerank, r);
+        }),
+    kernel(
+        "radii", {}, Sources::kSample, false, kRadiiShape,
+        [](const GraphFile& f, unsigned, bool, bool) {
+          return values_for(f.num_vertices()) * 3 * 8;
+        },  // two source masks, eccentricity
+        [](const GraphFile&, unsigned, bool) {
+          return ExchangeState{.shipped_value_bytes = 8};
+        },  // a source mask
+        [](const GraphFile& f) { return radii_verifier_bytes(f.num_vertices()); },
+        [](auto& e, const KernelArgs& a) { return run_radii(e, a.sources); },
+        [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) {
+          return verify_radii(g, a.sources, r);
+        }));
 
 // f(kernel) for every row.
 template <typename F>

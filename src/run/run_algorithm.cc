@@ -6,10 +6,10 @@
 #include <tuple>
 #include <utility>
 
-#include "run/kernels.h"
-#include "run/threads.h"
-#include "run/run_trials.h"
 #include "engine/mpi/steal.h"
+#include "run/kernels.h"
+#include "run/run_trials.h"
+#include "run/threads.h"
 #include "util/byte_size.h"
 #include "util/error.h"
 #include "util/option_names.h"
@@ -25,22 +25,23 @@ void check_kernel_fits(const RunRequest& a, const Kernel& kernel, const GraphFil
   if (a.source && kernel.sources != Sources::kOne) {
     fail("{} is the source of bfs and sssp; {} {}", option_name("source"), kernel.name,
          kernel.sources == Sources::kSample
-             ? fmt::format("runs from sampled sources (their number is {}, their draw {})", option_name("samples"),
-                           option_name("seed"))
+             ? fmt::format("runs from sampled sources (their number is {}, their draw {})",
+                           option_name("samples"), option_name("seed"))
              : std::string("takes no source"));
   }
   if (!kernel.weighted) return;
   if (!g.weighted() && !a.unit_weights) {
-    fail("{} needs edge weights and {} has none; pass {} to count hops as distance 1", kernel.name, g.name(),
-         option_on("unit-weights"));
+    fail("{} needs edge weights and {} has none; pass {} to count hops as distance 1", kernel.name,
+         g.name(), option_on("unit-weights"));
   }
   if (g.weighted() && !a.unit_weights && g.header().min_weight < 0) {
-    fail("{} needs non-negative weights; {} has weights down to {}", kernel.name, g.name(), g.header().min_weight);
+    fail("{} needs non-negative weights; {} has weights down to {}", kernel.name, g.name(),
+         g.header().min_weight);
   }
 }
 
-nlohmann::json report_json(const RunRequest& a, const GraphFile& file, const RunOutcome& out, const RunExtras& extras,
-                           double read_seconds, uint64_t baseline_rss) {
+nlohmann::json report_json(const RunRequest& a, const GraphFile& file, const RunOutcome& out,
+                           const RunExtras& extras, double read_seconds, uint64_t baseline_rss) {
   double total = 0;
   nlohmann::json trials = nlohmann::json::array();
   for (const auto& o : out.trials) {
@@ -49,12 +50,14 @@ nlohmann::json report_json(const RunRequest& a, const GraphFile& file, const Run
                      {"summary", o.result.summary},
                      {"iterations", o.iterations},
                      {"vertex_state_bytes", o.vertex_bytes},
-                     {"memory", {{"vertex_state_peak", o.memory.vertex_state_peak},
-                                 {"engine_sets", o.memory.engine_sets},
-                                 {"block_index", o.memory.block_index},
-                                 {"store_pool", o.memory.store_pool}}}};
+                     {"memory",
+                      {{"vertex_state_peak", o.memory.vertex_state_peak},
+                       {"engine_sets", o.memory.engine_sets},
+                       {"block_index", o.memory.block_index},
+                       {"store_pool", o.memory.store_pool}}}};
     if (o.source) t["source"] = file.original_id(*o.source);
-    if (o.result.edges_traversed) t["teps"] = static_cast<double>(o.result.edges_traversed) / o.seconds;
+    if (o.result.edges_traversed)
+      t["teps"] = static_cast<double>(o.result.edges_traversed) / o.seconds;
     if (o.verdict) {
       t["verified"] = o.verdict->ok;
       if (!o.verdict->ok) t["verification_error"] = o.verdict->message;
@@ -111,22 +114,28 @@ nlohmann::json report_json(const RunRequest& a, const GraphFile& file, const Run
 // Runs the trials of the kernel that answers to `name` (one does), through its own translation
 // unit (run_trials.h).
 template <size_t... K>
-void run_kernel_named(std::string_view name, const RunRequest& a, std::shared_ptr<const GraphFile> file, RunOutcome& out,
-                      RunExtras& extras, std::index_sequence<K...>) {
-  (void)((std::get<K>(kKernels).answers_to(name) && (run_kernel_trials<K>(a, file, out, extras), true)) || ...);
+void run_kernel_named(std::string_view name, const RunRequest& a,
+                      std::shared_ptr<const GraphFile> file, RunOutcome& out, RunExtras& extras,
+                      std::index_sequence<K...>) {
+  (void)((std::get<K>(kKernels).answers_to(name) &&
+          (run_kernel_trials<K>(a, file, out, extras), true)) ||
+         ...);
 }
 
 }  // namespace
 
 void check_run_request(const RunRequest& a) {
   if (!with_kernel(a.algorithm, [](const auto&) {})) {
-    fail("unknown algorithm '{}': one of bfs, sssp, wcc (cc, components), pr (pagerank), radii", a.algorithm);
+    fail("unknown algorithm '{}': one of bfs, sssp, wcc (cc, components), pr (pagerank), radii",
+         a.algorithm);
   }
   apply_threads(a.threads);
   // Options Python passes too are named as its user wrote them (util/option_names.h).
   if (a.trials < 1) fail("{} must be at least 1", option_name("trials"));
-  if (a.samples < 1 || a.samples > 64) fail("{} must be between 1 and 64, got {}", option_name("samples"), a.samples);
-  if (a.radii_sources.size() > 64) fail("radii takes at most 64 sources, got {}", a.radii_sources.size());
+  if (a.samples < 1 || a.samples > 64)
+    fail("{} must be between 1 and 64, got {}", option_name("samples"), a.samples);
+  if (a.radii_sources.size() > 64)
+    fail("radii takes at most 64 sources, got {}", a.radii_sources.size());
   if (a.iterations < 1) fail("{} must be at least 1", option_name("iterations"));
   if (!(a.tolerance >= 0)) fail("{} must not be negative", option_name("tolerance"));
   if (!(a.damping > 0 && a.damping < 1)) fail("{} must be in (0, 1)", option_name("damping"));
@@ -144,40 +153,55 @@ void check_run_request(const RunRequest& a) {
   }
   if (a.store_buffers < 1) fail("--store-buffers must be at least 1");
   if (a.store_depth < 1) fail("--store-depth must be at least 1");
-  if (a.store_io_threads < 1 || a.store_io_threads > 64) fail("--store-io-threads must be 1 to 64, got {}", a.store_io_threads);
-  if (!(a.store_delay >= 0 && a.store_delay <= 60)) fail("--store-delay must be between 0 and 60 seconds, got {}", a.store_delay);
+  if (a.store_io_threads < 1 || a.store_io_threads > 64)
+    fail("--store-io-threads must be 1 to 64, got {}", a.store_io_threads);
+  if (!(a.store_delay >= 0 && a.store_delay <= 60))
+    fail("--store-delay must be between 0 and 60 seconds, got {}", a.store_delay);
   check_budget_options(a.budget, a.far_given);
   if (a.exchange != "collective" && a.exchange != "ring" && a.exchange != "accumulate") {
     fail("--exchange must be collective, ring or accumulate, got '{}'", a.exchange);
   }
-  if (a.ring_batch < 1 || a.ring_batch > (1u << 20)) fail("--ring-batch must be 1 to 1048576 records, got {}", a.ring_batch);
-  if (!(a.ring_hurried > 0 && a.ring_hurried <= 1)) fail("--ring-hurried must be a share of the ring in (0, 1], got {}", a.ring_hurried);
+  if (a.ring_batch < 1 || a.ring_batch > (1u << 20))
+    fail("--ring-batch must be 1 to 1048576 records, got {}", a.ring_batch);
+  if (!(a.ring_hurried > 0 && a.ring_hurried <= 1))
+    fail("--ring-hurried must be a share of the ring in (0, 1], got {}", a.ring_hurried);
   if (a.slices < 1 || a.slices > 4096) fail("--slices must be 1 to 4096, got {}", a.slices);
   if (a.slices > 1 && a.exchange == "collective") {
-    fail("--slices {} needs --exchange ring or accumulate: the collective exchange sends once, after the pass", a.slices);
+    fail(
+        "--slices {} needs --exchange ring or accumulate: the collective exchange sends once, "
+        "after the pass",
+        a.slices);
   }
-  if (a.steal && a.slices < 2) fail("--steal takes slices from other ranks: it needs --slices 2 or more (and --exchange ring or accumulate)");
+  if (a.steal && a.slices < 2)
+    fail(
+        "--steal takes slices from other ranks: it needs --slices 2 or more (and --exchange ring "
+        "or accumulate)");
   if (a.distributed) {
     const auto bound = parse_byte_size(a.exchange_memory);
-    if (!bound || *bound < 4096) fail("--exchange-memory must be at least 4K, got '{}'", a.exchange_memory);
+    if (!bound || *bound < 4096)
+      fail("--exchange-memory must be at least 4K, got '{}'", a.exchange_memory);
     if (a.steal && dist::TaskBoard::records_fitting(*bound / 8, 16, a.slices) == 0) {
-      fail("--steal with --slices {} needs a larger --exchange-memory than {}: the task board's eighth of it holds no task", a.slices,
-           a.exchange_memory);
+      fail(
+          "--steal with --slices {} needs a larger --exchange-memory than {}: the task board's "
+          "eighth of it holds no task",
+          a.slices, a.exchange_memory);
     }
     if (a.steal && (a.budget.given() || a.store != "mapped")) {
-      fail("--steal with {} on MPI ranks is not built: a stolen slice's sources lie in another rank's rows, and a "
-           "rank's block-major passes read only the rows of its own masters",
-           a.budget.given() ? "a memory budget" : "--store " + a.store);
+      fail(
+          "--steal with {} on MPI ranks is not built: a stolen slice's sources lie in another "
+          "rank's rows, and a "
+          "rank's block-major passes read only the rows of its own masters",
+          a.budget.given() ? "a memory budget" : "--store " + a.store);
     }
   }
   if (a.budget.given() && a.store != "mapped") {
-    fail("{} puts every block in one store; under {} or {} the planner places them", option_name("store"),
-         option_name("memory-budget"), option_name("far-ratio"));
+    fail("{} puts every block in one store; under {} or {} the planner places them",
+         option_name("store"), option_name("memory-budget"), option_name("far-ratio"));
   }
 }
 
-RunOutcome run_algorithm(const RunRequest& a, std::shared_ptr<const GraphFile> file, double read_seconds,
-                         uint64_t baseline_rss) {
+RunOutcome run_algorithm(const RunRequest& a, std::shared_ptr<const GraphFile> file,
+                         double read_seconds, uint64_t baseline_rss) {
   check_run_request(a);
   RunOutcome out;
   RunExtras extras;
@@ -186,10 +210,13 @@ RunOutcome run_algorithm(const RunRequest& a, std::shared_ptr<const GraphFile> f
     check_kernel_fits(a, kernel, *file);
     if (file->num_vertices() == 0) fail("{} has no vertices", file->name());
     for (uint64_t s : a.radii_sources) {
-      if (s >= file->num_vertices()) fail("radii source {} is not a vertex (the graph has {})", s, file->num_vertices());
+      if (s >= file->num_vertices())
+        fail("radii source {} is not a vertex (the graph has {})", s, file->num_vertices());
     }
   });
-  run_kernel_named(a.algorithm, a, file, out, extras, std::make_index_sequence<std::tuple_size_v<std::remove_const_t<decltype(kKernels)>>>{});
+  run_kernel_named(
+      a.algorithm, a, file, out, extras,
+      std::make_index_sequence<std::tuple_size_v<std::remove_const_t<decltype(kKernels)>>>{});
   for (const auto& o : out.trials) {
     if (o.verdict && !o.verdict->ok) out.all_verified = false;
   }

@@ -7,18 +7,17 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "run/kernels.h"
 #include "algorithms/result.h"
-#include "run/budget.h"
 #include "engine/cpu/engine.h"
 #include "graph/graph_file.h"
 #include "plan/tier_plan.h"
+#include "run/budget.h"
+#include "run/kernels.h"
 #include "util/memory.h"
 
 namespace tg::run {
@@ -29,17 +28,19 @@ struct RunRequest {
   bool iterations_given = false;  // -i given: a fixed count (or a cap on --tolerance)
   bool verify = false, parents = false, unit_weights = false, no_checksums = false;
   bool pass_stats = false;  // per-pass statistics in the report (road SSSP's 12,815 passes: 20 MiB)
-  std::optional<uint64_t> source;          // original id; none: picked per trial
-  std::vector<uint64_t> radii_sources;     // dense ids, at most 64; empty: sampled per trial
+  std::optional<uint64_t> source;       // original id; none: picked per trial
+  std::vector<uint64_t> radii_sources;  // dense ids, at most 64; empty: sampled per trial
   uint64_t seed = 27491095;
-  double alpha = EngineOptions{}.alpha, beta = EngineOptions{}.beta, pull_share = EngineOptions{}.pull_share;
+  double alpha = EngineOptions{}.alpha, beta = EngineOptions{}.beta,
+         pull_share = EngineOptions{}.pull_share;
   double tolerance = 0, damping = 0.85, delta = 0;
   std::string direction = "auto", schedule = "auto", store = "mapped", store_order = "in-order";
   uint32_t store_buffers = 8, store_depth = 4, store_io_threads = 1;
   std::string store_buffer_bytes;  // empty: the largest block's size
   double store_delay = 0;
   BudgetArgs budget;
-  bool far_rank_in_place = false;  // --far rank: the job reads its far ranks in place (decided at its start)
+  bool far_rank_in_place =
+      false;  // --far rank: the job reads its far ranks in place (decided at its start)
   bool far_given = false;  // --far on the command line (meaningless without a budget)
   bool progress = true;    // a status line per pass on a terminal, for runs of a second or more
   // On the ranks of an MPI job (MPI started, more than one rank): each rank masters a vertex range
@@ -49,10 +50,12 @@ struct RunRequest {
   std::string exchange = "collective";
   std::string exchange_memory = "64M";  // what the exchange's buffers may hold at once, per rank
   uint32_t ring_batch = 128;            // --exchange ring: records per batch
-  double ring_hurried = 0.8;            // --exchange ring: how full a ring is before batches are hurried
-  uint32_t slices = 1;                  // ring, accumulate: a push pass's frontier slices, each sent before the next
-  bool steal = false;                   // with slices: ranks take each other's slices when their own are done
-  std::string barrier = "relaxed";      // relaxed: a push pass readies its sources as it goes (pr); strict
+  double ring_hurried = 0.8;  // --exchange ring: how full a ring is before batches are hurried
+  uint32_t slices =
+      1;               // ring, accumulate: a push pass's frontier slices, each sent before the next
+  bool steal = false;  // with slices: ranks take each other's slices when their own are done
+  std::string barrier =
+      "relaxed";  // relaxed: a push pass readies its sources as it goes (pr); strict
   double partition_alpha = -1;
   // Called after every edge pass, on the calling thread; may throw to end the run (Python's
   // Ctrl-C), which unwinds cleanly out of the engine.
@@ -79,14 +82,14 @@ struct RunOutcome {
   std::vector<TrialOutcome> trials;
   std::optional<TierPlan> plan;
   bool all_verified = true;  // no trial's verification failed
-  uint64_t peak_rss = 0;  // on MPI ranks: the largest rank's
+  uint64_t peak_rss = 0;     // on MPI ranks: the largest rank's
   int ranks = 1;
   nlohmann::json report;  // what `run --json` prints
 };
 
 // Runs the request's trials on `file` (its checks first). `read_seconds` and `baseline_rss` go
 // into the report as given (the caller read the graph).
-RunOutcome run_algorithm(const RunRequest& request, std::shared_ptr<const GraphFile> file, double read_seconds = 0,
-                         uint64_t baseline_rss = current_rss_bytes());
+RunOutcome run_algorithm(const RunRequest& request, std::shared_ptr<const GraphFile> file,
+                         double read_seconds = 0, uint64_t baseline_rss = current_rss_bytes());
 
 }  // namespace tg::run

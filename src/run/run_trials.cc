@@ -1,10 +1,9 @@
 // The non-template parts of a run's trials (run_trials_impl.h): its block store and the store's
 // report.
-#include "run/run_trials_impl.h"
-
 #include <algorithm>
 #include <optional>
 
+#include "run/run_trials_impl.h"
 #include "store/composite_store.h"
 #include "store/copying_store.h"
 #include "store/far_rank_store.h"
@@ -48,25 +47,27 @@ void check_verifier_fits(const TierPlan& plan, int trials, uint64_t verifier_byt
   const uint64_t results = plan.results_held;
   const uint64_t needed = plan.index + results + verifier_bytes;
   if (needed <= *plan.budget) return;
-  fail("{} with a memory budget of {}: the verifier runs after the trials and holds the graph's index ({}), the {} "
-       "trial result{} ({}) and its own arrays ({}), {} in all; give {} or more, or run without it",
-       option_on("verify"), format_byte_size(*plan.budget), format_byte_size(plan.index), trials, trials == 1 ? "" : "s",
-       format_byte_size(results), format_byte_size(verifier_bytes), format_byte_size(needed),
-       option_with("memory-budget", fmt::format("{}M", (needed + (1 << 20) - 1) >> 20)));
+  fail(
+      "{} with a memory budget of {}: the verifier runs after the trials and holds the graph's "
+      "index ({}), the {} "
+      "trial result{} ({}) and its own arrays ({}), {} in all; give {} or more, or run without it",
+      option_on("verify"), format_byte_size(*plan.budget), format_byte_size(plan.index), trials,
+      trials == 1 ? "" : "s", format_byte_size(results), format_byte_size(verifier_bytes),
+      format_byte_size(needed),
+      option_with("memory-budget", fmt::format("{}M", (needed + (1 << 20) - 1) >> 20)));
 }
 
 nlohmann::json store_json(const BlockStore& store) {
   const StoreCounters c = store.counters();
-  nlohmann::json j = {
-      {"name", store.name()},
-      {"pool_bytes", store.pool_bytes()},
-      {"blocks_read", c.blocks},
-      {"bytes_fetched", c.bytes},
-      {"requests", c.requests},
-      {"wait_seconds", c.wait_seconds},
-      {"request_seconds", c.request_seconds},
-      {"max_in_flight", c.max_in_flight},
-      {"overlap", overlap(c.wait_seconds, c.request_seconds)}};
+  nlohmann::json j = {{"name", store.name()},
+                      {"pool_bytes", store.pool_bytes()},
+                      {"blocks_read", c.blocks},
+                      {"bytes_fetched", c.bytes},
+                      {"requests", c.requests},
+                      {"wait_seconds", c.wait_seconds},
+                      {"request_seconds", c.request_seconds},
+                      {"max_in_flight", c.max_in_flight},
+                      {"overlap", overlap(c.wait_seconds, c.request_seconds)}};
   if (const auto* numa = dynamic_cast<const NumaStore*>(&store)) {
     j["node"] = numa->node();
     j["node_bytes"] = numa->node_bytes();
@@ -80,7 +81,8 @@ nlohmann::json store_json(const BlockStore& store) {
                             {"peak_rss_bytes", rank.server_peak_rss_bytes()},
                             {"reads", reads}};
     };
-    if (const auto* in_place = dynamic_cast<const FarRankStore*>(&s)) return describe(*in_place, "in place");
+    if (const auto* in_place = dynamic_cast<const FarRankStore*>(&s))
+      return describe(*in_place, "in place");
     const auto* copying = dynamic_cast<const CopyingStore*>(&s);
     const auto* rank = copying ? dynamic_cast<const RankTransfer*>(&copying->transfer()) : nullptr;
     if (rank) return describe(*rank, "one-sided copies");

@@ -11,8 +11,8 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "run/run_algorithm.h"
 #include "graph/graph_file.h"
+#include "run/run_algorithm.h"
 
 namespace tg::run {
 

@@ -6,14 +6,14 @@
 
 #include <tuple>
 
-#include "run/kernels.h"
 #include "algorithms/sources.h"
-#include "run/run_trials.h"
-#include "mpi/comm.h"
-#include "engine/mpi/dist_engine.h"
-#include "mpi/mpi_runtime.h"
-#include "engine/mpi/partition.h"
 #include "engine/cpu/engine.h"
+#include "engine/mpi/dist_engine.h"
+#include "engine/mpi/partition.h"
+#include "mpi/comm.h"
+#include "mpi/mpi_runtime.h"
+#include "run/kernels.h"
+#include "run/run_trials.h"
 #include "store/block_store.h"
 #include "store/resident_store.h"
 #include "util/byte_size.h"
@@ -30,7 +30,8 @@ constexpr double kDefaultPageRankTolerance = 1e-7;
 
 // The block store of a run: none (the engine's mapped store), the copying store (pread, with
 // injected latency and order) or the file tier (O_DIRECT through io_uring). In run_trials.cc.
-std::unique_ptr<BlockStore> make_store(const RunRequest& a, std::shared_ptr<const GraphFile> file, bool weights);
+std::unique_ptr<BlockStore> make_store(const RunRequest& a, std::shared_ptr<const GraphFile> file,
+                                       bool weights);
 // A store's counters (and a tier's own figures) for the report.
 nlohmann::json store_json(const BlockStore& store);
 // Under a budget, --verify runs after the trials, once the engine and its stores are gone: it
@@ -66,23 +67,24 @@ nlohmann::json rank_reports(Engine& engine, double seconds, const std::optional<
   mpi::CommCounters outside = engine.between_edge_passes();
   outside += comm.take_counters();  // vertex passes, reductions, gathers since the last edge pass
   total += outside;
-  const nlohmann::json mine{{"rank", comm.rank()},
-                            {"masters", comm.end(comm.rank()) - comm.first(comm.rank())},
-                            {"seconds", seconds},
-                            {"bytes_sent", total.bytes_sent},
-                            {"messages", total.messages},
-                            {"edge_pass_compute_seconds", compute},
-                            {"communication_seconds", total.communication_seconds},
-                            {"communication_seconds_outside_edge_passes", outside.communication_seconds},
-                            {"wait_seconds", total.wait_seconds},
-                            {"communication_buffer_peak_bytes", comm.peak_buffer_bytes()},
-                            {"inbox_window_bytes", engine.inbox_window_bytes()},
-                            {"exchange_held_bytes",
-                             {{"shipped_values", engine.exchange_held().shipped_values},
-                              {"forest_copy", engine.exchange_held().forest_copy},
-                              {"forest_hooks", engine.exchange_held().forest_hooks}}},
-                            {"peak_rss_bytes", peak_rss_bytes()},  // so far
-                            {"passes", passes}};
+  const nlohmann::json mine{
+      {"rank", comm.rank()},
+      {"masters", comm.end(comm.rank()) - comm.first(comm.rank())},
+      {"seconds", seconds},
+      {"bytes_sent", total.bytes_sent},
+      {"messages", total.messages},
+      {"edge_pass_compute_seconds", compute},
+      {"communication_seconds", total.communication_seconds},
+      {"communication_seconds_outside_edge_passes", outside.communication_seconds},
+      {"wait_seconds", total.wait_seconds},
+      {"communication_buffer_peak_bytes", comm.peak_buffer_bytes()},
+      {"inbox_window_bytes", engine.inbox_window_bytes()},
+      {"exchange_held_bytes",
+       {{"shipped_values", engine.exchange_held().shipped_values},
+        {"forest_copy", engine.exchange_held().forest_copy},
+        {"forest_hooks", engine.exchange_held().forest_hooks}}},
+      {"peak_rss_bytes", peak_rss_bytes()},  // so far
+      {"passes", passes}};
   nlohmann::json report = mine;
   if (plan) {
     report["plan"] = {{"rows", {plan->first_row(), plan->end_row()}},
@@ -102,14 +104,16 @@ nlohmann::json rank_reports(Engine& engine, double seconds, const std::optional<
                       {"clears_published", ring->counters.clears}};
   }
   nlohmann::json all = nlohmann::json::array();
-  for (const auto& text : comm.gather_text(report.dump())) all.push_back(nlohmann::json::parse(text));
+  for (const auto& text : comm.gather_text(report.dump()))
+    all.push_back(nlohmann::json::parse(text));
   return all;
 }
 
 // The trials on one engine (shared-memory or distributed).
 template <typename Kernel, typename Id, typename W, typename Engine>
-void run_trials_on(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W>& g, Engine& engine, uint64_t& passes,
-                   std::unique_ptr<Progress>& progress, RunOutcome& out) {
+void run_trials_on(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W>& g,
+                   Engine& engine, uint64_t& passes, std::unique_ptr<Progress>& progress,
+                   RunOutcome& out) {
   const bool root = !mpi::started() || mpi::rank() == 0;  // the rank that holds results and reports
   SourcePicker picker(g.num_vertices(), a.seed);
   KernelArgs args;
@@ -129,20 +133,25 @@ void run_trials_on(const RunRequest& a, const Kernel& kernel, const GraphView<Id
       // A source given that has no out-edges reaches only itself: the answer is right but
       // looks like a failure ("levels: 1"), so say why (sampled sources always have out-edges).
       if (a.source && t == 0 && root && g.out_degree(args.source) == 0) {
-        log::info("note: source {} has no out-edges, so {} reaches only the source itself", *a.source, kernel.name);
+        log::info("note: source {} has no out-edges, so {} reaches only the source itself",
+                  *a.source, kernel.name);
       }
     }
     if (kernel.sources == Sources::kSample) {
-      args.sources = !a.radii_sources.empty() ? a.radii_sources
-                                              : radii_sources(g, a.samples, a.seed + static_cast<uint64_t>(t));
+      args.sources = !a.radii_sources.empty()
+                         ? a.radii_sources
+                         : radii_sources(g, a.samples, a.seed + static_cast<uint64_t>(t));
     }
     o.args = args;
     engine.reset_stats();
     passes = 0;
-    progress = std::make_unique<Progress>(a.trials > 1 ? fmt::format("{} trial {}/{}:", kernel.name, t + 1, a.trials)
-                                                       : fmt::format("{}:", kernel.name), 0,
-                                          root && a.progress && log::level() >= log::Level::kInfo);  // -q: nothing
-    if constexpr (requires { engine.comm(); }) engine.comm().wait_for_all();  // the ranks start together
+    progress = std::make_unique<Progress>(
+        a.trials > 1 ? fmt::format("{} trial {}/{}:", kernel.name, t + 1, a.trials)
+                     : fmt::format("{}:", kernel.name),
+        0,
+        root && a.progress && log::level() >= log::Level::kInfo);  // -q: nothing
+    if constexpr (requires { engine.comm(); })
+      engine.comm().wait_for_all();  // the ranks start together
     Timer timer;
     o.result = kernel.run(engine, args);
     o.seconds = timer.seconds();
@@ -152,7 +161,8 @@ void run_trials_on(const RunRequest& a, const Kernel& kernel, const GraphView<Id
     o.memory = engine.memory();
     // Under a budget the verifier, which reads every edge from the mapping, runs after the peak
     // RSS of the trials is taken.
-    if constexpr (requires { engine.rank_passes(); }) o.ranks = rank_reports(engine, o.seconds, out.plan);
+    if constexpr (requires { engine.rank_passes(); })
+      o.ranks = rank_reports(engine, o.seconds, out.plan);
     if (a.verify && !a.budget.given() && root) o.verdict = kernel.verify(g, args, o.result);
     out.trials.push_back(std::move(o));
   }
@@ -165,8 +175,10 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
   const bool root = !mpi::started() || mpi::rank() == 0;
   std::unique_ptr<mpi::Comm> comm;
   if (a.distributed) {
-    const Partition partition = partition_vertices(*file, static_cast<uint32_t>(mpi::size()),
-                                                   a.partition_alpha >= 0 ? a.partition_alpha : default_partition_alpha(static_cast<uint32_t>(mpi::size())));
+    const Partition partition = partition_vertices(
+        *file, static_cast<uint32_t>(mpi::size()),
+        a.partition_alpha >= 0 ? a.partition_alpha
+                               : default_partition_alpha(static_cast<uint32_t>(mpi::size())));
     std::vector<uint64_t> bounds{0};
     for (const auto& r : partition.ranks) bounds.push_back(r.end);
     comm = std::make_unique<mpi::Comm>(std::move(bounds));
@@ -186,18 +198,20 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
   if (a.budget.given()) {
     const uint32_t threads = static_cast<uint32_t>(omp_get_max_threads());
     // On ranks, this rank's share: the rows of its masters, and its exchange's memory.
-    PlanInputs inputs = comm ? plan_inputs(kernel, g, kWeights, a.parents, threads,
-                                           RankShare{{comm->first(comm->rank()), comm->end(comm->rank())},
-                                                     dist_options.exchange_bytes,
-                                                     dist_options.exchange == Exchange::kAccumulate})
-                             : plan_inputs(kernel, g, kWeights, a.parents, threads);
+    PlanInputs inputs =
+        comm ? plan_inputs(kernel, g, kWeights, a.parents, threads,
+                           RankShare{{comm->first(comm->rank()), comm->end(comm->rank())},
+                                     dist_options.exchange_bytes,
+                                     dist_options.exchange == Exchange::kAccumulate})
+             : plan_inputs(kernel, g, kWeights, a.parents, threads);
     inputs.far_in_place = a.far_rank_in_place;
     inputs.trials = static_cast<uint32_t>(std::max(a.trials, 1));
     out.plan = make_plan(a.budget, *file, inputs);
     if (root) {
       for (const auto& line : out.plan->reasons) log::info("plan: {}", line);
     }
-    if (a.verify && root && out.plan->budget) check_verifier_fits(*out.plan, a.trials, kernel.verify_bytes(*file));
+    if (a.verify && root && out.plan->budget)
+      check_verifier_fits(*out.plan, a.trials, kernel.verify_bytes(*file));
     if (out.plan->far == "paging") file->advise_random();
     Timer check_timer;
     check_local_blocks(*file, *out.plan, !a.no_checksums, kWeights);
@@ -213,8 +227,12 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
   }
   EngineOptions engine_options;
   engine_options.store = tiers.composite ? tiers.composite.get() : store.get();
-  engine_options.schedule = a.schedule == "vertex" ? Schedule::kVertex : a.schedule == "block" ? Schedule::kBlock : Schedule::kAuto;
-  engine_options.direction = a.direction == "push" ? Direction::kPush : a.direction == "pull" ? Direction::kPull : Direction::kAuto;
+  engine_options.schedule = a.schedule == "vertex"  ? Schedule::kVertex
+                            : a.schedule == "block" ? Schedule::kBlock
+                                                    : Schedule::kAuto;
+  engine_options.direction = a.direction == "push"   ? Direction::kPush
+                             : a.direction == "pull" ? Direction::kPull
+                                                     : Direction::kAuto;
   engine_options.alpha = a.alpha;
   engine_options.beta = a.beta;
   engine_options.pull_share = a.pull_share;
@@ -223,12 +241,15 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
   uint64_t passes = 0;
   engine_options.hooks.end = [&](const IterationStats& s) {
     if (progress && progress->shown()) {  // no formatting per pass when nothing is drawn
-      progress->status(fmt::format("pass {}: {} {}, {} vertices activated", ++passes, direction_name(s.direction),
-                                   schedule_name(s.schedule), s.activated));
+      progress->status(fmt::format("pass {}: {} {}, {} vertices activated", ++passes,
+                                   direction_name(s.direction), schedule_name(s.schedule),
+                                   s.activated));
     }
     if (a.after_pass) a.after_pass();
   };
-  const auto trials = [&](auto& engine) { run_trials_on(a, kernel, g, engine, passes, progress, out); };
+  const auto trials = [&](auto& engine) {
+    run_trials_on(a, kernel, g, engine, passes, progress, out);
+  };
   if (comm) {
     DistEngine<Id, W> engine(g, engine_options, *comm, dist_options);
     trials(engine);
@@ -240,8 +261,10 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
   }
   out.peak_rss = peak_rss_bytes();
   if (tiers.composite) extras.tiers = {store_json(*tiers.local), store_json(*tiers.far)};
-  // The far tier's memory, where this process maps it: a NUMA node's, or a far rank's shared window.
-  if (const auto* resident = dynamic_cast<const ResidentStore*>(tiers.far.get())) extras.far_node_bytes = resident->region_bytes();
+  // The far tier's memory, where this process maps it: a NUMA node's, or a far rank's shared
+  // window.
+  if (const auto* resident = dynamic_cast<const ResidentStore*>(tiers.far.get()))
+    extras.far_node_bytes = resident->region_bytes();
   extras.local_peak_rss = out.peak_rss - std::min(out.peak_rss, extras.far_node_bytes);
   if (comm) {  // the largest rank's
     comm->allreduce(&out.peak_rss, 1, mpi::Scalar::kU64, mpi::ReduceOp::kMax);
@@ -252,14 +275,16 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
   }
 }
 
-
 template <size_t K>
-void run_kernel_trials(const RunRequest& a, std::shared_ptr<const GraphFile> file, RunOutcome& out, RunExtras& extras) {
+void run_kernel_trials(const RunRequest& a, std::shared_ptr<const GraphFile> file, RunOutcome& out,
+                       RunExtras& extras) {
   const auto& kernel = std::get<K>(kKernels);
   if (kernel.weighted && !a.unit_weights) {
-    with_weighted_view(file, [&](const auto& view) { run_trials(a, kernel, view, file, out, extras); });
+    with_weighted_view(file,
+                       [&](const auto& view) { run_trials(a, kernel, view, file, out, extras); });
   } else {
-    with_unweighted_view(file, [&](const auto& view) { run_trials(a, kernel, view, file, out, extras); });
+    with_unweighted_view(file,
+                         [&](const auto& view) { run_trials(a, kernel, view, file, out, extras); });
   }
 }
 

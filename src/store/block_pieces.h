@@ -27,16 +27,18 @@ namespace tg {
 
 // A piece's parts packed 8-byte aligned: how many bytes it takes (what a buffer must hold).
 struct PieceLayout {
-  uint64_t offsets_bytes = 0, vertices_at = 0, vertices_bytes = 0, neighbours_at = 0, neighbours_bytes = 0;
+  uint64_t offsets_bytes = 0, vertices_at = 0, vertices_bytes = 0, neighbours_at = 0,
+           neighbours_bytes = 0;
   uint64_t weights_at = 0, weights_bytes = 0, end = 0;
 };
-PieceLayout piece_layout(const format::BlockEntry& e, uint64_t entries, uint64_t arcs, uint32_t weight_bytes);
+PieceLayout piece_layout(const format::BlockEntry& e, uint64_t entries, uint64_t arcs,
+                         uint32_t weight_bytes);
 
 // Cuts block d (index row e) into pieces of at most `capacity` bytes each, in order, covering
 // every directory entry and every arc once. weight_bytes: 0 when the pass reads no weights.
 // capacity must hold one entry and one arc (64 bytes do).
-std::vector<BlockPiece> cut_into_pieces(const BlockDecoder& d, const format::BlockEntry& e, uint64_t capacity,
-                                        uint32_t weight_bytes);
+std::vector<BlockPiece> cut_into_pieces(const BlockDecoder& d, const format::BlockEntry& e,
+                                        uint64_t capacity, uint32_t weight_bytes);
 
 // Where a piece's four parts lie once read (a store places each where its transfer's alignment
 // allows); vertices is unused for CSR, weights when unread.
@@ -52,7 +54,8 @@ struct PieceParts {
 // inside the range, neighbours inside the minor range). Returns what is wrong, or an empty
 // string with `out` decoding the piece. A piece's bytes are part of a part, so its hashes cannot
 // be checked alone; a whole block's are.
-std::string settle_piece(const PieceParts& parts, const format::BlockEntry& e, const BlockShape& shape,
-                         const BlockPiece& piece, uint64_t major_first, uint64_t minor_first, BlockDecoder& out);
+std::string settle_piece(const PieceParts& parts, const format::BlockEntry& e,
+                         const BlockShape& shape, const BlockPiece& piece, uint64_t major_first,
+                         uint64_t minor_first, BlockDecoder& out);
 
 }  // namespace tg

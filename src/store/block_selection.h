@@ -40,7 +40,8 @@ struct SelectionWidths {
   uint8_t offset_bytes = 4, vertex_bytes = 4, id_bytes = 4;
   uint32_t weight_bytes = 0;  // 0: the pass reads no weights
 };
-SelectionWidths selection_widths(const format::BlockEntry& e, uint64_t major_size, uint32_t weight_bytes);
+SelectionWidths selection_widths(const format::BlockEntry& e, uint64_t major_size,
+                                 uint32_t weight_bytes);
 
 // Bytes of the gathered header (offsets and vertices) of `entries` entries, 8-byte aligned.
 uint64_t selection_header_bytes(uint64_t entries, const SelectionWidths& w);
@@ -53,20 +54,23 @@ uint64_t selected_entries(std::span<const EntryRun> runs);
 // gathered header (offsets rebased, vertices local: selection_header_bytes of the selection's
 // entries) at `header`, which must lie apart from step 1's bytes, and each run's arcs in the
 // block into `arcs`. Returns what is wrong, or an empty string.
-std::string read_selected_directory(std::span<const EntryRun> runs, std::span<const RunGroup> groups,
+std::string read_selected_directory(std::span<const EntryRun> runs,
+                                    std::span<const RunGroup> groups,
                                     std::span<const unsigned char* const> group_offsets,
-                                    std::span<const unsigned char* const> group_vertices, const format::BlockEntry& e,
-                                    uint64_t major_size, const SelectionWidths& w, unsigned char* header,
+                                    std::span<const unsigned char* const> group_vertices,
+                                    const format::BlockEntry& e, uint64_t major_size,
+                                    const SelectionWidths& w, unsigned char* header,
                                     std::vector<EntryRun>& arcs);
 
 // Step 2 arrived: arc group g's neighbours start at group_neighbours[g] (its first arc) and its
 // weights at group_weights[g]. Moves the arcs down to follow the header at the buffer's start
 // (the groups must lie at or above where they go), checks the neighbours, and points `out` at
 // the gathered block. Returns what is wrong, or an empty string.
-std::string gather_selection(std::span<const EntryRun> arcs, uint64_t entries, std::span<const RunGroup> arc_groups,
+std::string gather_selection(std::span<const EntryRun> arcs, uint64_t entries,
+                             std::span<const RunGroup> arc_groups,
                              std::span<const unsigned char* const> group_neighbours,
-                             std::span<const unsigned char* const> group_weights, const SelectionWidths& w,
-                             unsigned char* buffer, uint64_t major_first, uint64_t minor_first, uint64_t minor_size,
-                             BlockDecoder& out);
+                             std::span<const unsigned char* const> group_weights,
+                             const SelectionWidths& w, unsigned char* buffer, uint64_t major_first,
+                             uint64_t minor_first, uint64_t minor_size, BlockDecoder& out);
 
 }  // namespace tg

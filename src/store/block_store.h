@@ -64,16 +64,17 @@ struct PlannedBlock {
 
 // What a store did, summed over the passes so far (the engine takes differences per pass).
 struct StoreCounters {
-  uint64_t blocks = 0;            // blocks read (a block leased in pieces counts once)
-  uint64_t pieces = 0;            // pieces of blocks read (leases of part of a block)
-  uint64_t leases = 0;            // plan entries read (a block's pieces and selections count each)
-  uint64_t bytes = 0;             // bytes moved into local buffers (0 for a zero-copy store)
-  uint64_t requests = 0;          // fetch requests issued
-  double wait_seconds = 0;        // time worker threads spent waiting for a lease, summed
-  double request_seconds = 0;     // time from each request's start to its completion, summed
-  uint64_t max_in_flight = 0;     // most requests outstanding at once
-  uint64_t partial_blocks = 0;    // of the blocks read, those fetched (in some piece) as a selection of entries
-  uint64_t partial_bytes = 0;     // of the bytes, those the selections moved (both their steps)
+  uint64_t blocks = 0;         // blocks read (a block leased in pieces counts once)
+  uint64_t pieces = 0;         // pieces of blocks read (leases of part of a block)
+  uint64_t leases = 0;         // plan entries read (a block's pieces and selections count each)
+  uint64_t bytes = 0;          // bytes moved into local buffers (0 for a zero-copy store)
+  uint64_t requests = 0;       // fetch requests issued
+  double wait_seconds = 0;     // time worker threads spent waiting for a lease, summed
+  double request_seconds = 0;  // time from each request's start to its completion, summed
+  uint64_t max_in_flight = 0;  // most requests outstanding at once
+  uint64_t partial_blocks =
+      0;  // of the blocks read, those fetched (in some piece) as a selection of entries
+  uint64_t partial_bytes = 0;  // of the bytes, those the selections moved (both their steps)
 };
 
 // One tier's name and what it did (a composite store reports each of its tiers).
@@ -104,7 +105,8 @@ class BlockStore {
   // consecutive parts of equal count (the last one smaller), each planned as its own selection,
   // since one request carries a bounded number of reads. A store that reads blocks in place, or
   // cannot select, says 0.
-  virtual uint64_t selection_leases(const BlockId&, std::span<const EntryRun> /*runs*/, uint64_t /*arcs_bound*/,
+  virtual uint64_t selection_leases(const BlockId&, std::span<const EntryRun> /*runs*/,
+                                    uint64_t /*arcs_bound*/,
                                     uint32_t /*piece*/ = PlannedBlock::kWhole) const {
     return 0;
   }

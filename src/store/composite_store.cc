@@ -1,11 +1,11 @@
 #include "store/composite_store.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <chrono>
 #include <thread>
-
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "util/error.h"
 
@@ -25,7 +25,8 @@ std::string CompositeStore::name() const {
 }
 
 bool CompositeStore::zero_copy() const {
-  return std::all_of(tiers_.begin(), tiers_.end(), [](const BlockStore* t) { return t->zero_copy(); });
+  return std::all_of(tiers_.begin(), tiers_.end(),
+                     [](const BlockStore* t) { return t->zero_copy(); });
 }
 
 uint64_t CompositeStore::capacity_blocks() const {
@@ -42,14 +43,17 @@ uint64_t CompositeStore::pool_bytes() const {
 
 BlockStore& CompositeStore::tier_of(const BlockId& block) const {
   const size_t tier = place_(block);
-  if (tier >= tiers_.size()) fail("composite store: a block was placed on tier {} of {}", tier, tiers_.size());
+  if (tier >= tiers_.size())
+    fail("composite store: a block was placed on tier {} of {}", tier, tiers_.size());
   return *tiers_[tier];
 }
 
-std::span<const BlockPiece> CompositeStore::pieces(const BlockId& block) const { return tier_of(block).pieces(block); }
+std::span<const BlockPiece> CompositeStore::pieces(const BlockId& block) const {
+  return tier_of(block).pieces(block);
+}
 
-uint64_t CompositeStore::selection_leases(const BlockId& block, std::span<const EntryRun> runs, uint64_t arcs_bound,
-                                          uint32_t piece) const {
+uint64_t CompositeStore::selection_leases(const BlockId& block, std::span<const EntryRun> runs,
+                                          uint64_t arcs_bound, uint32_t piece) const {
   return tier_of(block).selection_leases(block, runs, arcs_bound, piece);
 }
 
@@ -58,7 +62,8 @@ void CompositeStore::begin_pass(std::vector<PlannedBlock> plan) {
   routes_.resize(plan.size());
   for (size_t k = 0; k < plan.size(); ++k) {
     const size_t tier = place_(plan[k].block);
-    if (tier >= tiers_.size()) fail("composite store: a block was placed on tier {} of {}", tier, tiers_.size());
+    if (tier >= tiers_.size())
+      fail("composite store: a block was placed on tier {} of {}", tier, tiers_.size());
     routes_[k] = {static_cast<uint32_t>(tier), parts[tier].size()};
     parts[tier].push_back(plan[k]);
   }
@@ -79,19 +84,23 @@ uint64_t CompositeStore::arrival(uint64_t k) const {
 // block whose buffer frees only after a block of another tier is processed.
 bool CompositeStore::wait_any(std::span<const uint64_t> entries, double timeout) {
   auto any = [&] {
-    return std::any_of(entries.begin(), entries.end(), [&](uint64_t k) { return arrival(k) != kNotArrived; });
+    return std::any_of(entries.begin(), entries.end(),
+                       [&](uint64_t k) { return arrival(k) != kNotArrived; });
   };
   if (any()) return true;
   const uint32_t tier = routes_[entries.front()].tier;
-  const bool one_tier = std::all_of(entries.begin(), entries.end(), [&](uint64_t k) { return routes_[k].tier == tier; });
+  const bool one_tier = std::all_of(entries.begin(), entries.end(),
+                                    [&](uint64_t k) { return routes_[k].tier == tier; });
   if (one_tier) {
     std::vector<uint64_t> local;
     for (uint64_t k : entries) local.push_back(routes_[k].local);
     return tiers_[tier]->wait_any(local, timeout);
   }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(std::min(timeout, 1e9));
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(std::min(timeout, 1e9));
   while (!any()) {
-    if (cancelled_.load(std::memory_order_acquire)) fail("the pass was cancelled (another task failed) before its block arrived");
+    if (cancelled_.load(std::memory_order_acquire))
+      fail("the pass was cancelled (another task failed) before its block arrived");
     if (std::chrono::steady_clock::now() >= deadline) return false;
     std::this_thread::sleep_for(std::chrono::microseconds(20));
   }

@@ -30,7 +30,8 @@ class CompositeStore final : public BlockStore {
   // The pieces of the tier that holds the block.
   std::span<const BlockPiece> pieces(const BlockId& block) const override;
   // Whether a selection pays on the tier that holds the block.
-  uint64_t selection_leases(const BlockId& block, std::span<const EntryRun> runs, uint64_t arcs_bound,
+  uint64_t selection_leases(const BlockId& block, std::span<const EntryRun> runs,
+                            uint64_t arcs_bound,
                             uint32_t piece = PlannedBlock::kWhole) const override;
 
   void begin_pass(std::vector<PlannedBlock> plan) override;

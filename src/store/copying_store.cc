@@ -1,6 +1,7 @@
 #include "store/copying_store.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -8,8 +9,6 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "graph/block_check.h"
 #include "store/block_pieces.h"
@@ -19,7 +18,9 @@ namespace tg {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double now_seconds() { return std::chrono::duration<double>(Clock::now().time_since_epoch()).count(); }
+double now_seconds() {
+  return std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
+}
 
 constexpr uint64_t kPage = 4096;
 constexpr uint64_t kSmallestBuffer = 64;  // one entry and one arc of any widths
@@ -32,7 +33,10 @@ struct Placer {
   uint64_t align, step, at = 0;
   std::vector<ReadRange> reads;
   Placer(unsigned char* b, uint64_t alignment, uint64_t from = 0)
-      : buffer(b), align(alignment), step(std::max<uint64_t>(alignment, format::kPartAlignment)), at(from) {}
+      : buffer(b),
+        align(alignment),
+        step(std::max<uint64_t>(alignment, format::kPartAlignment)),
+        at(from) {}
   unsigned char* place(uint64_t file_offset, uint64_t bytes) {
     if (bytes == 0) return buffer + at;
     const uint64_t start = file_offset / align * align, skew = file_offset - start;
@@ -43,7 +47,9 @@ struct Placer {
     return part;
   }
   // What placing `bytes` at an unknown offset takes at most.
-  uint64_t bound(uint64_t bytes) const { return bytes == 0 ? 0 : format::align_up(bytes + 2 * align, step); }
+  uint64_t bound(uint64_t bytes) const {
+    return bytes == 0 ? 0 : format::align_up(bytes + 2 * align, step);
+  }
 };
 
 }  // namespace
@@ -66,11 +72,13 @@ CopyingStore::CopyingStore(std::shared_ptr<const GraphFile> file, CopyingStoreOp
       for (uint32_t j = 0; j < p; ++j) largest = std::max(largest, fetch_bytes({g, i, j}));
   piece_bytes_ = options_.buffer_bytes > 0 ? std::min(options_.buffer_bytes, largest) : largest;
   if (piece_bytes_ < kSmallestBuffer && piece_bytes_ < largest) {
-    fail("{} store: a buffer of {} bytes is too small; give at least {}", name(), options_.buffer_bytes, kSmallestBuffer);
+    fail("{} store: a buffer of {} bytes is too small; give at least {}", name(),
+         options_.buffer_bytes, kSmallestBuffer);
   }
   cut_pieces();
   if (!transfer_) {
-    transfer_ = std::make_unique<PreadTransfer>(file_->path(), options_.delay_seconds, options_.completion, options_.seed);
+    transfer_ = std::make_unique<PreadTransfer>(file_->path(), options_.delay_seconds,
+                                                options_.completion, options_.seed);
   }
   buffer_bytes_ = mapping_bytes(piece_bytes_, transfer_->alignment());
   for (uint32_t b = 0; b < options_.buffers; ++b) {
@@ -78,8 +86,8 @@ CopyingStore::CopyingStore(std::shared_ptr<const GraphFile> file, CopyingStoreOp
                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) {
       for (auto* x : buffers_) ::munmap(x, buffer_bytes_);
-      fail("{} store: cannot map a pool of {} buffers of {} bytes: {}", name(), options_.buffers, buffer_bytes_,
-           std::strerror(errno));
+      fail("{} store: cannot map a pool of {} buffers of {} bytes: {}", name(), options_.buffers,
+           buffer_bytes_, std::strerror(errno));
     }
     buffers_.push_back(static_cast<unsigned char*>(m));
     free_buffers_.push_back(static_cast<int>(b));
@@ -111,13 +119,15 @@ uint64_t CopyingStore::fetch_bytes(const BlockId& b) const {
 
 uint64_t CopyingStore::piece_slot(const BlockId& b) const {
   const uint64_t p = file_->blocks_per_side();
-  const bool in = b.grid == Grid::kIn && file_->directed();  // an undirected in grid is the out grid
+  const bool in =
+      b.grid == Grid::kIn && file_->directed();  // an undirected in grid is the out grid
   return (in ? p * p : 0) + b.major * p + b.minor;
 }
 
 void CopyingStore::cut_pieces() {
   const uint32_t p = file_->blocks_per_side();
-  const uint32_t weight_bytes = options_.with_weights ? format::weight_bytes(file_->weight_type()) : 0;
+  const uint32_t weight_bytes =
+      options_.with_weights ? format::weight_bytes(file_->weight_type()) : 0;
   pieces_of_.assign(2 * uint64_t{p} * p + 1, 0);
   for (Grid g : {Grid::kOut, Grid::kIn}) {
     if (g == Grid::kIn && !file_->directed()) continue;
@@ -137,7 +147,8 @@ void CopyingStore::cut_pieces() {
   }
   // The slots after the last visited one (all of the in grid's, when undirected) end the list.
   const uint64_t visited = (file_->directed() ? 2 : 1) * uint64_t{p} * p;
-  std::fill(pieces_of_.begin() + static_cast<std::ptrdiff_t>(visited), pieces_of_.end(), pieces_.size());
+  std::fill(pieces_of_.begin() + static_cast<std::ptrdiff_t>(visited), pieces_of_.end(),
+            pieces_.size());
 }
 
 std::span<const BlockPiece> CopyingStore::pieces(const BlockId& block) const {
@@ -164,8 +175,8 @@ void CopyingStore::begin_pass(std::vector<PlannedBlock> plan) {
     entries_[k].planned = plan[k];
     entries_[k].remaining.store(plan[k].uses, std::memory_order_relaxed);
     const BlockId& b = plan[k].block;
-    const bool same = k > 0 && plan[k - 1].block.grid == b.grid && plan[k - 1].block.major == b.major &&
-                      plan[k - 1].block.minor == b.minor;
+    const bool same = k > 0 && plan[k - 1].block.grid == b.grid &&
+                      plan[k - 1].block.major == b.major && plan[k - 1].block.minor == b.minor;
     group_[k] = k == 0 ? 0 : group_[k - 1] + !same;
   }
   counted_.assign(plan.empty() ? 0 : group_.back() + 1, 0);
@@ -182,10 +193,12 @@ std::string CopyingStore::name() const { return transfer_ ? transfer_->name() : 
 void CopyingStore::io_loop() {
   std::unique_lock lock(mutex_);
   auto can_start = [&] {
-    return !stopping_ && next_ < entry_count_ && !free_buffers_.empty() && in_flight_ < options_.depth;
+    return !stopping_ && next_ < entry_count_ && !free_buffers_.empty() &&
+           in_flight_ < options_.depth;
   };
   for (;;) {
-    io_wake_.wait(lock, [&] { return can_start() || unclaimed_ > 0 || (stopping_ && in_flight_ == 0); });
+    io_wake_.wait(lock,
+                  [&] { return can_start() || unclaimed_ > 0 || (stopping_ && in_flight_ == 0); });
     if (stopping_ && in_flight_ == 0) return;
     // Start requests while the depth and the pool allow.
     while (can_start()) {
@@ -226,7 +239,8 @@ void CopyingStore::io_loop() {
       } catch (const Error& failure) {
         e.error = failure.what();
       }
-      if (e.error.empty() && !reads.empty()) {  // none: its entries have no arcs here, nothing to read
+      if (e.error.empty() &&
+          !reads.empty()) {  // none: its entries have no arcs here, nothing to read
         lock.lock();
         try {
           start_reads(e, k, std::move(reads));
@@ -288,23 +302,28 @@ uint64_t CopyingStore::merge_gap_bytes() const {
 
 SelectionWidths CopyingStore::selection_widths_of(const BlockId& b) const {
   const auto ranges = file_->ranges();
-  const uint32_t weight_bytes = options_.with_weights ? format::weight_bytes(file_->weight_type()) : 0;
-  return selection_widths(file_->entry(b.grid, b.major, b.minor), ranges[b.major + 1] - ranges[b.major], weight_bytes);
+  const uint32_t weight_bytes =
+      options_.with_weights ? format::weight_bytes(file_->weight_type()) : 0;
+  return selection_widths(file_->entry(b.grid, b.major, b.minor),
+                          ranges[b.major + 1] - ranges[b.major], weight_bytes);
 }
 
 uint64_t CopyingStore::header_place(uint64_t header) const {
-  return format::align_up(header, std::max<uint64_t>(transfer_->alignment(), format::kPartAlignment));
+  return format::align_up(header,
+                          std::max<uint64_t>(transfer_->alignment(), format::kPartAlignment));
 }
 
 uint64_t CopyingStore::selection_runs_per_lease() const {
-  return std::max<uint64_t>(1, std::min<uint64_t>(max_selection_runs(), transfer_->max_ranges() / 2));
+  return std::max<uint64_t>(1,
+                            std::min<uint64_t>(max_selection_runs(), transfer_->max_ranges() / 2));
 }
 
-uint64_t CopyingStore::selection_leases(const BlockId& b, std::span<const EntryRun> runs, uint64_t arcs_bound,
-                                        uint32_t piece) const {
+uint64_t CopyingStore::selection_leases(const BlockId& b, std::span<const EntryRun> runs,
+                                        uint64_t arcs_bound, uint32_t piece) const {
   if (runs.empty() || max_selection_runs() == 0) return 0;
   const auto cut = pieces(b);
-  if ((piece == PlannedBlock::kWhole) != cut.empty() || (!cut.empty() && piece >= cut.size())) return 0;
+  if ((piece == PlannedBlock::kWhole) != cut.empty() || (!cut.empty() && piece >= cut.size()))
+    return 0;
   const auto& entry = file_->entry(b.grid, b.major, b.minor);
   const SelectionWidths w = selection_widths_of(b);
   const uint64_t align = transfer_->alignment();
@@ -313,14 +332,18 @@ uint64_t CopyingStore::selection_leases(const BlockId& b, std::span<const EntryR
   uint64_t step1 = 0;
   const uint64_t entry_width = std::max<uint64_t>(entry.offset_bytes, entry.vertex_bytes);
   for (const RunGroup& g : group_runs(runs, merge_gap_bytes() / entry_width)) {
-    step1 += bound.bound((g.last - g.first + 1) * entry.offset_bytes) + bound.bound((g.last - g.first) * entry.vertex_bytes);
+    step1 += bound.bound((g.last - g.first + 1) * entry.offset_bytes) +
+             bound.bound((g.last - g.first) * entry.vertex_bytes);
   }
   const uint64_t entries = selected_entries(runs);
   arcs_bound = std::min<uint64_t>(arcs_bound, entry.edge_count);
   const uint64_t reads = w.weight_bytes > 0 ? 2 : 1;
-  const uint64_t step2 = arcs_bound * (w.id_bytes + w.weight_bytes) + runs.size() * reads * 2 * std::max<uint64_t>(align, 8);
+  const uint64_t step2 = arcs_bound * (w.id_bytes + w.weight_bytes) +
+                         runs.size() * reads * 2 * std::max<uint64_t>(align, 8);
   const uint64_t header = header_place(selection_header_bytes(entries, w));
-  if (header + std::max(step1, step2) > piece_bytes_ || 2 * (step1 + step2) > unselected_bytes(b, piece)) return 0;
+  if (header + std::max(step1, step2) > piece_bytes_ ||
+      2 * (step1 + step2) > unselected_bytes(b, piece))
+    return 0;
   const uint64_t per = selection_runs_per_lease();
   return (runs.size() + per - 1) / per;
 }
@@ -328,9 +351,11 @@ uint64_t CopyingStore::selection_leases(const BlockId& b, std::span<const EntryR
 uint64_t CopyingStore::unselected_bytes(const BlockId& b, uint32_t piece) const {
   if (piece == PlannedBlock::kWhole) return fetch_bytes(b);
   const BlockPiece& q = pieces(b)[piece];
-  const uint32_t weight_bytes = options_.with_weights ? format::weight_bytes(file_->weight_type()) : 0;
-  return piece_layout(file_->entry(b.grid, b.major, b.minor), q.entry_last - q.entry_first, q.arc_last - q.arc_first,
-                      weight_bytes).end;
+  const uint32_t weight_bytes =
+      options_.with_weights ? format::weight_bytes(file_->weight_type()) : 0;
+  return piece_layout(file_->entry(b.grid, b.major, b.minor), q.entry_last - q.entry_first,
+                      q.arc_last - q.arc_first, weight_bytes)
+      .end;
 }
 
 // Where each part of entry e lands in its buffer: one range for a whole block, up to four for a
@@ -346,7 +371,8 @@ std::vector<ReadRange> CopyingStore::plan_reads(Entry& e, unsigned char* buffer)
   e.header = selection_header_bytes(selected_entries(e.planned.selection), selection_widths_of(b));
   Placer placer(buffer, transfer_->alignment(), header_place(e.header));
   const auto& entry = file_->entry(b.grid, b.major, b.minor);
-  const uint64_t directory = entry.offset + format::part_positions(entry.part_bytes).at[format::kDirectory];
+  const uint64_t directory =
+      entry.offset + format::part_positions(entry.part_bytes).at[format::kDirectory];
   const uint64_t vertices_at = format::dcsr_vertices_at(entry.vertex_count, entry.offset_bytes);
   e.step = 1;
   const uint64_t entry_width = std::max<uint64_t>(entry.offset_bytes, entry.vertex_bytes);
@@ -354,11 +380,13 @@ std::vector<ReadRange> CopyingStore::plan_reads(Entry& e, unsigned char* buffer)
   e.at_first.clear();
   e.at_second.clear();
   for (const RunGroup& g : e.groups) {
-    e.at_first.push_back(placer.place(directory + g.first * entry.offset_bytes, (g.last - g.first + 1) * entry.offset_bytes));
+    e.at_first.push_back(placer.place(directory + g.first * entry.offset_bytes,
+                                      (g.last - g.first + 1) * entry.offset_bytes));
     e.at_second.push_back(placer.place(directory + vertices_at + g.first * entry.vertex_bytes,
                                        (g.last - g.first) * entry.vertex_bytes));
   }
-  if (placer.at <= buffer_bytes_ && placer.reads.size() <= transfer_->max_ranges()) return std::move(placer.reads);
+  if (placer.at <= buffer_bytes_ && placer.reads.size() <= transfer_->max_ranges())
+    return std::move(placer.reads);
   // Past the buffer, or too many reads (a selection the store was not asked about): the block
   // (or piece) whole instead.
   e.step = 0;
@@ -369,7 +397,8 @@ std::vector<ReadRange> CopyingStore::plan_reads(Entry& e, unsigned char* buffer)
 void CopyingStore::read_whole_instead(const Entry& e) const {
   // selection_leases sized each lease of a split selection to fit: reaching here is a bug, and
   // reading the whole would hand the other leases' vertices to the pass a second time.
-  if (e.planned.split) fail("internal: {} store: a lease of a split selection would be read whole", name());
+  if (e.planned.split)
+    fail("internal: {} store: a lease of a split selection would be read whole", name());
 }
 
 // Where the parts of entry e's block, or of its piece, land in its buffer: one range for a whole
@@ -386,18 +415,27 @@ std::vector<ReadRange> CopyingStore::plan_unselected(Entry& e, unsigned char* bu
     e.data = placer.place(entry.offset, e.bytes);
   } else {
     const auto all = pieces(b);
-    if (e.planned.piece >= all.size()) fail("internal: piece {} of a block cut in {}", e.planned.piece, all.size());
+    if (e.planned.piece >= all.size())
+      fail("internal: piece {} of a block cut in {}", e.planned.piece, all.size());
     const BlockPiece& piece = all[e.planned.piece];
-    const uint32_t weight_bytes = options_.with_weights ? format::weight_bytes(file_->weight_type()) : 0;
-    const uint64_t entries = piece.entry_last - piece.entry_first, arcs = piece.arc_last - piece.arc_first;
+    const uint32_t weight_bytes =
+        options_.with_weights ? format::weight_bytes(file_->weight_type()) : 0;
+    const uint64_t entries = piece.entry_last - piece.entry_first,
+                   arcs = piece.arc_last - piece.arc_first;
     const PieceLayout l = piece_layout(entry, entries, arcs, weight_bytes);
-    e.parts.offsets = placer.place(base + part_at[format::kDirectory] + piece.entry_first * entry.offset_bytes, l.offsets_bytes);
-    e.parts.vertices = placer.place(base + part_at[format::kDirectory] + vertices_at + piece.entry_first * entry.vertex_bytes,
-                                    l.vertices_bytes);
-    e.parts.neighbours = placer.place(base + part_at[format::kNeighbors] + piece.arc_first * entry.id_bytes, l.neighbours_bytes);
-    e.parts.weights = placer.place(base + part_at[format::kWeights] + piece.arc_first * weight_bytes, l.weights_bytes);
+    e.parts.offsets =
+        placer.place(base + part_at[format::kDirectory] + piece.entry_first * entry.offset_bytes,
+                     l.offsets_bytes);
+    e.parts.vertices = placer.place(
+        base + part_at[format::kDirectory] + vertices_at + piece.entry_first * entry.vertex_bytes,
+        l.vertices_bytes);
+    e.parts.neighbours = placer.place(
+        base + part_at[format::kNeighbors] + piece.arc_first * entry.id_bytes, l.neighbours_bytes);
+    e.parts.weights = placer.place(
+        base + part_at[format::kWeights] + piece.arc_first * weight_bytes, l.weights_bytes);
   }
-  if (placer.at > buffer_bytes_) fail("internal: {} store: a fetch of {} bytes overflows its buffer", name(), placer.at);
+  if (placer.at > buffer_bytes_)
+    fail("internal: {} store: a fetch of {} bytes overflows its buffer", name(), placer.at);
   return std::move(placer.reads);
 }
 
@@ -409,8 +447,9 @@ std::vector<ReadRange> CopyingStore::plan_selection_arcs(Entry& e, unsigned char
   const auto& entry = file_->entry(b.grid, b.major, b.minor);
   const auto ranges = file_->ranges();
   const SelectionWidths w = selection_widths_of(b);
-  const std::string problem = read_selected_directory(e.planned.selection, e.groups, e.at_first, e.at_second, entry,
-                                                      ranges[b.major + 1] - ranges[b.major], w, buffer, e.arcs);
+  const std::string problem =
+      read_selected_directory(e.planned.selection, e.groups, e.at_first, e.at_second, entry,
+                              ranges[b.major + 1] - ranges[b.major], w, buffer, e.arcs);
   if (!problem.empty()) fail("{}", problem);
   const uint64_t arc_width = w.id_bytes + w.weight_bytes;
   e.groups = group_runs(e.arcs, merge_gap_bytes() / arc_width);
@@ -419,11 +458,13 @@ std::vector<ReadRange> CopyingStore::plan_selection_arcs(Entry& e, unsigned char
   e.at_first.clear();
   e.at_second.clear();
   for (const RunGroup& g : e.groups)
-    e.at_first.push_back(placer.place(entry.offset + positions.at[format::kNeighbors] + g.first * w.id_bytes,
-                                      (g.last - g.first) * w.id_bytes));
+    e.at_first.push_back(
+        placer.place(entry.offset + positions.at[format::kNeighbors] + g.first * w.id_bytes,
+                     (g.last - g.first) * w.id_bytes));
   for (const RunGroup& g : e.groups)
-    e.at_second.push_back(placer.place(entry.offset + positions.at[format::kWeights] + g.first * w.weight_bytes,
-                                       (g.last - g.first) * w.weight_bytes));
+    e.at_second.push_back(
+        placer.place(entry.offset + positions.at[format::kWeights] + g.first * w.weight_bytes,
+                     (g.last - g.first) * w.weight_bytes));
   uint64_t bytes = 0;
   for (const ReadRange& r : placer.reads) bytes += r.bytes;
   e.step = 2;
@@ -448,9 +489,10 @@ void CopyingStore::settle(Entry& e) {
       const SelectionWidths w = selection_widths_of(b);
       const uint64_t entries = selected_entries(e.planned.selection);
       e.error = gather_selection(e.arcs, entries, e.groups, e.at_first, e.at_second, w,
-                                 buffers_[static_cast<size_t>(e.buffer)], ranges[b.major], ranges[b.minor],
-                                 ranges[b.minor + 1] - ranges[b.minor], e.decoder);
-      if (!e.error.empty()) e.error = fmt::format("a selection of {} entries: {}", entries, e.error);
+                                 buffers_[static_cast<size_t>(e.buffer)], ranges[b.major],
+                                 ranges[b.minor], ranges[b.minor + 1] - ranges[b.minor], e.decoder);
+      if (!e.error.empty())
+        e.error = fmt::format("a selection of {} entries: {}", entries, e.error);
       // The bookkeeping is done with (it counts against the pool only while in flight).
       std::vector<RunGroup>().swap(e.groups);
       std::vector<const unsigned char*>().swap(e.at_first);
@@ -459,18 +501,20 @@ void CopyingStore::settle(Entry& e) {
       return;
     }
     if (e.planned.piece == PlannedBlock::kWhole) {
-      e.error = validate_block(e.data, e.bytes, entry, file_->shape(b.major, b.minor), ranges[b.major], ranges[b.minor],
-                               options_.check_hashes, options_.with_weights);
-      if (e.error.empty()) e.decoder = BlockDecoder::at(e.data, entry, ranges[b.major], ranges[b.minor]);
+      e.error =
+          validate_block(e.data, e.bytes, entry, file_->shape(b.major, b.minor), ranges[b.major],
+                         ranges[b.minor], options_.check_hashes, options_.with_weights);
+      if (e.error.empty())
+        e.decoder = BlockDecoder::at(e.data, entry, ranges[b.major], ranges[b.minor]);
       return;
     }
     const auto all = pieces(b);
     const BlockPiece& piece = all[e.planned.piece];
-    e.error = settle_piece(e.parts, entry, file_->shape(b.major, b.minor), piece, ranges[b.major], ranges[b.minor],
-                           e.decoder);
+    e.error = settle_piece(e.parts, entry, file_->shape(b.major, b.minor), piece, ranges[b.major],
+                           ranges[b.minor], e.decoder);
     if (!e.error.empty()) {
-      e.error = fmt::format("piece {} of {} (arcs {} to {}): {}", e.planned.piece + 1, all.size(), piece.arc_first,
-                            piece.arc_last, e.error);
+      e.error = fmt::format("piece {} of {} (arcs {} to {}): {}", e.planned.piece + 1, all.size(),
+                            piece.arc_first, piece.arc_last, e.error);
     }
   } catch (const Error& error) {
     e.error = error.what();
@@ -485,15 +529,18 @@ uint64_t CopyingStore::arrival(uint64_t k) const {
 
 bool CopyingStore::wait_any(std::span<const uint64_t> entries, double timeout) {
   auto any = [&] {
-    return std::any_of(entries.begin(), entries.end(),
-                       [&](uint64_t k) { return entries_[k].state.load(std::memory_order_acquire) != kWaiting; });
+    return std::any_of(entries.begin(), entries.end(), [&](uint64_t k) {
+      return entries_[k].state.load(std::memory_order_acquire) != kWaiting;
+    });
   };
   if (any()) return true;
   const double start = now_seconds();
   std::unique_lock lock(mutex_);
   auto done = [&] { return cancelled_ || any(); };
-  if (timeout == kForever) arrived_.wait(lock, done);
-  else arrived_.wait_for(lock, std::chrono::duration<double>(timeout), done);
+  if (timeout == kForever)
+    arrived_.wait(lock, done);
+  else
+    arrived_.wait_for(lock, std::chrono::duration<double>(timeout), done);
   counters_.wait_seconds += now_seconds() - start;
   if (any()) return true;
   if (cancelled_) fail("the pass was cancelled (another task failed) before its block arrived");
@@ -512,8 +559,8 @@ void CopyingStore::cancel_pass() {
 void CopyingStore::fail_entry(const Entry& e) const {
   const BlockId& b = e.planned.block;
   // Named as the file holds it, as an open that checks every block names it.
-  fail("'{}': {}, fetched by the {} store: {}", file_->path(), file_->block_name(b.grid, b.major, b.minor), name(),
-       e.error);
+  fail("'{}': {}, fetched by the {} store: {}", file_->path(),
+       file_->block_name(b.grid, b.major, b.minor), name(), e.error);
 }
 
 const BlockDecoder& CopyingStore::acquire(uint64_t k) {

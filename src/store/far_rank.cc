@@ -1,14 +1,13 @@
 #include "store/far_rank.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string>
-
-#include <fmt/format.h>
 
 #include "mpi/communicators.h"
 #include "mpi/mpi_runtime.h"
@@ -51,7 +50,8 @@ int translate(MPI_Comm from, int rank, MPI_Comm to) {
 // The processes of this machine (those that can share memory), a new communicator.
 MPI_Comm machine() {
   MPI_Comm c = MPI_COMM_NULL;
-  check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &c), "MPI_Comm_split_type");
+  check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &c),
+        "MPI_Comm_split_type");
   return c;
 }
 }  // namespace
@@ -61,9 +61,12 @@ int in_world(int rank_in_pair) { return translate(mpi::far_pair(), rank_in_pair,
 std::vector<unsigned char> share_slots(const GraphFile& file, std::vector<unsigned char> slots) {
   const uint64_t p = file.blocks_per_side();
   uint64_t count = (file.directed() ? 2 : 1) * p * p;
-  if (pair_rank() == kOrigin && slots.size() != count) fail("internal: {} far slots for {} blocks", slots.size(), count);
+  if (pair_rank() == kOrigin && slots.size() != count)
+    fail("internal: {} far slots for {} blocks", slots.size(), count);
   slots.resize(count);
-  check(MPI_Bcast(slots.data(), static_cast<int>(count), MPI_UNSIGNED_CHAR, kOrigin, mpi::far_pair()), "MPI_Bcast");
+  check(
+      MPI_Bcast(slots.data(), static_cast<int>(count), MPI_UNSIGNED_CHAR, kOrigin, mpi::far_pair()),
+      "MPI_Bcast");
   return slots;
 }
 
@@ -81,12 +84,15 @@ Window open_window(uint64_t bytes, bool in_place) {
     w.server = translate(mpi::far_pair(), kServer, here);
     MPI_Comm_free(&here);  // the window keeps what it needs
     check(code, "MPI_Win_allocate_shared");
-    if (w.server == MPI_UNDEFINED) fail("internal: the far-memory rank is not on this machine, and its window is shared memory");
+    if (w.server == MPI_UNDEFINED)
+      fail("internal: the far-memory rank is not on this machine, and its window is shared memory");
     MPI_Aint server_bytes = 0;
     int unit = 1;
-    check(MPI_Win_shared_query(w.win, w.server, &server_bytes, &unit, &w.server_base), "MPI_Win_shared_query");
+    check(MPI_Win_shared_query(w.win, w.server, &server_bytes, &unit, &w.server_base),
+          "MPI_Win_shared_query");
   } else {
-    check(MPI_Win_allocate(size, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &w.own, &w.win), "MPI_Win_allocate");
+    check(MPI_Win_allocate(size, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &w.own, &w.win),
+          "MPI_Win_allocate");
     w.server = in_world(kServer);
   }
   check(MPI_Win_lock_all(MPI_MODE_NOCHECK, w.win), "MPI_Win_lock_all");
@@ -104,22 +110,24 @@ void close_window(Window& w) {
 using namespace far_rank;
 
 void check_far_rank_file(const GraphFile& file) {
-  // Each side sends what identifies its file: size, header checksum, and the path (for the message).
+  // Each side sends what identifies its file: size, header checksum, and the path (for the
+  // message).
   const uint64_t mine[2] = {file.file_bytes(), file.header().header_checksum};
   uint64_t theirs[2] = {0, 0};
   const int peer = pair_rank() == kOrigin ? kServer : kOrigin;
-  check(MPI_Sendrecv(mine, 2, MPI_UINT64_T, peer, kFileTag, theirs, 2, MPI_UINT64_T, peer, kFileTag, mpi::far_pair(),
-                     MPI_STATUS_IGNORE),
+  check(MPI_Sendrecv(mine, 2, MPI_UINT64_T, peer, kFileTag, theirs, 2, MPI_UINT64_T, peer, kFileTag,
+                     mpi::far_pair(), MPI_STATUS_IGNORE),
         "MPI_Sendrecv");
   const std::string& path = file.path();
   const uint64_t length = path.size();
   uint64_t their_length = 0;
-  check(MPI_Sendrecv(&length, 1, MPI_UINT64_T, peer, kFileTag, &their_length, 1, MPI_UINT64_T, peer, kFileTag,
-                     mpi::far_pair(), MPI_STATUS_IGNORE),
+  check(MPI_Sendrecv(&length, 1, MPI_UINT64_T, peer, kFileTag, &their_length, 1, MPI_UINT64_T, peer,
+                     kFileTag, mpi::far_pair(), MPI_STATUS_IGNORE),
         "MPI_Sendrecv");
   std::string their_path(their_length, '\0');
-  check(MPI_Sendrecv(path.data(), static_cast<int>(length), MPI_CHAR, peer, kFileTag, their_path.data(),
-                     static_cast<int>(their_length), MPI_CHAR, peer, kFileTag, mpi::far_pair(), MPI_STATUS_IGNORE),
+  check(MPI_Sendrecv(path.data(), static_cast<int>(length), MPI_CHAR, peer, kFileTag,
+                     their_path.data(), static_cast<int>(their_length), MPI_CHAR, peer, kFileTag,
+                     mpi::far_pair(), MPI_STATUS_IGNORE),
         "MPI_Sendrecv");
   if (mine[0] == theirs[0] && mine[1] == theirs[1]) return;
   // Both ranks of the pair give the same message, told once (mpi::agree), from the computing
@@ -128,11 +136,14 @@ void check_far_rank_file(const GraphFile& file) {
   const auto describe = [](const std::string& p, const uint64_t* id) {
     return fmt::format("'{}' ({} bytes, header checksum {:016x})", p, id[0], id[1]);
   };
-  fail("the far-memory rank (world rank {}) opened {} where its computing rank (world rank {}) opened {}: a far rank "
-       "must read the very graph file its computing rank reads (the same path on a shared file system, or an identical "
-       "copy)",
-       in_world(kServer), serving ? describe(path, mine) : describe(their_path, theirs), in_world(kOrigin),
-       serving ? describe(their_path, theirs) : describe(path, mine));
+  fail(
+      "the far-memory rank (world rank {}) opened {} where its computing rank (world rank {}) "
+      "opened {}: a far rank "
+      "must read the very graph file its computing rank reads (the same path on a shared file "
+      "system, or an identical "
+      "copy)",
+      in_world(kServer), serving ? describe(path, mine) : describe(their_path, theirs),
+      in_world(kOrigin), serving ? describe(their_path, theirs) : describe(path, mine));
 }
 
 bool far_rank_reads_in_place(bool allowed) {
@@ -184,15 +195,17 @@ void serve_far_blocks(const GraphFile& file, bool in_place) {
   // Read the far blocks into the window; a failure is reported and ends the job.
   std::string problem;
   const int fd = ::open(file.path().c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) problem = fmt::format("far-memory rank: cannot open '{}': {}", file.path(), std::strerror(errno));
+  if (fd < 0)
+    problem =
+        fmt::format("far-memory rank: cannot open '{}': {}", file.path(), std::strerror(errno));
 #pragma omp parallel for schedule(dynamic, 1)
   for (size_t k = 0; k < layout.extents.size(); ++k) {
     if (fd < 0) continue;
     const auto& x = layout.extents[k];
     if (const auto failed = read_at(fd, memory + x.window_offset, x.bytes, x.file_offset)) {
 #pragma omp critical(tg_far_rank)
-      problem = fmt::format("far-memory rank: reading '{}' at offset {} failed: {}", file.path(), failed->offset,
-                            failed->reason);
+      problem = fmt::format("far-memory rank: reading '{}' at offset {} failed: {}", file.path(),
+                            failed->offset, failed->reason);
     }
   }
   if (fd >= 0) ::close(fd);

@@ -16,9 +16,9 @@ constexpr int kOrigin = 0, kServer = 1;  // ranks in the pair: the computing ran
 constexpr int kDoneTag = 7401, kLoadedTag = 7402, kFileTag = 7403;
 
 void check(int code, const char* what);  // fails naming `what` unless MPI_SUCCESS
-int pair_rank();                          // this process's rank in its pair
+int pair_rank();                         // this process's rank in its pair
 int pair_size();
-int in_world(int rank_in_pair);           // a rank of this pair as a rank of the whole job
+int in_world(int rank_in_pair);  // a rank of this pair as a rank of the whole job
 
 // The far slots, as the computing rank decided them, on both ranks of the pair.
 std::vector<unsigned char> share_slots(const GraphFile& file, std::vector<unsigned char> slots);

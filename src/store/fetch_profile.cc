@@ -17,7 +17,8 @@ FetchProfile choose_fetch_profile(const std::vector<FetchPoint>& points) {
     by_chunk[p.chunk_bytes].push_back(&p);
     best = std::max(best, p.bytes_per_second);
   }
-  if (by_chunk.empty()) fail("a fetch profile needs at least one measurement with one reading thread");
+  if (by_chunk.empty())
+    fail("a fetch profile needs at least one measurement with one reading thread");
   auto best_of = [](const std::vector<const FetchPoint*>& at) {
     double b = 0;
     for (const FetchPoint* p : at) b = std::max(b, p->bytes_per_second);
@@ -32,7 +33,8 @@ FetchProfile choose_fetch_profile(const std::vector<FetchPoint>& points) {
     if (chosen.chunk_bytes == 0 && b >= 0.9 * best) {
       chosen.chunk_bytes = chunk;
       std::vector<const FetchPoint*> depths = at;
-      std::sort(depths.begin(), depths.end(), [](const auto* x, const auto* y) { return x->depth < y->depth; });
+      std::sort(depths.begin(), depths.end(),
+                [](const auto* x, const auto* y) { return x->depth < y->depth; });
       for (const FetchPoint* p : depths)
         if (p->bytes_per_second >= 0.9 * b) {
           chosen.depth = p->depth;
@@ -44,7 +46,8 @@ FetchProfile choose_fetch_profile(const std::vector<FetchPoint>& points) {
 }
 
 nlohmann::json profile_to_json(const std::vector<TierProfile>& tiers) {
-  nlohmann::json j = {{"format", "tiergraph-fetch-profile"}, {"version", 1}, {"tiers", nlohmann::json::object()}};
+  nlohmann::json j = {
+      {"format", "tiergraph-fetch-profile"}, {"version", 1}, {"tiers", nlohmann::json::object()}};
   for (const TierProfile& t : tiers) {
     nlohmann::json points = nlohmann::json::array();
     for (const FetchPoint& p : t.points) {
@@ -77,10 +80,12 @@ std::string json_reason(const nlohmann::json::exception& e) {
 }
 
 // A field that must be a whole number, 0 or more: get<uint64_t>() of -5 gave 18446744073709551611.
-uint64_t whole_field(const nlohmann::json& chosen, const char* key, const std::string& path, const std::string& tier) {
+uint64_t whole_field(const nlohmann::json& chosen, const char* key, const std::string& path,
+                     const std::string& tier) {
   const nlohmann::json& value = chosen.at(key);
   if (!value.is_number_unsigned()) {
-    fail("'{}': the {} tier's chosen {} must be a whole number, 0 or more, got {}", path, tier, key, value.dump());
+    fail("'{}': the {} tier's chosen {} must be a whole number, 0 or more, got {}", path, tier, key,
+         value.dump());
   }
   return value.get<uint64_t>();
 }
@@ -100,7 +105,8 @@ FetchProfile load_fetch_profile(const std::string& path, const std::string& tier
     fail("'{}': not a fetch profile (make one with `tiergraph calibrate -o {}`)", path, path);
   }
   if (!j.contains("tiers") || !j["tiers"].contains(tier)) {
-    fail("'{}': the profile has no measurements of the {} tier (calibrate with --far {})", path, tier, tier);
+    fail("'{}': the profile has no measurements of the {} tier (calibrate with --far {})", path,
+         tier, tier);
   }
   try {
     const auto& c = j["tiers"][tier].at("chosen");
@@ -111,9 +117,11 @@ FetchProfile load_fetch_profile(const std::string& path, const std::string& tier
     const uint64_t depth = whole_field(c, "depth", path, tier);
     if (p.chunk_bytes < 4096 || p.chunk_bytes > (uint64_t{1} << 30) || p.smallest_chunk < 4096 ||
         p.smallest_chunk > p.chunk_bytes || depth < 1 || depth > 1024) {
-      fail("'{}': the {} tier's chosen chunk {} bytes, smallest {} bytes, depth {} are out of range (chunks 4096 to "
-           "2^30 bytes, the smallest no larger than the chunk; depth 1 to 1024)",
-           path, tier, p.chunk_bytes, p.smallest_chunk, depth);
+      fail(
+          "'{}': the {} tier's chosen chunk {} bytes, smallest {} bytes, depth {} are out of range "
+          "(chunks 4096 to "
+          "2^30 bytes, the smallest no larger than the chunk; depth 1 to 1024)",
+          path, tier, p.chunk_bytes, p.smallest_chunk, depth);
     }
     p.depth = static_cast<uint32_t>(depth);
     return p;

@@ -6,18 +6,19 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace tg {
 
 struct FetchProfile {
-  std::string source = "default";       // "default" or the profile file's path
-  uint64_t chunk_bytes = 4ull << 20;    // the preferred buffer (a piece) size
-  uint64_t smallest_chunk = 256 << 10;  // below it the per-request cost dominates (bench/results/pieces)
-  uint32_t depth = 4;                   // requests in flight (overlap 0.99 at depth 4: bench/results/store-overlap.md)
+  std::string source = "default";     // "default" or the profile file's path
+  uint64_t chunk_bytes = 4ull << 20;  // the preferred buffer (a piece) size
+  uint64_t smallest_chunk =
+      256 << 10;  // below it the per-request cost dominates (bench/results/pieces)
+  uint32_t depth =
+      4;  // requests in flight (overlap 0.99 at depth 4: bench/results/store-overlap.md)
 };
 
 // One measurement: `threads` readers, each with `depth` requests of `chunk_bytes` in flight.
@@ -33,8 +34,8 @@ struct FetchPoint {
 // 10% of the best of all, the smallest depth reaching 90% of that chunk's best, and as the
 // smallest chunk the planner may shrink to, the smallest reaching half the best bandwidth.
 struct TierProfile {
-  std::string tier;    // file or rank
-  std::string where;   // what was measured (the file's directory, the transport)
+  std::string tier;                // file or rank
+  std::string where;               // what was measured (the file's directory, the transport)
   std::vector<FetchPoint> points;  // threads == 1 over chunks x depths, then thread scaling
   FetchProfile chosen;
 };

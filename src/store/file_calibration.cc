@@ -21,7 +21,8 @@ struct ReaderResult {
   double request_seconds = 0;
 };
 
-ReaderResult read_for(const std::string& path, uint64_t file_bytes, const FileReadTrial& t, uint64_t seed) {
+ReaderResult read_for(const std::string& path, uint64_t file_bytes, const FileReadTrial& t,
+                      uint64_t seed) {
   constexpr uint64_t kAlign = UringTransfer::kAlignment;
   UringTransfer transfer(path, t.depth);
   struct Free {
@@ -51,19 +52,24 @@ ReaderResult read_for(const std::string& path, uint64_t file_bytes, const FileRe
     const auto now = Clock::now();
     r.request_seconds += std::chrono::duration<double>(now - started[id]).count();
     ++r.requests;
-    if (now < end) start(id);
-    else --outstanding;
+    if (now < end)
+      start(id);
+    else
+      --outstanding;
   }
   return r;
 }
 
 }  // namespace
 
-FetchPoint measure_file_reads(const std::string& path, uint64_t file_bytes, const FileReadTrial& t) {
+FetchPoint measure_file_reads(const std::string& path, uint64_t file_bytes,
+                              const FileReadTrial& t) {
   if (t.chunk_bytes == 0 || t.chunk_bytes % UringTransfer::kAlignment != 0) {
     fail("calibrate: a chunk must be a positive multiple of 4 KiB, not {} bytes", t.chunk_bytes);
   }
-  if (file_bytes < t.chunk_bytes) fail("calibrate: '{}' holds {} bytes, less than one chunk of {}", path, file_bytes, t.chunk_bytes);
+  if (file_bytes < t.chunk_bytes)
+    fail("calibrate: '{}' holds {} bytes, less than one chunk of {}", path, file_bytes,
+         t.chunk_bytes);
   if (t.depth == 0 || t.threads == 0) fail("calibrate: depth and threads must be at least 1");
   std::vector<ReaderResult> results(t.threads);
   std::vector<std::exception_ptr> errors(t.threads);

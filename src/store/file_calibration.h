@@ -20,6 +20,7 @@ struct FileReadTrial {
 
 // Reads the first `file_bytes` of `path` (at least one chunk) as the trial says; throws
 // tg::Error naming the file when it cannot be opened or read.
-FetchPoint measure_file_reads(const std::string& path, uint64_t file_bytes, const FileReadTrial& trial);
+FetchPoint measure_file_reads(const std::string& path, uint64_t file_bytes,
+                              const FileReadTrial& trial);
 
 }  // namespace tg

@@ -15,7 +15,8 @@ namespace tg {
 class MappedStore final : public BlockStore {
  public:
   // out, in: a grid's decoders in storage order (major * p + minor), as a GraphView holds them.
-  MappedStore(const BlockDecoder* out, const BlockDecoder* in, uint32_t p) : out_(out), in_(in), p_(p) {}
+  MappedStore(const BlockDecoder* out, const BlockDecoder* in, uint32_t p)
+      : out_(out), in_(in), p_(p) {}
 
   std::string name() const override { return "mapped"; }
   bool zero_copy() const override { return true; }

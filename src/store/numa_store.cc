@@ -1,6 +1,7 @@
 #include "store/numa_store.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <numa.h>
 #include <numaif.h>
 #include <sched.h>
@@ -8,8 +9,6 @@
 
 #include <cerrno>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "util/error.h"
 #include "util/read_at.h"
@@ -19,7 +18,8 @@ namespace tg {
 namespace {
 
 // The blocks `holds` names, laid out one after another, each on its own cache line.
-std::vector<ResidentStore::Placed> lay_out(const GraphFile& file, const std::function<bool(const BlockId&)>& holds,
+std::vector<ResidentStore::Placed> lay_out(const GraphFile& file,
+                                           const std::function<bool(const BlockId&)>& holds,
                                            bool weights, uint64_t& total_bytes) {
   constexpr uint64_t kAlign = 64;
   std::vector<ResidentStore::Placed> placed;
@@ -60,26 +60,32 @@ NumaNodes numa_nodes() {
 
 int NumaStore::node_of(const void* address) {
   int node = -1;
-  if (get_mempolicy(&node, nullptr, 0, const_cast<void*>(address), MPOL_F_NODE | MPOL_F_ADDR) != 0) return -1;
+  if (get_mempolicy(&node, nullptr, 0, const_cast<void*>(address), MPOL_F_NODE | MPOL_F_ADDR) != 0)
+    return -1;
   return node;
 }
 
 void FreeOnNode::operator()(unsigned char* memory) const { numa_free(memory, bytes); }
 
-NumaStore::NumaStore(std::shared_ptr<const GraphFile> file, const std::function<bool(const BlockId&)>& holds,
-                     const BlockDecoder* out, const BlockDecoder* in, int node, bool weights, bool check_hashes)
+NumaStore::NumaStore(std::shared_ptr<const GraphFile> file,
+                     const std::function<bool(const BlockId&)>& holds, const BlockDecoder* out,
+                     const BlockDecoder* in, int node, bool weights, bool check_hashes)
     : ResidentStore(std::move(file)), node_(node) {
-  if (numa_available() < 0) fail("the numa tier needs NUMA support, and this kernel has none (libnuma: numa_available failed)");
+  if (numa_available() < 0)
+    fail(
+        "the numa tier needs NUMA support, and this kernel has none (libnuma: numa_available "
+        "failed)");
   if (node < 0 || node > numa_max_node() || numa_node_size64(node, nullptr) <= 0) {
-    fail("the numa tier: node {} has no memory on this machine (nodes 0 to {})", node, numa_max_node());
+    fail("the numa tier: node {} has no memory on this machine (nodes 0 to {})", node,
+         numa_max_node());
   }
   weights = weights && this->file().weighted();
   uint64_t bytes = 0;
   const std::vector<Placed> placed = lay_out(this->file(), holds, weights, bytes);
   if (bytes == 0) return;  // nothing to hold
   // numa_alloc_onnode maps the region with a policy binding its pages to the node (mbind).
-  memory_ = std::unique_ptr<unsigned char, FreeOnNode>(static_cast<unsigned char*>(numa_alloc_onnode(bytes, node)),
-                                                      FreeOnNode{bytes});
+  memory_ = std::unique_ptr<unsigned char, FreeOnNode>(
+      static_cast<unsigned char*>(numa_alloc_onnode(bytes, node)), FreeOnNode{bytes});
   if (!memory_) fail("the numa tier: cannot allocate {} bytes on node {}", bytes, node);
   const std::string& path = this->file().path();
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -91,16 +97,19 @@ NumaStore::NumaStore(std::shared_ptr<const GraphFile> file, const std::function<
     const Placed& h = placed[k];
     const uint64_t offset = this->file().entry(h.block.grid, h.block.major, h.block.minor).offset;
     if (const auto failed = read_at(fd, memory_.get() + h.at, h.bytes, offset)) {
-      problems[k] = fmt::format("reading {} bytes at offset {} failed: {}", h.bytes, failed->offset, failed->reason);
+      problems[k] = fmt::format("reading {} bytes at offset {} failed: {}", h.bytes, failed->offset,
+                                failed->reason);
     }
   }
   ::close(fd);
   for (size_t k = 0; k < placed.size(); ++k) {
     if (problems[k].empty()) continue;
     const BlockId& b = placed[k].block;
-    fail("'{}': {}, placed on NUMA node {}: {}", path, this->file().block_name(b.grid, b.major, b.minor), node, problems[k]);
+    fail("'{}': {}, placed on NUMA node {}: {}", path,
+         this->file().block_name(b.grid, b.major, b.minor), node, problems[k]);
   }
-  hold(memory_.get(), bytes, placed, out, in, weights, check_hashes, fmt::format("placed on NUMA node {}", node));
+  hold(memory_.get(), bytes, placed, out, in, weights, check_hashes,
+       fmt::format("placed on NUMA node {}", node));
 }
 
 }  // namespace tg

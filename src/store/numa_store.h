@@ -19,7 +19,8 @@ struct NumaNodes {
   bool available = false;  // libnuma works (the kernel has NUMA support)
   int count = 0;           // configured nodes with memory
   int local = 0;           // the node of the CPU this thread runs on
-  int farthest = 0;        // the node with memory at the largest distance from `local` (highest id on ties)
+  int farthest =
+      0;  // the node with memory at the largest distance from `local` (highest id on ties)
 };
 NumaNodes numa_nodes();
 
@@ -34,7 +35,8 @@ class NumaStore final : public ResidentStore {
   // Holds the blocks for which holds(block) is true, on `node`. out/in: the view's decoders
   // (for the DCSR presence index the vertex-major passes use). weights: read the weights parts.
   NumaStore(std::shared_ptr<const GraphFile> file, const std::function<bool(const BlockId&)>& holds,
-            const BlockDecoder* out, const BlockDecoder* in, int node, bool weights, bool check_hashes);
+            const BlockDecoder* out, const BlockDecoder* in, int node, bool weights,
+            bool check_hashes);
   NumaStore(const NumaStore&) = delete;
   NumaStore& operator=(const NumaStore&) = delete;
 

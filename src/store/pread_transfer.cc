@@ -19,7 +19,8 @@ double now_seconds() {
 
 }  // namespace
 
-PreadTransfer::PreadTransfer(const std::string& path, double delay_seconds, Completion completion, uint64_t seed)
+PreadTransfer::PreadTransfer(const std::string& path, double delay_seconds, Completion completion,
+                             uint64_t seed)
     : path_(path), delay_(delay_seconds), completion_(completion), rng_(seed) {
   fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd_ < 0) fail("'{}': cannot open for the copying store: {}", path, std::strerror(errno));
@@ -50,7 +51,8 @@ uint64_t PreadTransfer::complete(std::string& error) {
   for (const ReadRange& range : r.ranges) {
     uint64_t done = 0;
     while (done < range.needed) {
-      const ssize_t got = ::pread(fd_, range.into + done, range.bytes - done, static_cast<off_t>(range.offset + done));
+      const ssize_t got = ::pread(fd_, range.into + done, range.bytes - done,
+                                  static_cast<off_t>(range.offset + done));
       if (got < 0 && errno == EINTR) continue;
       if (got <= 0) {
         error = got < 0 ? std::strerror(errno) : "the file ends inside it";

@@ -16,7 +16,8 @@ namespace tg {
 class PreadTransfer final : public Transfer {
  public:
   enum class Completion { kInOrder, kReverse, kShuffled };
-  PreadTransfer(const std::string& path, double delay_seconds, Completion completion, uint64_t seed);
+  PreadTransfer(const std::string& path, double delay_seconds, Completion completion,
+                uint64_t seed);
   ~PreadTransfer() override;
   PreadTransfer(const PreadTransfer&) = delete;
   PreadTransfer& operator=(const PreadTransfer&) = delete;

@@ -1,13 +1,12 @@
 #include "store/rank_transfer.h"
 
+#include <fmt/format.h>
 #include <mpi.h>
 
 #include <algorithm>
 #include <chrono>
 #include <climits>
 #include <thread>
-
-#include <fmt/format.h>
 
 #include "mpi/communicators.h"
 #include "mpi/mpi_runtime.h"
@@ -30,14 +29,20 @@ struct RankTransfer::Impl {
   std::mutex complete_mutex;
 };
 
-RankTransfer::RankTransfer(const GraphFile& file, const std::vector<unsigned char>& far_slots, uint64_t chunk_bytes)
-    : impl_(std::make_unique<Impl>()), chunk_bytes_(std::clamp<uint64_t>(chunk_bytes, 4096, INT_MAX)), path_(file.path()) {
-  if (pair_size() != 2 || pair_rank() != kOrigin) fail("internal: the rank tier runs as rank 0 of a pair of ranks");
+RankTransfer::RankTransfer(const GraphFile& file, const std::vector<unsigned char>& far_slots,
+                           uint64_t chunk_bytes)
+    : impl_(std::make_unique<Impl>()),
+      chunk_bytes_(std::clamp<uint64_t>(chunk_bytes, 4096, INT_MAX)),
+      path_(file.path()) {
+  if (pair_size() != 2 || pair_rank() != kOrigin)
+    fail("internal: the rank tier runs as rank 0 of a pair of ranks");
   const auto slots = share_slots(file, far_slots);
   layout_ = far_layout(file, slots);
   impl_->window = open_window(0, /*in_place=*/false);
   // Rank 1 holds the blocks once it says so.
-  check(MPI_Recv(&server_peak_rss_, 1, MPI_UINT64_T, kServer, kLoadedTag, mpi::far_pair(), MPI_STATUS_IGNORE), "MPI_Recv");
+  check(MPI_Recv(&server_peak_rss_, 1, MPI_UINT64_T, kServer, kLoadedTag, mpi::far_pair(),
+                 MPI_STATUS_IGNORE),
+        "MPI_Recv");
 }
 
 RankTransfer::~RankTransfer() {
@@ -50,10 +55,13 @@ void RankTransfer::start(uint64_t id, std::vector<ReadRange> ranges) {
   Impl::Started s{id, {}, {}};
   for (const ReadRange& r : ranges) {
     // The far extent holding the range (the store reads inside one block).
-    auto it = std::upper_bound(layout_.extents.begin(), layout_.extents.end(), r.offset,
-                               [](uint64_t offset, const FarLayout::Extent& x) { return offset < x.file_offset; });
-    if (it == layout_.extents.begin() || r.offset + r.needed > std::prev(it)->file_offset + std::prev(it)->bytes) {
-      s.error = fmt::format("bytes {} to {} of '{}' are not held by the far-memory rank", r.offset, r.offset + r.needed, path_);
+    auto it = std::upper_bound(
+        layout_.extents.begin(), layout_.extents.end(), r.offset,
+        [](uint64_t offset, const FarLayout::Extent& x) { return offset < x.file_offset; });
+    if (it == layout_.extents.begin() ||
+        r.offset + r.needed > std::prev(it)->file_offset + std::prev(it)->bytes) {
+      s.error = fmt::format("bytes {} to {} of '{}' are not held by the far-memory rank", r.offset,
+                            r.offset + r.needed, path_);
       break;
     }
     const auto& x = *std::prev(it);
@@ -62,8 +70,8 @@ void RankTransfer::start(uint64_t id, std::vector<ReadRange> ranges) {
       const int count = static_cast<int>(std::min(chunk_bytes_, bytes - at));
       const auto disp = static_cast<MPI_Aint>(x.window_offset + (r.offset - x.file_offset) + at);
       MPI_Request request;
-      const int code = MPI_Rget(r.into + at, count, MPI_BYTE, impl_->window.server, disp, count, MPI_BYTE,
-                                 impl_->window.win, &request);
+      const int code = MPI_Rget(r.into + at, count, MPI_BYTE, impl_->window.server, disp, count,
+                                MPI_BYTE, impl_->window.win, &request);
       if (code != MPI_SUCCESS) {
         s.error = fmt::format("MPI_Rget of {} bytes failed: {}", count, mpi::error_text(code));
         break;
@@ -88,11 +96,14 @@ uint64_t RankTransfer::complete(std::string& error) {
         break;
       }
     }
-    std::this_thread::sleep_for(std::chrono::microseconds(20));  // the store starts before it completes
+    std::this_thread::sleep_for(
+        std::chrono::microseconds(20));  // the store starts before it completes
   }
   if (!s.requests.empty()) {
-    const int code = MPI_Waitall(static_cast<int>(s.requests.size()), s.requests.data(), MPI_STATUSES_IGNORE);
-    if (code != MPI_SUCCESS && s.error.empty()) s.error = fmt::format("one-sided read failed: {}", mpi::error_text(code));
+    const int code =
+        MPI_Waitall(static_cast<int>(s.requests.size()), s.requests.data(), MPI_STATUSES_IGNORE);
+    if (code != MPI_SUCCESS && s.error.empty())
+      s.error = fmt::format("one-sided read failed: {}", mpi::error_text(code));
   }
   error = std::move(s.error);
   return s.id;

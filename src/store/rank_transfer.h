@@ -4,9 +4,9 @@
 // used unless the run is told to copy.
 #pragma once
 
+#include <deque>
 #include <memory>
 #include <mutex>
-#include <deque>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -21,7 +21,8 @@ class RankTransfer final : public Transfer {
  public:
   // Collective with rank 1's serve_far_blocks (in_place false): sends the far slots, opens the
   // window, and waits until rank 1 holds every far block. chunk_bytes: the largest single MPI_Rget.
-  RankTransfer(const GraphFile& file, const std::vector<unsigned char>& far_slots, uint64_t chunk_bytes);
+  RankTransfer(const GraphFile& file, const std::vector<unsigned char>& far_slots,
+               uint64_t chunk_bytes);
   // Tells rank 1 the run is over and closes the window (collective).
   ~RankTransfer() override;
   RankTransfer(const RankTransfer&) = delete;

@@ -19,8 +19,9 @@ uint64_t ResidentStore::slot(const BlockId& b) const {
   return (in ? p * p : 0) + b.major * p + b.minor;
 }
 
-void ResidentStore::hold(const unsigned char* region, uint64_t region_bytes, const std::vector<Placed>& placed,
-                         const BlockDecoder* out, const BlockDecoder* in, bool weights, bool check_hashes,
+void ResidentStore::hold(const unsigned char* region, uint64_t region_bytes,
+                         const std::vector<Placed>& placed, const BlockDecoder* out,
+                         const BlockDecoder* in, bool weights, bool check_hashes,
                          const std::string& where) {
   region_bytes_ = region_bytes;
   held_ = placed.size();
@@ -35,8 +36,8 @@ void ResidentStore::hold(const unsigned char* region, uint64_t region_bytes, con
     const BlockId& b = h.block;
     const auto& e = file_->entry(b.grid, b.major, b.minor);
     const unsigned char* at = region + h.at;
-    problems[k] = validate_block(at, h.bytes, e, file_->shape(b.major, b.minor), ranges[b.major], ranges[b.minor],
-                                 check_hashes, weights);
+    problems[k] = validate_block(at, h.bytes, e, file_->shape(b.major, b.minor), ranges[b.major],
+                                 ranges[b.minor], check_hashes, weights);
     if (!problems[k].empty()) continue;
     BlockDecoder d = BlockDecoder::at(at, e, ranges[b.major], ranges[b.minor]);
     const BlockDecoder& viewed = (b.grid == Grid::kOut ? out : in)[uint64_t{b.major} * p + b.minor];
@@ -48,7 +49,8 @@ void ResidentStore::hold(const unsigned char* region, uint64_t region_bytes, con
   for (size_t k = 0; k < placed.size(); ++k) {
     if (problems[k].empty()) continue;
     const BlockId& b = placed[k].block;
-    fail("'{}': {}, {}: {}", file_->path(), file_->block_name(b.grid, b.major, b.minor), where, problems[k]);
+    fail("'{}': {}, {}: {}", file_->path(), file_->block_name(b.grid, b.major, b.minor), where,
+         problems[k]);
   }
 }
 
@@ -57,8 +59,10 @@ void ResidentStore::begin_pass(std::vector<PlannedBlock> plan) {
   for (size_t k = 0; k < plan.size(); ++k) {
     const uint64_t s = slot(plan[k].block);
     if (!has_[s]) {
-      fail("internal: the {} store was asked for block ({}, {}) of the {} grid, which it does not hold", name(),
-           plan[k].block.major, plan[k].block.minor, grid_name(plan[k].block.grid));
+      fail(
+          "internal: the {} store was asked for block ({}, {}) of the {} grid, which it does not "
+          "hold",
+          name(), plan[k].block.major, plan[k].block.minor, grid_name(plan[k].block.grid));
     }
     plan_[k] = &decoders_[s];
   }

@@ -47,8 +47,9 @@ class ResidentStore : public BlockStore {
   // Checks the blocks in `placed` at `region` and serves them; fails naming the first bad block
   // in storage order and `where` (what the region is, for the message). out/in: the view's
   // decoders (their DCSR presence index, which the vertex-major passes use, is shared).
-  void hold(const unsigned char* region, uint64_t region_bytes, const std::vector<Placed>& placed, const BlockDecoder* out,
-            const BlockDecoder* in, bool weights, bool check_hashes, const std::string& where);
+  void hold(const unsigned char* region, uint64_t region_bytes, const std::vector<Placed>& placed,
+            const BlockDecoder* out, const BlockDecoder* in, bool weights, bool check_hashes,
+            const std::string& where);
   const GraphFile& file() const { return *file_; }
 
  private:

@@ -11,7 +11,8 @@
 namespace tg {
 namespace {
 
-constexpr uint64_t kPartBits = 8;  // a completion's user data: request id << 8 | range (kMaxRanges fit)
+constexpr uint64_t kPartBits =
+    8;  // a completion's user data: request id << 8 | range (kMaxRanges fit)
 static_assert((uint64_t{1} << kPartBits) >= UringTransfer::kMaxRanges);
 
 }  // namespace
@@ -25,7 +26,9 @@ UringTransfer::UringTransfer(const std::string& path, unsigned queue_depth) : pa
   }
   // CLAMP: a deep pipeline of wide requests may ask for more entries than a ring may have (32 K);
   // it gets the most there are (the submission side hands a full queue to the kernel and goes on).
-  if (const int r = io_uring_queue_init(std::max(queue_depth, 4 * kMaxRanges), &ring_, IORING_SETUP_CLAMP); r < 0) {
+  if (const int r =
+          io_uring_queue_init(std::max(queue_depth, 4 * kMaxRanges), &ring_, IORING_SETUP_CLAMP);
+      r < 0) {
     ::close(fd_);
     fail("file tier: io_uring cannot start: {}", std::strerror(-r));
   }
@@ -43,24 +46,28 @@ void UringTransfer::submit_read(uint64_t id, size_t part, const ReadRange& r, ui
     sqe = io_uring_get_sqe(&ring_);
     if (sqe == nullptr) fail("file tier: the io_uring submission queue stays full");
   }
-  io_uring_prep_read(sqe, fd_, r.into + from, static_cast<unsigned>(r.bytes - from), r.offset + from);
+  io_uring_prep_read(sqe, fd_, r.into + from, static_cast<unsigned>(r.bytes - from),
+                     r.offset + from);
   io_uring_sqe_set_data64(sqe, id << kPartBits | part);
 }
 
 void UringTransfer::start(uint64_t id, std::vector<ReadRange> ranges) {
   std::lock_guard lock(mutex_);
   // An empty request would never complete (nothing reaches the ring to complete it).
-  if (ranges.empty() || ranges.size() > kMaxRanges) fail("internal: a request of {} ranges", ranges.size());
+  if (ranges.empty() || ranges.size() > kMaxRanges)
+    fail("internal: a request of {} ranges", ranges.size());
   Pending& p = pending_[id];
   p.ranges = std::move(ranges);
   p.done.assign(p.ranges.size(), 0);
   p.left = p.ranges.size();
   p.error.clear();
   for (size_t k = 0; k < p.ranges.size(); ++k) {
-    if (p.ranges[k].bytes >= (uint64_t{1} << 31)) fail("file tier: a read of {} bytes is too large", p.ranges[k].bytes);
+    if (p.ranges[k].bytes >= (uint64_t{1} << 31))
+      fail("file tier: a read of {} bytes is too large", p.ranges[k].bytes);
     submit_read(id, k, p.ranges[k], 0);
   }
-  if (const int r = io_uring_submit(&ring_); r < 0) fail("file tier: io_uring submission failed: {}", std::strerror(-r));
+  if (const int r = io_uring_submit(&ring_); r < 0)
+    fail("file tier: io_uring submission failed: {}", std::strerror(-r));
 }
 
 uint64_t UringTransfer::complete(std::string& error) {

@@ -25,8 +25,10 @@ void check_output_path(const std::string& path, bool overwrite) {
   const auto parent = std::filesystem::path(path).parent_path();
   const std::string dir = parent.empty() ? "." : parent.string();
   std::error_code ignored;
-  if (!std::filesystem::is_directory(dir, ignored)) fail("cannot write '{}': directory '{}' does not exist", path, dir);
-  if (std::filesystem::is_directory(path, ignored)) fail("cannot write '{}': it is a directory", path);
+  if (!std::filesystem::is_directory(dir, ignored))
+    fail("cannot write '{}': directory '{}' does not exist", path, dir);
+  if (std::filesystem::is_directory(path, ignored))
+    fail("cannot write '{}': it is a directory", path);
   // The output is written beside its name and renamed into place: the directory must be writable.
   if (::access(dir.c_str(), W_OK | X_OK) != 0) {
     fail("cannot write '{}': directory '{}' is not writable: {}", path, dir, std::strerror(errno));
@@ -35,7 +37,8 @@ void check_output_path(const std::string& path, bool overwrite) {
 }
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
-  check_output_path(path_, /*overwrite=*/true);  // whether it may replace a file is the caller's to say
+  check_output_path(path_,
+                    /*overwrite=*/true);  // whether it may replace a file is the caller's to say
   temp_ = path_ + ".tmp-XXXXXX";
   fd_ = create_temporary_file(temp_);
   if (fd_ < 0) fail("cannot create a temporary file beside '{}': {}", path_, std::strerror(errno));
@@ -75,7 +78,8 @@ void AtomicFile::write_at(uint64_t offset, const void* data, size_t bytes) {
 }
 
 void AtomicFile::resize(uint64_t bytes) {
-  if (ftruncate(fd_, static_cast<off_t>(bytes)) != 0) fail("writing '{}' failed: {}", path_, std::strerror(errno));
+  if (ftruncate(fd_, static_cast<off_t>(bytes)) != 0)
+    fail("writing '{}' failed: {}", path_, std::strerror(errno));
 }
 
 void AtomicFile::commit() {

@@ -30,7 +30,7 @@ class AtomicFile {
 
   const std::string& path() const { return path_; }
   int fd() const { return fd_; }
-  void write(const void* data, size_t bytes);                    // appends
+  void write(const void* data, size_t bytes);                      // appends
   void write_at(uint64_t offset, const void* data, size_t bytes);  // positioned, any thread
   void resize(uint64_t bytes);
   void commit();

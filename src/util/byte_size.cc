@@ -1,16 +1,18 @@
 #include "util/byte_size.h"
 
+#include <fmt/format.h>
+
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
-
-#include <fmt/format.h>
 
 namespace tg {
 
 std::optional<uint64_t> parse_byte_size(std::string_view text) {
   size_t digits = 0;
-  while (digits < text.size() && (std::isdigit(static_cast<unsigned char>(text[digits])) || text[digits] == '.')) ++digits;
+  while (digits < text.size() &&
+         (std::isdigit(static_cast<unsigned char>(text[digits])) || text[digits] == '.'))
+    ++digits;
   if (digits == 0) return std::nullopt;
   const std::string number(text.substr(0, digits));
   char* end = nullptr;
@@ -18,14 +20,21 @@ std::optional<uint64_t> parse_byte_size(std::string_view text) {
   if (end != number.c_str() + number.size() || !std::isfinite(value)) return std::nullopt;
   std::string unit(text.substr(digits));
   for (char& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  if (unit.ends_with("IB")) unit.resize(unit.size() - 2);
-  else if (unit.ends_with("B")) unit.resize(unit.size() - 1);
+  if (unit.ends_with("IB"))
+    unit.resize(unit.size() - 2);
+  else if (unit.ends_with("B"))
+    unit.resize(unit.size() - 1);
   double scale = 1;
-  if (unit == "K") scale = 0x1p10;
-  else if (unit == "M") scale = 0x1p20;
-  else if (unit == "G") scale = 0x1p30;
-  else if (unit == "T") scale = 0x1p40;
-  else if (!unit.empty()) return std::nullopt;
+  if (unit == "K")
+    scale = 0x1p10;
+  else if (unit == "M")
+    scale = 0x1p20;
+  else if (unit == "G")
+    scale = 0x1p30;
+  else if (unit == "T")
+    scale = 0x1p40;
+  else if (!unit.empty())
+    return std::nullopt;
   const double bytes = std::ceil(value * scale);
   if (!(bytes < 0x1p64)) return std::nullopt;
   return static_cast<uint64_t>(bytes);
@@ -37,7 +46,8 @@ std::string format_byte_size(uint64_t bytes) {
   double x = static_cast<double>(bytes);
   int unit = -1;
   while (x >= 1024 && unit < 3) x /= 1024, ++unit;
-  return x == std::floor(x) ? fmt::format("{:.0f} {}", x, kUnits[unit]) : fmt::format("{:.1f} {}", x, kUnits[unit]);
+  return x == std::floor(x) ? fmt::format("{:.0f} {}", x, kUnits[unit])
+                            : fmt::format("{:.1f} {}", x, kUnits[unit]);
 }
 
 }  // namespace tg

@@ -4,13 +4,12 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <random>
-
 #include <array>
 #include <atomic>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <random>
 
 namespace tg {
 namespace {
@@ -53,7 +52,8 @@ bool remove_on_interrupt(const std::string& path) {
 void forget_on_interrupt(const std::string& path) {
   for (auto& slot : slots) {
     char* p = slot.load(std::memory_order_acquire);
-    if (p != nullptr && path == p && slot.compare_exchange_strong(p, nullptr, std::memory_order_acq_rel)) {
+    if (p != nullptr && path == p &&
+        slot.compare_exchange_strong(p, nullptr, std::memory_order_acq_rel)) {
       std::free(p);
       return;
     }
@@ -62,11 +62,13 @@ void forget_on_interrupt(const std::string& path) {
 
 int create_temporary_file(std::string& path_template) {
   constexpr std::string_view kX = "XXXXXX";
-  if (path_template.size() < kX.size() || path_template.compare(path_template.size() - kX.size(), kX.size(), kX) != 0) {
+  if (path_template.size() < kX.size() ||
+      path_template.compare(path_template.size() - kX.size(), kX.size(), kX) != 0) {
     errno = EINVAL;
     return -1;
   }
-  static constexpr char kLetters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  static constexpr char kLetters[] =
+      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   std::random_device device;
   std::mt19937_64 rng((uint64_t{device()} << 32) ^ device() ^ static_cast<uint64_t>(::getpid()));
   for (int attempt = 0; attempt < 1000; ++attempt) {

@@ -14,12 +14,14 @@ void set_level(Level level);
 
 template <typename... Args>
 void info(fmt::format_string<Args...> format, Args&&... args) {
-  if (level() >= Level::kInfo) fmt::print(stderr, "{}\n", fmt::format(format, std::forward<Args>(args)...));
+  if (level() >= Level::kInfo)
+    fmt::print(stderr, "{}\n", fmt::format(format, std::forward<Args>(args)...));
 }
 
 template <typename... Args>
 void debug(fmt::format_string<Args...> format, Args&&... args) {
-  if (level() >= Level::kDebug) fmt::print(stderr, "{}\n", fmt::format(format, std::forward<Args>(args)...));
+  if (level() >= Level::kDebug)
+    fmt::print(stderr, "{}\n", fmt::format(format, std::forward<Args>(args)...));
 }
 
 }  // namespace tg::log

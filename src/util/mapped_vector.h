@@ -71,14 +71,16 @@ class MappedVector {
     } else {
       p = mremap(data_, capacity_bytes_, grown, MREMAP_MAYMOVE);
     }
-    if (p == MAP_FAILED) fail("out of memory: cannot map {} bytes ({})", grown, std::strerror(errno));
+    if (p == MAP_FAILED)
+      fail("out of memory: cannot map {} bytes ({})", grown, std::strerror(errno));
     data_ = static_cast<T*>(p);
     capacity_bytes_ = grown;
   }
 
   void append(std::span<const T> items) {
     reserve(size_ + items.size());
-    if (!items.empty()) std::memcpy(static_cast<void*>(data_ + size_), items.data(), items.size_bytes());
+    if (!items.empty())
+      std::memcpy(static_cast<void*>(data_ + size_), items.data(), items.size_bytes());
     size_ += items.size();
   }
 

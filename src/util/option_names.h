@@ -34,7 +34,8 @@ inline std::string option_name(std::string_view flag) {
 // "--samples 8" / "samples=8" (a number: pass `quote` false).
 inline std::string option_with(std::string_view flag, std::string_view value, bool quote = true) {
   if (front() == Front::kCommandLine) return fmt::format("--{} {}", flag, value);
-  return quote ? fmt::format("{}='{}'", option_name(flag), value) : fmt::format("{}={}", option_name(flag), value);
+  return quote ? fmt::format("{}='{}'", option_name(flag), value)
+               : fmt::format("{}={}", option_name(flag), value);
 }
 
 // A flag switched on: "--unit-weights" / "unit_weights=True".

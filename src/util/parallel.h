@@ -20,7 +20,8 @@ inline int max_threads() { return omp_get_max_threads(); }
 // two threads each keep their own count; nothing global changes.
 class TeamSize {
  public:
-  explicit TeamSize(int threads) : saved_(threads > 0 ? omp_get_max_threads() : 0), set_(threads > 0) {
+  explicit TeamSize(int threads)
+      : saved_(threads > 0 ? omp_get_max_threads() : 0), set_(threads > 0) {
     if (set_) omp_set_num_threads(threads);
   }
   ~TeamSize() {
@@ -108,12 +109,15 @@ std::vector<T> concatenate(const std::vector<std::vector<T>>& parts) {
   for (size_t k = 0; k < parts.size(); ++k) start[k + 1] = start[k] + parts[k].size();
   std::vector<T> all(start.back());
   if (all.size() <= 65536) {  // serially: even an if(false) region costs a road graph's levels
-    for (size_t k = 0; k < parts.size(); ++k) std::copy(parts[k].begin(), parts[k].end(), all.begin() + static_cast<ptrdiff_t>(start[k]));
+    for (size_t k = 0; k < parts.size(); ++k)
+      std::copy(parts[k].begin(), parts[k].end(), all.begin() + static_cast<ptrdiff_t>(start[k]));
     return all;
   }
 #pragma omp parallel for schedule(dynamic, 1)
   for (size_t k = 0; k < parts.size(); ++k) {
-    if (!parts[k].empty()) std::memcpy(static_cast<void*>(all.data() + start[k]), parts[k].data(), parts[k].size() * sizeof(T));
+    if (!parts[k].empty())
+      std::memcpy(static_cast<void*>(all.data() + start[k]), parts[k].data(),
+                  parts[k].size() * sizeof(T));
   }
   return all;
 }
@@ -201,7 +205,8 @@ void radix_sort_in_place(T* a, size_t n, KeyOf key_of) {
   std::copy(start, start + 256, next);
   place_in_buckets(a, start, next, 256, digit);
   if (shift == 0) return;  // the last byte: each bucket's keys are equal
-  for (size_t b = 0; b < 256; ++b) radix_sort_in_place(a + start[b], start[b + 1] - start[b], key_of);
+  for (size_t b = 0; b < 256; ++b)
+    radix_sort_in_place(a + start[b], start[b + 1] - start[b], key_of);
 }
 
 // parallel_bucket_sort with each bucket radix-sorted by key_of (see radix_sort_in_place).
@@ -209,7 +214,8 @@ template <typename T, typename KeyOf, typename BucketOf>
 void parallel_bucket_radix_sort(T* a, size_t n, size_t buckets, KeyOf key_of, BucketOf bucket_of) {
   const std::vector<size_t> start = distribute_into_buckets(a, n, buckets, bucket_of);
 #pragma omp parallel for schedule(dynamic, 1)
-  for (size_t b = 0; b < buckets; ++b) radix_sort_in_place(a + start[b], start[b + 1] - start[b], key_of);
+  for (size_t b = 0; b < buckets; ++b)
+    radix_sort_in_place(a + start[b], start[b + 1] - start[b], key_of);
 }
 
 }  // namespace tg

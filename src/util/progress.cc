@@ -1,11 +1,10 @@
 #include "util/progress.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
-
-#include <fmt/format.h>
 
 namespace tg {
 
@@ -20,7 +19,8 @@ void Progress::update(uint64_t done) {
   if (drawn_ && now - last_draw_ < 0.1) return;
   last_draw_ = now;
   drawn_ = true;
-  const double fraction = total_ ? std::min(1.0, static_cast<double>(done) / static_cast<double>(total_)) : 0.0;
+  const double fraction =
+      total_ ? std::min(1.0, static_cast<double>(done) / static_cast<double>(total_)) : 0.0;
   constexpr int kWidth = 30;
   const int filled = static_cast<int>(fraction * kWidth);
   fmt::print(stderr, "\r{:<10} [{}{}] {:5.1f}%  {:.1f}s", label_, std::string(filled, '#'),

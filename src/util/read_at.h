@@ -18,11 +18,13 @@ struct ReadFailure {
 };
 
 // Reads `bytes` at `offset` of `fd` into `into`; nothing on success.
-inline std::optional<ReadFailure> read_at(int fd, unsigned char* into, uint64_t bytes, uint64_t offset) {
+inline std::optional<ReadFailure> read_at(int fd, unsigned char* into, uint64_t bytes,
+                                          uint64_t offset) {
   uint64_t done = 0;
   while (done < bytes) {
     const ssize_t got = ::pread(fd, into + done, bytes - done, static_cast<off_t>(offset + done));
-    if (got <= 0) return ReadFailure{offset + done, got < 0 ? std::strerror(errno) : "the file ends there"};
+    if (got <= 0)
+      return ReadFailure{offset + done, got < 0 ? std::strerror(errno) : "the file ends there"};
     done += static_cast<uint64_t>(got);
   }
   return std::nullopt;

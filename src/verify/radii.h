@@ -25,10 +25,13 @@ namespace tg {
 inline uint64_t radii_verifier_bytes(uint64_t vertices) { return vertices * 3 * sizeof(uint64_t); }
 
 template <typename Id, typename W>
-Verdict verify_radii(const GraphView<Id, W>& g, std::span<const uint64_t> sources, const AlgorithmResult& r) {
+Verdict verify_radii(const GraphView<Id, W>& g, std::span<const uint64_t> sources,
+                     const AlgorithmResult& r) {
   const uint64_t n = g.num_vertices();
-  if (sources.size() > 64) return Verdict::fail(fmt::format("{} sources; radii samples at most 64", sources.size()));
-  if (r.ints.size() != n) return Verdict::fail(fmt::format("{} estimates for {} vertices", r.ints.size(), n));
+  if (sources.size() > 64)
+    return Verdict::fail(fmt::format("{} sources; radii samples at most 64", sources.size()));
+  if (r.ints.size() != n)
+    return Verdict::fail(fmt::format("{} estimates for {} vertices", r.ints.size(), n));
   // seen: the searches that have reached v; fresh: those that reached it at the current level
   // (what its arcs carry in the next sweep); arriving: what the sweep brings it.
   std::vector<uint64_t> seen(n, 0), fresh(n, 0), arriving(n, 0);
@@ -47,13 +50,15 @@ Verdict verify_radii(const GraphView<Id, W>& g, std::span<const uint64_t> source
       any |= now != 0;
       if (now != 0 && (r.ints[v] < level || r.ints[v] == kUnreached)) {
         const std::string claim = r.ints[v] == kUnreached ? "unreached" : std::to_string(r.ints[v]);
-        failure = Verdict::fail(
-            fmt::format("vertex {}: eccentricity estimate {}, but a sampled source reaches it at depth {}", v, claim, level));
+        failure = Verdict::fail(fmt::format(
+            "vertex {}: eccentricity estimate {}, but a sampled source reaches it at depth {}", v,
+            claim, level));
         return false;
       }
       if (now == 0 && r.ints[v] == level) {
         failure = Verdict::fail(fmt::format(
-            "vertex {}: eccentricity estimate {}, but no sampled BFS reaches it at that depth", v, level));
+            "vertex {}: eccentricity estimate {}, but no sampled BFS reaches it at that depth", v,
+            level));
         return false;
       }
     }
@@ -70,11 +75,13 @@ Verdict verify_radii(const GraphView<Id, W>& g, std::span<const uint64_t> source
   for (uint64_t v = 0; v < n; ++v) {
     const int64_t e = r.ints[v];
     if (seen[v] == 0 && e != kUnreached) {
-      return Verdict::fail(fmt::format("vertex {}: eccentricity estimate {}, but no sampled source reaches it", v, e));
+      return Verdict::fail(fmt::format(
+          "vertex {}: eccentricity estimate {}, but no sampled source reaches it", v, e));
     }
     if (seen[v] != 0 && e >= level) {
-      return Verdict::fail(fmt::format("vertex {}: eccentricity estimate {}, but the sampled BFSs end at depth {}", v, e,
-                                       level - 1));
+      return Verdict::fail(
+          fmt::format("vertex {}: eccentricity estimate {}, but the sampled BFSs end at depth {}",
+                      v, e, level - 1));
     }
   }
   return {};

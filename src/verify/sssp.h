@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "algorithms/result.h"
-#include "graph/graph_view.h"
 #include "algorithms/weights.h"
+#include "graph/graph_view.h"
 
 namespace tg {
 
@@ -25,8 +25,11 @@ Verdict verify_sssp(const GraphView<Id, W>& g, uint64_t source, const AlgorithmR
     return r.ints[v] == kUnreached ? INFINITY : static_cast<double>(r.ints[v]);
   };
   // Real weights: sums in another order round differently; allow a relative slack.
-  auto close = [&](double a, double b) { return r.real ? std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b)) : a == b; };
-  if ((r.real ? r.reals.size() : r.ints.size()) != n) return Verdict::fail("wrong number of distances");
+  auto close = [&](double a, double b) {
+    return r.real ? std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b)) : a == b;
+  };
+  if ((r.real ? r.reals.size() : r.ints.size()) != n)
+    return Verdict::fail("wrong number of distances");
   if (dist(source) != 0) return Verdict::fail("the source's distance is not 0");
   std::vector<char> tight(n, 0);
   std::string problem;
@@ -35,7 +38,8 @@ Verdict verify_sssp(const GraphView<Id, W>& g, uint64_t source, const AlgorithmR
     const double length = static_cast<double>(edge_length<double>(w));
     const double via = dist(u) + length;
     if (dist(v) > via && !close(dist(v), via)) {
-      problem = fmt::format("arc {} -> {} (weight {}) is not relaxed: {} > {} + {}", u, v, length, dist(v), dist(u), length);
+      problem = fmt::format("arc {} -> {} (weight {}) is not relaxed: {} > {} + {}", u, v, length,
+                            dist(v), dist(u), length);
     } else if (close(dist(v), via)) {
       tight[v] = 1;
     }

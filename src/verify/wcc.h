@@ -31,7 +31,8 @@ Verdict verify_wcc(const GraphView<Id, W>& g, const AlgorithmResult& r) {
   if (r.ints.size() != n) return Verdict::fail("wrong number of labels");
   for (uint64_t v = 0; v < n; ++v) {
     if (r.ints[v] != static_cast<int64_t>(find(v))) {
-      return Verdict::fail(fmt::format("vertex {} has label {}, its component's least vertex is {}", v, r.ints[v], find(v)));
+      return Verdict::fail(fmt::format("vertex {} has label {}, its component's least vertex is {}",
+                                       v, r.ints[v], find(v)));
     }
   }
   return {};

@@ -1,5 +1,7 @@
 // Sorted runs on a scratch disk (the bounded build's spill): a merge of any range of majors
 // gives exactly the arcs of that range in (major, minor, weight) order, whatever the runs' widths.
+#include "ingest/arc_runs.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,19 +10,21 @@
 #include <random>
 #include <vector>
 
-#include "ingest/arc_runs.h"
-
 namespace tg {
 namespace {
 
-std::vector<RunArc> merged(const ArcRuns& runs, uint64_t first, uint64_t last, size_t buffer_bytes) {
+std::vector<RunArc> merged(const ArcRuns& runs, uint64_t first, uint64_t last,
+                           size_t buffer_bytes) {
   std::vector<RunArc> out;
-  runs.merge(first, last, buffer_bytes, [&](std::span<const RunArc> batch) { out.insert(out.end(), batch.begin(), batch.end()); });
+  runs.merge(first, last, buffer_bytes, [&](std::span<const RunArc> batch) {
+    out.insert(out.end(), batch.begin(), batch.end());
+  });
   return out;
 }
 
 bool same(const RunArc& a, const RunArc& b) {
-  return a.major == b.major && a.minor == b.minor && std::bit_cast<uint64_t>(a.w) == std::bit_cast<uint64_t>(b.w);
+  return a.major == b.major && a.minor == b.minor &&
+         std::bit_cast<uint64_t>(a.w) == std::bit_cast<uint64_t>(b.w);
 }
 
 TEST(ArcRuns, MergesAnyRangeOfWeightedRunsInOrder) {
@@ -45,7 +49,12 @@ TEST(ArcRuns, MergesAnyRangeOfWeightedRunsInOrder) {
   EXPECT_EQ(runs.arcs(), all.size());
   EXPECT_EQ(runs.bytes(), bytes);
   std::sort(all.begin(), all.end(), run_arc_less);
-  for (auto [first, last] : {std::pair<uint64_t, uint64_t>{0, UINT64_MAX}, {0, 0}, {17, 17}, {100, 2500}, {2999, 5000}, {4000, 9000}}) {
+  for (auto [first, last] : {std::pair<uint64_t, uint64_t>{0, UINT64_MAX},
+                             {0, 0},
+                             {17, 17},
+                             {100, 2500},
+                             {2999, 5000},
+                             {4000, 9000}}) {
     std::vector<RunArc> expected;
     for (const RunArc& a : all)
       if (a.major >= first && a.major <= last) expected.push_back(a);
@@ -53,7 +62,8 @@ TEST(ArcRuns, MergesAnyRangeOfWeightedRunsInOrder) {
     for (size_t buffer : {size_t{64}, size_t{1} << 20}) {
       const auto got = merged(runs, first, last, buffer);
       ASSERT_EQ(got.size(), expected.size()) << first << ".." << last;
-      EXPECT_TRUE(std::equal(got.begin(), got.end(), expected.begin(), same)) << first << ".." << last;
+      EXPECT_TRUE(std::equal(got.begin(), got.end(), expected.begin(), same))
+          << first << ".." << last;
     }
   }
 }
@@ -93,20 +103,25 @@ TEST(ArcRuns, ReleasedRecordsFreeTheirDiskAndTheRestMergesAsBefore) {
 TEST(ArcRuns, SixtyFourBitIdsAndNarrowRunsMergeTogether) {
   ArcRuns runs(std::filesystem::temp_directory_path().string(), false);
   std::vector<SpillArc<uint32_t, NoWeight>> narrow = {{5, 1, {}}, {3, 2, {}}, {UINT32_MAX, 0, {}}};
-  std::vector<SpillArc<uint64_t, NoWeight>> wide = {{UINT64_MAX, 9, {}}, {4, 4, {}}, {uint64_t{1} << 40, 3, {}}};
-  std::vector<SpillArc<uint64_t, NoWeight>> fits = {{6, 6, {}}, {3, 1, {}}};  // 64-bit type, 32-bit ids: written narrow
+  std::vector<SpillArc<uint64_t, NoWeight>> wide = {
+      {UINT64_MAX, 9, {}}, {4, 4, {}}, {uint64_t{1} << 40, 3, {}}};
+  std::vector<SpillArc<uint64_t, NoWeight>> fits = {
+      {6, 6, {}}, {3, 1, {}}};  // 64-bit type, 32-bit ids: written narrow
   runs.add_run(std::span(narrow));
   runs.add_run(std::span(wide));
   runs.add_run(std::span(fits));
   EXPECT_EQ(runs.bytes(), 3 * 8 + 3 * 16 + 2 * 8u);
   const auto got = merged(runs, 0, UINT64_MAX, 4096);
-  const std::vector<std::pair<uint64_t, uint64_t>> expected = {{3, 1}, {3, 2}, {4, 4}, {5, 1}, {6, 6}, {UINT32_MAX, 0}, {uint64_t{1} << 40, 3}, {UINT64_MAX, 9}};
+  const std::vector<std::pair<uint64_t, uint64_t>> expected = {
+      {3, 1},         {3, 2}, {4, 4}, {5, 1}, {6, 6}, {UINT32_MAX, 0}, {uint64_t{1} << 40, 3},
+      {UINT64_MAX, 9}};
   ASSERT_EQ(got.size(), expected.size());
   for (size_t i = 0; i < got.size(); ++i) {
     EXPECT_EQ(got[i].major, expected[i].first) << i;
     EXPECT_EQ(got[i].minor, expected[i].second) << i;
   }
-  EXPECT_EQ(merged(runs, UINT64_MAX, UINT64_MAX, 4096).size(), 1u);  // the largest label is a major like any other
+  EXPECT_EQ(merged(runs, UINT64_MAX, UINT64_MAX, 4096).size(),
+            1u);  // the largest label is a major like any other
 }
 
 TEST(ArcRuns, AMissingScratchFolderIsNamed) {
@@ -116,7 +131,8 @@ TEST(ArcRuns, AMissingScratchFolderIsNamed) {
     runs.add_run(std::span(arcs));
     FAIL() << "no error";
   } catch (const std::exception& e) {
-    EXPECT_NE(std::string(e.what()).find("scratch folder '/no/such/folder'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("scratch folder '/no/such/folder'"), std::string::npos)
+        << e.what();
   }
 }
 

@@ -1,11 +1,12 @@
 // A block validated alone, as a tier validates a block it has just fetched: every block of a
 // real file passes, and each kind of damage is named.
+#include "graph/block_check.h"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <vector>
 
-#include "graph/block_check.h"
 #include "graph/graph_file.h"
 #include "test_graphs.h"
 
@@ -17,25 +18,27 @@ using testing::kronecker_graph;
 class BlockCheckTest : public ::testing::Test {
  protected:
   // Directed, weighted, 8x8: 16-bit ids, CSR and DCSR blocks.
-  std::shared_ptr<const GraphFile> file_ = kronecker_graph(11, false, GeneratedWeights::kInteger, 8, "blockcheck");
+  std::shared_ptr<const GraphFile> file_ =
+      kronecker_graph(11, false, GeneratedWeights::kInteger, 8, "blockcheck");
 
   // The block's bytes as a fetch would bring them: a copy of its extent.
   std::vector<unsigned char> fetch(uint32_t i, uint32_t j) const {
     const auto extent = file_->block_extent(Grid::kOut, i, j);
     return {extent.begin(), extent.end()};
   }
-  std::string validate(const std::vector<unsigned char>& bytes, uint32_t i, uint32_t j, bool hashes = true,
-                       uint64_t size = UINT64_MAX) const {
+  std::string validate(const std::vector<unsigned char>& bytes, uint32_t i, uint32_t j,
+                       bool hashes = true, uint64_t size = UINT64_MAX) const {
     const auto r = file_->ranges();
-    return validate_block(bytes.data(), std::min<uint64_t>(size, bytes.size()), file_->entry(Grid::kOut, i, j),
-                          file_->shape(i, j), r[i], r[j], hashes);
+    return validate_block(bytes.data(), std::min<uint64_t>(size, bytes.size()),
+                          file_->entry(Grid::kOut, i, j), file_->shape(i, j), r[i], r[j], hashes);
   }
   // The block with the most arcs.
   std::pair<uint32_t, uint32_t> busiest() const {
     std::pair<uint32_t, uint32_t> best{0, 0};
     for (uint32_t i = 0; i < 8; ++i)
       for (uint32_t j = 0; j < 8; ++j)
-        if (file_->entry(Grid::kOut, i, j).edge_count > file_->entry(Grid::kOut, best.first, best.second).edge_count) {
+        if (file_->entry(Grid::kOut, i, j).edge_count >
+            file_->entry(Grid::kOut, best.first, best.second).edge_count) {
           best = {i, j};
         }
     return best;
@@ -47,7 +50,8 @@ TEST_F(BlockCheckTest, EveryBlockOfAFilePasses) {
   for (uint32_t i = 0; i < 8; ++i)
     for (uint32_t j = 0; j < 8; ++j) {
       EXPECT_EQ(validate(fetch(i, j), i, j), "") << i << "," << j;
-      const bool dcsr = file_->entry(Grid::kOut, i, j).layout == static_cast<uint8_t>(format::BlockLayout::kDcsr);
+      const bool dcsr =
+          file_->entry(Grid::kOut, i, j).layout == static_cast<uint8_t>(format::BlockLayout::kDcsr);
       saw_dcsr |= dcsr;
       saw_csr |= !dcsr;
     }
@@ -76,7 +80,8 @@ TEST_F(BlockCheckTest, DamageIsNamed) {
   std::memcpy(bytes.data() + 2, &too_far, 2);  // the second offset past the third
   EXPECT_NE(validate(bytes, i, j, false), "");
 
-  EXPECT_NE(validate(fetch(i, j), i, j, true, at[format::kWeights]).find("arrived with"), std::string::npos);
+  EXPECT_NE(validate(fetch(i, j), i, j, true, at[format::kWeights]).find("arrived with"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 // close together share a read; a corrupted entry is named; and a sparse BFS step fetches a
 // small share of the blocks it reads, with the in-memory answer, also when the blocks are larger
 // than a buffer and leased in pieces.
+#include "store/block_selection.h"
+
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -10,10 +12,9 @@
 
 #include <cstring>
 
-#include "run/kernels.h"
 #include "algorithms/sources.h"
 #include "engine/cpu/engine.h"
-#include "store/block_selection.h"
+#include "run/kernels.h"
 #include "store/copying_store.h"
 #include "store/uring_transfer.h"
 #include "test_graphs.h"
@@ -57,12 +58,16 @@ class SelectionOfEntries : public ::testing::TestWithParam<std::tuple<Medium, bo
 // the store reads the block whole after all, and the lease is the whole block.
 TEST_P(SelectionOfEntries, HoldsExactlyTheSelectedArcs) {
   const auto [medium, weighted, p] = GetParam();
-  const auto file = kronecker_graph(13, false, weighted ? GeneratedWeights::kInteger : GeneratedWeights::kNone, p,
-                                    fmt::format("sel-{}-{}-{}", static_cast<int>(medium), weighted, p));
+  const auto file =
+      kronecker_graph(13, false, weighted ? GeneratedWeights::kInteger : GeneratedWeights::kNone, p,
+                      fmt::format("sel-{}-{}-{}", static_cast<int>(medium), weighted, p));
   std::unique_ptr<Transfer> transfer;
   if (medium == Medium::kODirect) transfer = std::make_unique<UringTransfer>(file->path(), 8);
-  CopyingStore store(file, {.buffers = 3, .depth = 2, .completion = CopyingStoreOptions::Completion::kShuffled,
-                            .with_weights = weighted},
+  CopyingStore store(file,
+                     {.buffers = 3,
+                      .depth = 2,
+                      .completion = CopyingStoreOptions::Completion::kShuffled,
+                      .with_weights = weighted},
                      std::move(transfer));
   std::vector<PlannedBlock> plan;
   std::vector<std::vector<EntryRun>> runs;
@@ -85,8 +90,9 @@ TEST_P(SelectionOfEntries, HoldsExactlyTheSelectedArcs) {
     for (uint64_t x = 0; x < arcs; ++x) {
       ASSERT_EQ(a.neighbour(a.offset(ka) + x), b.neighbour(begin + x));
       if (weight_bytes > 0) {
-        ASSERT_EQ(std::memcmp(a.weights + (a.offset(ka) + x) * weight_bytes, b.weights + (begin + x) * weight_bytes,
-                              weight_bytes), 0);
+        ASSERT_EQ(std::memcmp(a.weights + (a.offset(ka) + x) * weight_bytes,
+                              b.weights + (begin + x) * weight_bytes, weight_bytes),
+                  0);
       }
     }
   };
@@ -99,11 +105,13 @@ TEST_P(SelectionOfEntries, HoldsExactlyTheSelectedArcs) {
     const BlockDecoder& part = store.acquire(x);
     if (part.vertex_count == whole.vertex_count) {  // read whole after all
       ++read_whole;
-      for (uint64_t k = 0; k < whole.vertex_count; ++k) ASSERT_NO_FATAL_FAILURE(same_arcs(part, k, whole, k));
+      for (uint64_t k = 0; k < whole.vertex_count; ++k)
+        ASSERT_NO_FATAL_FAILURE(same_arcs(part, k, whole, k));
     } else {
       uint64_t at = 0;  // the selection's entry
       for (const EntryRun& run : runs[x])
-        for (uint64_t k = run.first; k < run.last; ++k, ++at) ASSERT_NO_FATAL_FAILURE(same_arcs(part, at, whole, k));
+        for (uint64_t k = run.first; k < run.last; ++k, ++at)
+          ASSERT_NO_FATAL_FAILURE(same_arcs(part, at, whole, k));
       EXPECT_EQ(at, part.vertex_count);
     }
     store.release(x);
@@ -125,8 +133,8 @@ TEST_P(SelectionOfEntries, HoldsExactlyTheSelectedArcs) {
 }
 
 INSTANTIATE_TEST_SUITE_P(MediaWeightsGrids, SelectionOfEntries,
-                         ::testing::Combine(::testing::Values(Medium::kPread, Medium::kODirect), ::testing::Bool(),
-                                            ::testing::Values(4u, 16u)));
+                         ::testing::Combine(::testing::Values(Medium::kPread, Medium::kODirect),
+                                            ::testing::Bool(), ::testing::Values(4u, 16u)));
 
 // A directory entry whose offsets run past the block's arcs, read by a selection only (the
 // file was checked before it was damaged), is named with its block.
@@ -134,11 +142,13 @@ TEST(BlockSelection, ACorruptedEntryIsNamedWithItsBlock) {
   const auto file = kronecker_graph(11, false, GeneratedWeights::kNone, 4, "sel-corrupt");
   const auto& e = file->entry(Grid::kOut, 1, 2);
   ASSERT_GT(e.vertex_count, 8u);
-  const uint64_t at = e.offset + format::part_positions(e.part_bytes).at[format::kDirectory] + 4 * e.offset_bytes;
+  const uint64_t at =
+      e.offset + format::part_positions(e.part_bytes).at[format::kDirectory] + 4 * e.offset_bytes;
   const int fd = ::open(file->path().c_str(), O_RDWR);
   ASSERT_GE(fd, 0);
   const unsigned char ones[4] = {0xff, 0xff, 0xff, 0xff};
-  ASSERT_EQ(::pwrite(fd, ones, e.offset_bytes, static_cast<off_t>(at)), static_cast<ssize_t>(e.offset_bytes));
+  ASSERT_EQ(::pwrite(fd, ones, e.offset_bytes, static_cast<off_t>(at)),
+            static_cast<ssize_t>(e.offset_bytes));
   ::close(fd);
   CopyingStore store(file, {.buffers = 2});
   const std::vector<EntryRun> runs{{3, 5}};  // entries 3 and 4 read offset 4
@@ -240,10 +250,12 @@ TEST(BlockSelection, SparseStepsSelectInsideABlockLeasedInPieces) {
   for (bool direct : {false, true}) {
     std::unique_ptr<Transfer> transfer;
     if (direct) transfer = std::make_unique<UringTransfer>(file->path(), 8);
-    CopyingStore weighted(file, {.buffers = 6, .buffer_bytes = block / 32, .depth = 4, .with_weights = true},
-                          std::move(transfer));
+    CopyingStore weighted(
+        file, {.buffers = 6, .buffer_bytes = block / 32, .depth = 4, .with_weights = true},
+        std::move(transfer));
     Engine sssp(g, EngineOptions{.schedule = Schedule::kBlock, .store = &weighted});
-    EXPECT_EQ(run_sssp(sssp, source, int64_t{32}).ints, expected) << (direct ? "over O_DIRECT" : "over pread");
+    EXPECT_EQ(run_sssp(sssp, source, int64_t{32}).ints, expected)
+        << (direct ? "over O_DIRECT" : "over pread");
     uint64_t partial = 0;
     for (const auto& it : sssp.stats()) partial += it.blocks_partial;
     if (!direct) {
@@ -263,12 +275,15 @@ TEST(BlockSelection, ASelectionOfManyRunsIsSeveralLeases) {
   ASSERT_GE(pieces.size(), 4u);  // cut between vertices: a few more than 4
   const uint64_t per = store.selection_runs_per_lease();
   std::vector<EntryRun> runs;
-  for (uint64_t k = pieces[1].entry_first + 1; runs.size() < 2 * per + 1; k += 2) runs.push_back({k, k + 1});
+  for (uint64_t k = pieces[1].entry_first + 1; runs.size() < 2 * per + 1; k += 2)
+    runs.push_back({k, k + 1});
   ASSERT_LT(runs.back().last, pieces[1].entry_last);
   EXPECT_EQ(store.selection_leases(b, runs, runs.size(), 1), 3u);
   EXPECT_EQ(store.selection_leases(b, std::span(runs).first(per), per, 1), 1u);
-  EXPECT_EQ(store.selection_leases(b, runs, pieces[1].arc_last - pieces[1].arc_first, 1), 0u);  // every arc: no gain
-  EXPECT_EQ(store.selection_leases(b, runs, runs.size()), 0u);  // the block is leased in pieces, not whole
+  EXPECT_EQ(store.selection_leases(b, runs, pieces[1].arc_last - pieces[1].arc_first, 1),
+            0u);  // every arc: no gain
+  EXPECT_EQ(store.selection_leases(b, runs, runs.size()),
+            0u);  // the block is leased in pieces, not whole
 }
 
 // A hub whose arcs fill several buffers is cut between pieces, and a selection reads an entry's
@@ -285,13 +300,15 @@ TEST(BlockSelection, AnActiveHubCutBetweenPiecesIsReadWhole) {
     for (uint64_t source : {uint64_t{0}, uint64_t{1}}) {
       std::unique_ptr<Transfer> transfer;
       if (direct) transfer = std::make_unique<UringTransfer>(file->path(), 8);
-      CopyingStore store(file, {.buffers = 4, .buffer_bytes = 2048, .depth = 2}, std::move(transfer));
+      CopyingStore store(file, {.buffers = 4, .buffer_bytes = 2048, .depth = 2},
+                         std::move(transfer));
       Engine engine(g, EngineOptions{.schedule = Schedule::kBlock, .store = &store});
       EXPECT_EQ(run_bfs(engine, source, false).ints, run_bfs(reference, source, false).ints)
           << "source " << source << (direct ? " over O_DIRECT" : " over pread");
       const auto pieces = store.pieces({Grid::kOut, 0, 0});
       bool cut = false;  // some vertex (the hub) has an entry in two pieces
-      for (size_t q = 1; q < pieces.size(); ++q) cut |= pieces[q].entry_first < pieces[q - 1].entry_last;
+      for (size_t q = 1; q < pieces.size(); ++q)
+        cut |= pieces[q].entry_first < pieces[q - 1].entry_last;
       EXPECT_TRUE(cut);
       const IterationStats& first = engine.stats().front();
       EXPECT_LE(first.blocks_partial, first.blocks_read);

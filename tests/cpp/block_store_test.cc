@@ -13,12 +13,12 @@
 #include <fstream>
 #include <optional>
 
-#include "run/kernels.h"
 #include "algorithms/sources.h"
 #include "engine/cpu/engine.h"
+#include "run/kernels.h"
+#include "store/block_pieces.h"
 #include "store/composite_store.h"
 #include "store/copying_store.h"
-#include "store/block_pieces.h"
 #include "store/mapped_store.h"
 #include "store/uring_transfer.h"
 #include "test_graphs.h"
@@ -53,13 +53,15 @@ std::string describe(const Setup& s, uint32_t p) {
 // answer with the first (mapped, vertex-major, one thread, the first grid). Returns how many
 // blocks the fetching stores read as selections of their entries (sparse pushes).
 template <typename View, typename Run>
-uint64_t expect_same_everywhere(const std::vector<std::shared_ptr<const GraphFile>>& grids, bool weights, Run run) {
+uint64_t expect_same_everywhere(const std::vector<std::shared_ptr<const GraphFile>>& grids,
+                                bool weights, Run run) {
   std::optional<AlgorithmResult> first;
   uint64_t partial = 0;
   for (const auto& file : grids) {
     View g(file);
     const uint32_t p = file->blocks_per_side();
-    for (StoreKind store : {StoreKind::kMapped, StoreKind::kCopying, StoreKind::kPieces, StoreKind::kFile}) {
+    for (StoreKind store :
+         {StoreKind::kMapped, StoreKind::kCopying, StoreKind::kPieces, StoreKind::kFile}) {
       for (Schedule schedule : {Schedule::kVertex, Schedule::kBlock}) {
         if (store == StoreKind::kPieces && schedule == Schedule::kVertex) continue;
         for (int threads : {1, 2}) {
@@ -69,15 +71,18 @@ uint64_t expect_same_everywhere(const std::vector<std::shared_ptr<const GraphFil
           if (store != StoreKind::kMapped) {
             // Vertex-major holds every block of a pass (two grids for both-way programs).
             const uint32_t buffers = schedule == Schedule::kVertex ? 2 * p * p : 3;
-            const bool pieces = store == StoreKind::kPieces || (store == StoreKind::kFile && schedule == Schedule::kBlock);
+            const bool pieces = store == StoreKind::kPieces ||
+                                (store == StoreKind::kFile && schedule == Schedule::kBlock);
             std::unique_ptr<Transfer> transfer;
-            if (store == StoreKind::kFile) transfer = std::make_unique<UringTransfer>(file->path(), 8);
+            if (store == StoreKind::kFile)
+              transfer = std::make_unique<UringTransfer>(file->path(), 8);
             copying = std::make_unique<CopyingStore>(
-                file, CopyingStoreOptions{.buffers = buffers,
-                                          .buffer_bytes = pieces ? kPieceBuffer : 0,
-                                          .depth = 2,
-                                          .completion = CopyingStoreOptions::Completion::kShuffled,
-                                          .with_weights = weights},
+                file,
+                CopyingStoreOptions{.buffers = buffers,
+                                    .buffer_bytes = pieces ? kPieceBuffer : 0,
+                                    .depth = 2,
+                                    .completion = CopyingStoreOptions::Completion::kShuffled,
+                                    .with_weights = weights},
                 std::move(transfer));
             if (store == StoreKind::kPieces && p == 1) {
               EXPECT_GT(copying->blocks_in_pieces(), 0u) << describe(s, p);
@@ -108,21 +113,25 @@ class BlockStoreMatrix : public ::testing::TestWithParam<bool> {  // undirected?
     const bool undirected = GetParam();
     const std::string tag = undirected ? "u" : "d";
     // Kronecker graphs have isolated vertices; at P = 64 (capped at 32 ranges) most blocks are
-    // empty. The plain graphs add a hub (vertex 0 linked to all) whose row a 1 KiB piece cannot hold.
+    // empty. The plain graphs add a hub (vertex 0 linked to all) whose row a 1 KiB piece cannot
+    // hold.
     for (uint32_t p : {1u, 4u, 64u}) {
-      plain_.push_back(kronecker_graph(11, undirected, GeneratedWeights::kNone, p, "bs-kron11" + tag + std::to_string(p), true));
-      weighted_.push_back(kronecker_graph(10, undirected, GeneratedWeights::kInteger, p, "bs-kron10w" + tag + std::to_string(p)));
+      plain_.push_back(kronecker_graph(11, undirected, GeneratedWeights::kNone, p,
+                                       "bs-kron11" + tag + std::to_string(p), true));
+      weighted_.push_back(kronecker_graph(10, undirected, GeneratedWeights::kInteger, p,
+                                          "bs-kron10w" + tag + std::to_string(p)));
     }
   }
   std::vector<std::shared_ptr<const GraphFile>> plain_, weighted_;
 };
 
 TEST_P(BlockStoreMatrix, Bfs) {
-  const uint64_t partial = expect_same_everywhere<GraphView<uint32_t, NoWeight>>(plain_, false, [](auto& engine) {
-    auto r = run_bfs(engine, 1, true);  // parents differ between runs: verified, then dropped
-    EXPECT_TRUE(verify_bfs(engine.graph(), 1, r).ok);
-    return run_bfs(engine, 1, false);
-  });
+  const uint64_t partial =
+      expect_same_everywhere<GraphView<uint32_t, NoWeight>>(plain_, false, [](auto& engine) {
+        auto r = run_bfs(engine, 1, true);  // parents differ between runs: verified, then dropped
+        EXPECT_TRUE(verify_bfs(engine.graph(), 1, r).ok);
+        return run_bfs(engine, 1, false);
+      });
   EXPECT_GT(partial, 0u);  // the answers above include sparse pushes that read selections
 }
 
@@ -153,11 +162,12 @@ TEST_P(BlockStoreMatrix, Radii) {
 }
 
 TEST_P(BlockStoreMatrix, WeightedSssp) {
-  const uint64_t partial = expect_same_everywhere<GraphView<uint32_t, int32_t>>(weighted_, true, [](auto& engine) {
-    auto r = run_sssp(engine, 1, int64_t{32});
-    EXPECT_TRUE(verify_sssp(engine.graph(), 1, r).ok);
-    return r;
-  });
+  const uint64_t partial =
+      expect_same_everywhere<GraphView<uint32_t, int32_t>>(weighted_, true, [](auto& engine) {
+        auto r = run_sssp(engine, 1, int64_t{32});
+        EXPECT_TRUE(verify_sssp(engine.graph(), 1, r).ok);
+        return r;
+      });
   EXPECT_GT(partial, 0u);  // with their weights
 }
 
@@ -189,11 +199,14 @@ std::vector<PlannedBlock> whole_grid(uint32_t p) {
 TEST(CopyingStore, ReverseCompletionIsProcessedInArrivalOrderWithDepthInFlight) {
   auto file = kronecker_graph(11, false, GeneratedWeights::kNone, 4, "bs-reverse");
   const uint32_t depth = 4;
-  CopyingStore store(file, {.buffers = 6, .depth = depth, .delay_seconds = 0.002,
+  CopyingStore store(file, {.buffers = 6,
+                            .depth = depth,
+                            .delay_seconds = 0.002,
                             .completion = CopyingStoreOptions::Completion::kReverse});
   store.begin_pass(whole_grid(4));
   uint64_t blocks = 0;
-  for_each_arrived(store, 0, 16, [](uint64_t) { return true; }, [&](const BlockDecoder&) { ++blocks; });
+  for_each_arrived(
+      store, 0, 16, [](uint64_t) { return true; }, [&](const BlockDecoder&) { ++blocks; });
   EXPECT_EQ(blocks, 16u);
   const std::vector<uint64_t> processed = store.acquire_log();  // the order the walk took them
   store.end_pass();
@@ -201,7 +214,6 @@ TEST(CopyingStore, ReverseCompletionIsProcessedInArrivalOrderWithDepthInFlight) 
   EXPECT_NE(processed.front(), 0u);  // reverse: the first request did not complete first
   EXPECT_GE(store.counters().max_in_flight, depth);
 }
-
 
 TEST(CopyingStore, PoolOfOneBufferStillFinishes) {
   auto file = kronecker_graph(11, false, GeneratedWeights::kNone, 4, "bs-pool1");
@@ -224,7 +236,9 @@ struct CountArcs {
   VertexArray<uint64_t> count;
   Id source_value(Id u) const { return u; }
   template <typename W>
-  uint64_t message(Id, W) const { return 1; }
+  uint64_t message(Id, W) const {
+    return 1;
+  }
   VertexArray<uint64_t> target() const { return count; }
   bool apply(Id) const { return false; }
 };
@@ -246,7 +260,9 @@ TEST(CopyingStore, ABlockMajorPassOfPartOfTheVerticesReadsOnlyTheirRows) {
         if (buffer) {
           ASSERT_GT(store.blocks_in_pieces(), 0u);
         }
-        Engine engine(g, EngineOptions{.direction = direction, .schedule = Schedule::kBlock, .store = &store,
+        Engine engine(g, EngineOptions{.direction = direction,
+                                       .schedule = Schedule::kBlock,
+                                       .store = &store,
                                        .owned = {first, end}});
         auto scope = engine.scope();
         CountArcs<uint32_t> program{engine.vertex_array(uint64_t{0})};
@@ -260,7 +276,8 @@ TEST(CopyingStore, ABlockMajorPassOfPartOfTheVerticesReadsOnlyTheirRows) {
           }
         }
         if (direction == Direction::kPush) {
-          EXPECT_EQ(sent, masters_out) << "each master's out-arcs once, no one else's (masters " << first << " to " << end << ")";
+          EXPECT_EQ(sent, masters_out) << "each master's out-arcs once, no one else's (masters "
+                                       << first << " to " << end << ")";
         }
       }
     }
@@ -301,7 +318,9 @@ TEST(CopyingStore, ABlockThatFailsItsCheckOnArrivalIsNamed) {
   ASSERT_NO_FATAL_FAILURE(flip_neighbour_byte(*file, 2, 1, 0x01));
   GraphView<uint32_t, NoWeight> g(file);
   CopyingStore store(file, {.buffers = 4, .depth = 2});
-  Engine engine(g, EngineOptions{.direction = Direction::kPush, .schedule = Schedule::kBlock, .store = &store});
+  Engine engine(
+      g,
+      EngineOptions{.direction = Direction::kPush, .schedule = Schedule::kBlock, .store = &store});
   try {
     PageRankOptions o;
     run_pagerank(engine, o);
@@ -313,13 +332,13 @@ TEST(CopyingStore, ABlockThatFailsItsCheckOnArrivalIsNamed) {
   }
 }
 
-
 // The pieces of every block cover its directory entries and arcs exactly once, in order, each
 // fits the buffer, and a vertex is cut only when its arcs alone do not fit; with DCSR blocks too.
 TEST(BlockPieces, CoverEveryBlockExactlyAndFitTheBuffer) {
   uint64_t cut_vertices = 0, dcsr_cut = 0;
   for (uint32_t p : {1u, 4u, 16u}) {
-    auto file = kronecker_graph(12, false, GeneratedWeights::kInteger, p, "bs-pieces" + std::to_string(p), true);
+    auto file = kronecker_graph(12, false, GeneratedWeights::kInteger, p,
+                                "bs-pieces" + std::to_string(p), true);
     for (uint64_t capacity : {uint64_t{64}, uint64_t{700}, uint64_t{4096}}) {
       for (uint32_t weight_bytes : {0u, 4u}) {
         for (uint32_t i = 0; i < p; ++i)
@@ -328,7 +347,8 @@ TEST(BlockPieces, CoverEveryBlockExactlyAndFitTheBuffer) {
             const auto& e = file->entry(Grid::kOut, i, j);
             if (d.vertex_count == 0) continue;
             const auto pieces = cut_into_pieces(d, e, capacity, weight_bytes);
-            const std::string what = fmt::format("P={} block ({}, {}) capacity {} weights {}", p, i, j, capacity, weight_bytes);
+            const std::string what = fmt::format("P={} block ({}, {}) capacity {} weights {}", p, i,
+                                                 j, capacity, weight_bytes);
             ASSERT_FALSE(pieces.empty()) << what;
             EXPECT_EQ(pieces.front().entry_first, 0u) << what;
             EXPECT_EQ(pieces.front().arc_first, 0u) << what;
@@ -336,9 +356,11 @@ TEST(BlockPieces, CoverEveryBlockExactlyAndFitTheBuffer) {
             EXPECT_EQ(pieces.back().arc_last, d.edge_count) << what;
             for (size_t q = 0; q < pieces.size(); ++q) {
               const BlockPiece& x = pieces[q];
-              const uint64_t entries = x.entry_last - x.entry_first, arcs = x.arc_last - x.arc_first;
+              const uint64_t entries = x.entry_last - x.entry_first,
+                             arcs = x.arc_last - x.arc_first;
               ASSERT_GT(entries, 0u) << what;
-              EXPECT_LE(piece_layout(e, entries, arcs, weight_bytes).end, capacity) << what << " piece " << q;
+              EXPECT_LE(piece_layout(e, entries, arcs, weight_bytes).end, capacity)
+                  << what << " piece " << q;
               EXPECT_EQ(x.vertex_first, d.vertex(x.entry_first)) << what;
               EXPECT_EQ(x.vertex_last, d.vertex(x.entry_last - 1) + 1) << what;
               if (q == 0) continue;
@@ -381,18 +403,23 @@ TEST(CopyingStore, VertexMajorRefusesBlocksInPieces) {
 TEST(CopyingStore, APieceThatFailsItsCheckIsNamed) {
   auto file = kronecker_graph(11, false, GeneratedWeights::kNone, 2, "bs-corrupt-piece", true);
   const auto& e = file->entry(Grid::kOut, 1, 0);
-  const uint64_t at = e.offset + format::part_positions(e.part_bytes).at[format::kNeighbors] + (e.edge_count / 2) * e.id_bytes;
+  const uint64_t at = e.offset + format::part_positions(e.part_bytes).at[format::kNeighbors] +
+                      (e.edge_count / 2) * e.id_bytes;
   {
     const int fd = ::open(file->path().c_str(), O_RDWR);
     ASSERT_GE(fd, 0);
-    const std::vector<unsigned char> ones(e.id_bytes, 0xff);  // the largest local id: outside any column here
-    ASSERT_EQ(::pwrite(fd, ones.data(), ones.size(), static_cast<off_t>(at)), static_cast<ssize_t>(ones.size()));
+    const std::vector<unsigned char> ones(e.id_bytes,
+                                          0xff);  // the largest local id: outside any column here
+    ASSERT_EQ(::pwrite(fd, ones.data(), ones.size(), static_cast<off_t>(at)),
+              static_cast<ssize_t>(ones.size()));
     ::close(fd);
   }
   GraphView<uint32_t, NoWeight> g(file);
   CopyingStore store(file, {.buffers = 3, .buffer_bytes = kPieceBuffer, .depth = 2});
   ASSERT_FALSE(store.pieces({Grid::kOut, 1, 0}).empty());
-  Engine engine(g, EngineOptions{.direction = Direction::kPush, .schedule = Schedule::kBlock, .store = &store});
+  Engine engine(
+      g,
+      EngineOptions{.direction = Direction::kPush, .schedule = Schedule::kBlock, .store = &store});
   try {
     run_pagerank(engine, PageRankOptions{});
     FAIL() << "a corrupted piece was used";
@@ -419,7 +446,8 @@ TEST(FileStore, ReadsWithODirectInWholePages) {
   bool direct = false;  // an open descriptor of the graph file with O_DIRECT set
   for (const auto& fd : std::filesystem::directory_iterator("/proc/self/fd")) {
     std::error_code ec;
-    if (std::filesystem::read_symlink(fd.path(), ec) != std::filesystem::canonical(file->path())) continue;
+    if (std::filesystem::read_symlink(fd.path(), ec) != std::filesystem::canonical(file->path()))
+      continue;
     std::ifstream info("/proc/self/fdinfo/" + fd.path().filename().string());
     std::string key;
     unsigned long flags = 0;
@@ -446,7 +474,8 @@ namespace {
 // algorithm gives the in-memory answer, and the copying tier read exactly what was routed to it.
 TEST(CompositeStore, MixedTiersGiveTheInMemoryAnswer) {
   for (bool undirected : {false, true}) {
-    auto file = kronecker_graph(10, undirected, GeneratedWeights::kInteger, 4, undirected ? "bs-mixed-u" : "bs-mixed-d");
+    auto file = kronecker_graph(10, undirected, GeneratedWeights::kInteger, 4,
+                                undirected ? "bs-mixed-u" : "bs-mixed-d");
     GraphView<uint32_t, int32_t> g(file);
     const auto place = [](const BlockId& b) { return size_t{(b.major + b.minor) % 2}; };
     for (Schedule schedule : {Schedule::kBlock, Schedule::kVertex}) {
@@ -457,16 +486,21 @@ TEST(CompositeStore, MixedTiersGiveTheInMemoryAnswer) {
         Engine reference(g, EngineOptions{});
         const AlgorithmResult expected = kernel.run(reference, args);
         MappedStore mapped(g.grid(Grid::kOut), g.grid(Grid::kIn), g.blocks_per_side());
-        CopyingStore copying(file, {.buffers = 2 * 16, .depth = 2, .completion = CopyingStoreOptions::Completion::kShuffled,
-                                    .with_weights = true});  // a weighted view reads weights in every kernel
+        CopyingStore copying(
+            file, {.buffers = 2 * 16,
+                   .depth = 2,
+                   .completion = CopyingStoreOptions::Completion::kShuffled,
+                   .with_weights = true});  // a weighted view reads weights in every kernel
         CompositeStore mixed({&mapped, &copying}, place);
         Engine engine(g, EngineOptions{.schedule = schedule, .store = &mixed});
         const AlgorithmResult r = kernel.run(engine, args);
-        const std::string what = fmt::format("{}, {}, {}", kernel.name, schedule_name(schedule), undirected ? "undirected" : "directed");
+        const std::string what = fmt::format("{}, {}, {}", kernel.name, schedule_name(schedule),
+                                             undirected ? "undirected" : "directed");
         expect_same_answer(r, expected, what);
         EXPECT_GT(mixed.routed()[0], 0u) << what;
         EXPECT_GT(mixed.routed()[1], 0u) << what;
-        EXPECT_EQ(copying.counters().leases, mixed.routed()[1]) << what;  // each routed entry read once
+        EXPECT_EQ(copying.counters().leases, mixed.routed()[1])
+            << what;  // each routed entry read once
         EXPECT_LE(copying.counters().blocks, copying.counters().leases) << what;
         EXPECT_FALSE(mixed.zero_copy());
       });
@@ -483,12 +517,15 @@ TEST(CompositeStore, ABadFetchedBlockIsNamedAndEndsThePass) {
   MappedStore mapped(g.grid(Grid::kOut), g.grid(Grid::kIn), g.blocks_per_side());
   CopyingStore copying(file, {.buffers = 2, .depth = 2, .delay_seconds = 0.001});
   CompositeStore mixed({&mapped, &copying}, [](const BlockId& b) { return size_t{b.major >= 2}; });
-  Engine engine(g, EngineOptions{.direction = Direction::kPush, .schedule = Schedule::kBlock, .store = &mixed});
+  Engine engine(
+      g,
+      EngineOptions{.direction = Direction::kPush, .schedule = Schedule::kBlock, .store = &mixed});
   try {
     run_pagerank(engine, PageRankOptions{});
     FAIL() << "a corrupted block was used";
   } catch (const Error& error) {
-    EXPECT_NE(std::string(error.what()).find("out-grid block (row 3, column 0)"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("out-grid block (row 3, column 0)"), std::string::npos)
+        << error.what();
   }
 }
 

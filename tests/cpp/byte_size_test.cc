@@ -1,7 +1,7 @@
 // Sizes as users write them (--store-buffer-bytes, memory budgets), and as messages print them.
-#include <gtest/gtest.h>
-
 #include "util/byte_size.h"
+
+#include <gtest/gtest.h>
 
 namespace tg {
 namespace {
@@ -21,7 +21,8 @@ TEST(ByteSize, ReadsPlainCountsAndBinarySuffixes) {
 }
 
 TEST(ByteSize, RefusesWhatIsNotASize) {
-  for (const char* bad : {"", "K", "-4K", "12Q", "1.5.K", "4 K", "0x10", "1KK", "nan", "inf", "99999999999T"}) {
+  for (const char* bad :
+       {"", "K", "-4K", "12Q", "1.5.K", "4 K", "0x10", "1KK", "nan", "inf", "99999999999T"}) {
     EXPECT_FALSE(parse_byte_size(bad).has_value()) << bad;
   }
 }

@@ -55,7 +55,9 @@ static_assert(!GraphEngine<EdgePassOfAnotherShape>);
 static_assert(!GraphEngine<WithOpsWithoutLink>);
 static_assert(!GraphEngine<GraphView<uint32_t, NoWeight>>);  // a graph is not an engine
 
-TEST(EngineConcept, TheEnginesPassAndAnEngineMissingAPrimitiveDoesNot) { SUCCEED() << "checked at compile time"; }
+TEST(EngineConcept, TheEnginesPassAndAnEngineMissingAPrimitiveDoesNot) {
+  SUCCEED() << "checked at compile time";
+}
 
 }  // namespace
 }  // namespace tg

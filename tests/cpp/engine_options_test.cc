@@ -7,10 +7,10 @@
 #include <algorithm>
 #include <atomic>
 
-#include "run/kernels.h"
 #include "algorithms/sources.h"
 #include "engine/cpu/engine.h"
 #include "plan/tier_plan.h"
+#include "run/kernels.h"
 #include "store/copying_store.h"
 #include "test_graphs.h"
 
@@ -63,7 +63,9 @@ TEST(EngineOptions, PassHooksBracketEveryEdgePass) {
   std::vector<std::string> events;
   std::vector<IterationStats> ended;
   EngineOptions o;
-  o.hooks.begin = [&](const IterationStats& s) { events.push_back(fmt::format("begin {}", s.iteration)); };
+  o.hooks.begin = [&](const IterationStats& s) {
+    events.push_back(fmt::format("begin {}", s.iteration));
+  };
   o.hooks.end = [&](const IterationStats& s) {
     events.push_back(fmt::format("end {}", s.iteration));
     ended.push_back(s);
@@ -86,7 +88,10 @@ TEST(EngineOptions, SeveralIoThreadsCompleteOutOfOrderAndGiveTheSameAnswer) {
   GraphView<uint32_t, NoWeight> g(file);
   Engine reference(g, EngineOptions{});
   const auto expected = run_wcc(reference).ints;
-  CopyingStore store(file, {.buffers = 6, .depth = 4, .io_threads = 3, .delay_seconds = 0.0005,
+  CopyingStore store(file, {.buffers = 6,
+                            .depth = 4,
+                            .io_threads = 3,
+                            .delay_seconds = 0.0005,
                             .completion = CopyingStoreOptions::Completion::kShuffled});
   Engine engine(g, EngineOptions{.schedule = Schedule::kBlock, .store = &store});
   EXPECT_EQ(run_wcc(engine).ints, expected);
@@ -114,9 +119,11 @@ TEST(EngineOptions, KernelStateBytesAreExactlyThePeakVertexState) {
     args.sources = radii_sources(g, 64, 7);
     args.parents = true;
     kernel.run(engine, args);
-    EXPECT_EQ(kernel.state_bytes(*file, sizeof(Id), true, args.parents), engine.peak_held_bytes()) << kernel.name;
+    EXPECT_EQ(kernel.state_bytes(*file, sizeof(Id), true, args.parents), engine.peak_held_bytes())
+        << kernel.name;
     const MemoryUse m = engine.memory();
-    EXPECT_EQ(m.vertex_state, 0u) << kernel.name << ": the kernel's arrays are freed when it returns";
+    EXPECT_EQ(m.vertex_state, 0u) << kernel.name
+                                  << ": the kernel's arrays are freed when it returns";
     EXPECT_EQ(m.vertex_state_peak, engine.peak_vertex_bytes());
     EXPECT_LE(engine.peak_vertex_bytes(), engine.peak_held_bytes());
     EXPECT_EQ(m.block_index, g.index_bytes());
@@ -140,7 +147,8 @@ TEST(EngineOptions, KernelsPassShapesHold) {
       args.sources = radii_sources(g, 64, 7);
       kernel.run(engine, args);
       int pushes = 0, pulls = 0;
-      for (const auto& pass : engine.stats()) (pass.direction == Direction::kPull ? pulls : pushes) += 1;
+      for (const auto& pass : engine.stats())
+        (pass.direction == Direction::kPull ? pulls : pushes) += 1;
       ASSERT_GT(pushes + pulls, 0) << kernel.name;
       if (kernel.passes.out_share == 0) {
         EXPECT_EQ(pushes, 0) << kernel.name << " pushed, reading the grid it says no pass reads";
@@ -164,24 +172,29 @@ TEST(EngineOptions, KernelsPassShapesHold) {
 TEST(EngineOptions, PullAccumulatorsStayWithinWhatThePlanCounts) {
   using Id = uint32_t;
   for (uint32_t blocks : {1u, 4u}) {
-    auto file = kronecker_graph(11, false, GeneratedWeights::kInteger, blocks, fmt::format("eo-pull-{}", blocks));
+    auto file = kronecker_graph(11, false, GeneratedWeights::kInteger, blocks,
+                                fmt::format("eo-pull-{}", blocks));
     GraphView<Id, int32_t> g(file);
     const uint32_t threads = static_cast<uint32_t>(max_threads());
     for_each_kernel([&](const auto& kernel) {
-      CopyingStore store(file, {.buffers = 4 + 2 * threads, .depth = 4, .with_weights = true});  // SSSP reads them
+      CopyingStore store(
+          file, {.buffers = 4 + 2 * threads, .depth = 4, .with_weights = true});  // SSSP reads them
       Engine engine(g, EngineOptions{.schedule = Schedule::kBlock, .store = &store});
       KernelArgs args;
       args.source = 1;
       args.sources = radii_sources(g, 64, 7);
       kernel.run(engine, args);
-      const uint64_t counted = pull_scratch_bytes(g.num_vertices(), largest_range(*file), sizeof(Id), kernel.passes, threads);
-      EXPECT_LE(engine.peak_pull_scratch_bytes(), counted) << kernel.name << " on " << blocks << "x" << blocks;
+      const uint64_t counted = pull_scratch_bytes(g.num_vertices(), largest_range(*file),
+                                                  sizeof(Id), kernel.passes, threads);
+      EXPECT_LE(engine.peak_pull_scratch_bytes(), counted)
+          << kernel.name << " on " << blocks << "x" << blocks;
       if (kernel.passes.out_share == 0) {
         EXPECT_GT(engine.peak_pull_scratch_bytes(), 0u) << kernel.name << " pulls";
       }
     });
     if (blocks == 4 && threads < 4) {  // the bound is a range's worth a thread, not every vertex
-      EXPECT_LT(pull_scratch_bytes(g.num_vertices(), largest_range(*file), sizeof(Id), kPageRankShape, threads),
+      EXPECT_LT(pull_scratch_bytes(g.num_vertices(), largest_range(*file), sizeof(Id),
+                                   kPageRankShape, threads),
                 g.num_vertices() * kPageRankShape.pull_scratch_bytes(sizeof(Id)));
     }
   }

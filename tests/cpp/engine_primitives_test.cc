@@ -28,11 +28,13 @@ class EnginePrimitives : public ::testing::TestWithParam<int> {  // threads
   void TearDown() override { omp_set_num_threads(2); }
   // Small work still runs in parallel here, so the tests exercise the threaded paths.
   EngineOptions options_{.serial_work = 0};
-  std::shared_ptr<const GraphFile> file_ = kronecker_graph(12, true, GeneratedWeights::kNone, 1, "prim12");
+  std::shared_ptr<const GraphFile> file_ =
+      kronecker_graph(12, true, GeneratedWeights::kNone, 1, "prim12");
 };
 
 static_assert(std::is_trivially_copyable_v<VertexArray<double>>);
-static_assert(sizeof(VertexArray<uint32_t>) == 3 * sizeof(uint64_t), "a view is pointer, first id, size");
+static_assert(sizeof(VertexArray<uint32_t>) == 3 * sizeof(uint64_t),
+              "a view is pointer, first id, size");
 static_assert(std::is_trivially_copyable_v<BfsProgram<uint32_t>>);
 static_assert(VertexProgram<BfsProgram<uint32_t>, uint32_t, NoWeight>);
 
@@ -84,10 +86,13 @@ TEST_P(EnginePrimitives, ReductionsMatchSerial) {
     EXPECT_EQ(engine.reduce(SumOp<uint64_t>{}, [&](Id v) { return g.out_degree(v); }), degree_sum);
     EXPECT_EQ(engine.reduce(MaxOp<uint64_t>{}, [&](Id v) { return g.out_degree(v); }), max_degree);
     EXPECT_EQ(engine.reduce(MinOp<uint64_t>{}, [&](Id v) { return g.out_degree(v); }), min_degree);
-    const auto pair = engine.reduce(SumOp<Pair<double>>{}, [&](Id v) { return Pair<double>{1.0, v % 2 ? 1.0 : 0.0}; });
+    const auto pair = engine.reduce(SumOp<Pair<double>>{}, [&](Id v) {
+      return Pair<double>{1.0, v % 2 ? 1.0 : 0.0};
+    });
     EXPECT_EQ(pair.first, static_cast<double>(g.num_vertices()));
     EXPECT_EQ(pair.second, static_cast<double>(odd));
-    EXPECT_EQ(engine.reduce(OrOp<uint64_t>{}, [&](Id v) { return uint64_t{1} << (v % 64); }), ~uint64_t{0});
+    EXPECT_EQ(engine.reduce(OrOp<uint64_t>{}, [&](Id v) { return uint64_t{1} << (v % 64); }),
+              ~uint64_t{0});
   });
 }
 
@@ -97,7 +102,8 @@ TEST_P(EnginePrimitives, SelectVisitsOnlyItsInput) {
     Engine engine(g, options_);
     auto multiples_of_3 = engine.select(engine.all(), [](Id v) { return v % 3 == 0; });
     uint64_t expected_edges = 0, expected_size = 0;
-    for (uint64_t v = 0; v < g.num_vertices(); v += 3) expected_edges += g.out_degree(v), ++expected_size;
+    for (uint64_t v = 0; v < g.num_vertices(); v += 3)
+      expected_edges += g.out_degree(v), ++expected_size;
     EXPECT_EQ(multiples_of_3.size(), expected_size);
     EXPECT_EQ(multiples_of_3.out_edges(), expected_edges);
     // From a set: keep() runs once per member and never on anything else (O(|input|)).
@@ -110,7 +116,8 @@ TEST_P(EnginePrimitives, SelectVisitsOnlyItsInput) {
     EXPECT_EQ(calls.load(), expected_size);
     std::set<Id> got(multiples_of_6.list().begin(), multiples_of_6.list().end());
     EXPECT_EQ(got.size(), multiples_of_6.size()) << "each member once";
-    for (uint64_t v = 0; v < g.num_vertices(); ++v) ASSERT_EQ(got.count(static_cast<Id>(v)), v % 6 == 0 ? 1u : 0u);
+    for (uint64_t v = 0; v < g.num_vertices(); ++v)
+      ASSERT_EQ(got.count(static_cast<Id>(v)), v % 6 == 0 ? 1u : 0u);
     // for_each over a set touches exactly its members.
     auto marks = engine.vertex_array(uint8_t{0});
     engine.for_each(multiples_of_6, [&](Id v) { marks[v] = 1; });
@@ -134,7 +141,8 @@ TEST_P(EnginePrimitives, CombineAtFromEveryThread) {
     EXPECT_EQ(low[5], 100u);
     EXPECT_EQ(total[5], g.num_vertices());
     EXPECT_EQ(bits[5], ~uint64_t{0});
-    EXPECT_FALSE(engine.combine_at(MinOp<uint64_t>{}, low, 5, uint64_t{200})) << "no change, no report";
+    EXPECT_FALSE(engine.combine_at(MinOp<uint64_t>{}, low, 5, uint64_t{200}))
+        << "no change, no report";
   });
 }
 
@@ -145,7 +153,8 @@ TEST_P(EnginePrimitives, LinkRootAndCompressGiveComponents) {
     const uint64_t n = g.num_vertices();
     std::mt19937_64 rng(3);
     std::vector<std::pair<Id, Id>> edges;
-    for (int k = 0; k < 3000; ++k) edges.emplace_back(static_cast<Id>(rng() % n), static_cast<Id>(rng() % n));
+    for (int k = 0; k < 3000; ++k)
+      edges.emplace_back(static_cast<Id>(rng() % n), static_cast<Id>(rng() % n));
     auto parent = engine.vertex_array_from([](Id v) { return v; });
     engine.for_each([&](Id k) {  // edges linked concurrently
       if (k < edges.size()) engine.link(parent, edges[k].first, edges[k].second);
@@ -174,7 +183,8 @@ TEST_P(EnginePrimitives, BinsGiveLowestBinFirstEachVertexOnceAndDropStaleEntries
     using Id = typename std::decay_t<decltype(g)>::IdType;
     Engine engine(g, options_);
     const uint64_t n = g.num_vertices();
-    auto key = engine.vertex_array_from([&](Id v) { return static_cast<uint64_t>((v * 7919) % 13); });
+    auto key =
+        engine.vertex_array_from([&](Id v) { return static_cast<uint64_t>((v * 7919) % 13); });
     auto bins = engine.bins();
     // Every vertex inserted twice (duplicates), then a third of them moved to a lower bin.
     engine.to_bins(bins, engine.all(), [&](Id v) { return key[v]; });
@@ -212,7 +222,8 @@ TEST_P(EnginePrimitives, TwoPhasePassEqualsFusedPass) {
       Engine engine(g, EngineOptions{.direction = d, .serial_work = 0});
       auto run_level = [&](bool two_phase, std::vector<int64_t>& depth_before_apply) {
         auto scope = engine.scope();
-        BfsProgram<Id> bfs{engine.vertex_array(BfsProgram<Id>::kNone), engine.vertex_array(kUnreached), 0};
+        BfsProgram<Id> bfs{engine.vertex_array(BfsProgram<Id>::kNone),
+                           engine.vertex_array(kUnreached), 0};
         engine.set(bfs.parent, 0, Id{0});
         engine.set(bfs.depth, 0, int64_t{0});
         auto level1 = engine.edge_pass(bfs, engine.frontier_of(0));
@@ -225,7 +236,8 @@ TEST_P(EnginePrimitives, TwoPhasePassEqualsFusedPass) {
         } else {
           level2 = engine.edge_pass(bfs, level1);
         }
-        return std::make_pair(std::set<Id>(level2.list().begin(), level2.list().end()), engine.collect(bfs.depth));
+        return std::make_pair(std::set<Id>(level2.list().begin(), level2.list().end()),
+                              engine.collect(bfs.depth));
       };
       std::vector<int64_t> unused, before_apply;
       const auto fused = run_level(false, unused);
@@ -233,7 +245,8 @@ TEST_P(EnginePrimitives, TwoPhasePassEqualsFusedPass) {
       EXPECT_EQ(fused.first, phased.first) << direction_name(d);
       EXPECT_EQ(fused.second, phased.second) << direction_name(d);
       ASSERT_FALSE(phased.first.empty());
-      for (Id v : phased.first) EXPECT_EQ(before_apply[v], kUnreached) << "apply ran before apply_pass";
+      for (Id v : phased.first)
+        EXPECT_EQ(before_apply[v], kUnreached) << "apply ran before apply_pass";
     }
   });
 }
@@ -247,7 +260,9 @@ struct FallingLabel {
   uint64_t n = 0;
   Id source_value(Id u) const { return u; }
   template <typename W>
-  uint64_t message(Id u, W) const { return n - u; }
+  uint64_t message(Id u, W) const {
+    return n - u;
+  }
   VertexArray<uint64_t> target() const { return label; }
   bool apply(Id) const { return true; }
 };
@@ -271,9 +286,11 @@ TEST_P(EnginePrimitives, SlicedPushHandsOnOtherVerticesUntilTheirLastChange) {
       if (slices == 0) {
         c = engine.combine_pass(program, engine.all());
       } else {
-        c = engine.combine_pass_in_slices(program, engine.all(), {}, slices, [&](const std::vector<Id>& others) {
-          for (Id v : others) handed[v].push_back(program.label[v]);
-        });
+        c = engine.combine_pass_in_slices(program, engine.all(), {}, slices,
+                                          [&](const std::vector<Id>& others) {
+                                            for (Id v : others)
+                                              handed[v].push_back(program.label[v]);
+                                          });
       }
       for (const auto& list : c.lists) kept.insert(list.begin(), list.end());
       engine.apply_pass(program, std::move(c));
@@ -292,7 +309,8 @@ TEST_P(EnginePrimitives, SlicedPushHandsOnOtherVerticesUntilTheirLastChange) {
     size_t twice = 0;
     for (const auto& [v, values] : handed) {
       handed_set.insert(v);
-      EXPECT_EQ(values.back(), want[v]) << "vertex " << v << ": its last value handed on is its final value";
+      EXPECT_EQ(values.back(), want[v])
+          << "vertex " << v << ": its last value handed on is its final value";
       twice += values.size() > 1;
     }
     EXPECT_EQ(handed_set, others_changed) << "every other vertex changed is handed on";
@@ -309,7 +327,9 @@ struct ReadiedSum {
   VertexArray<uint64_t> sums;
   uint64_t source_value(Id u) const { return readied[u]; }
   template <typename W>
-  uint64_t message(uint64_t s, W) const { return s; }
+  uint64_t message(uint64_t s, W) const {
+    return s;
+  }
   VertexArray<uint64_t> target() const { return sums; }
   bool apply(Id) const { return false; }
 };
@@ -327,7 +347,8 @@ TEST_P(EnginePrimitives, EdgePassAfterReadiesEachSourceBeforeItsMessages) {
       auto scope = engine.scope();
       for (const bool everyone : {true, false}) {
         ReadiedSum<Id> program{engine.vertex_array(uint64_t{0}), engine.vertex_array(uint64_t{0})};
-        const auto frontier = everyone ? engine.all() : engine.select(engine.all(), [](Id v) { return v % 5 == 0; });
+        const auto frontier =
+            everyone ? engine.all() : engine.select(engine.all(), [](Id v) { return v % 5 == 0; });
         auto member = [&](uint64_t u) { return everyone || u % 5 == 0; };
         std::vector<uint64_t> want(n, 0);
         uint64_t members = 0;
@@ -339,16 +360,20 @@ TEST_P(EnginePrimitives, EdgePassAfterReadiesEachSourceBeforeItsMessages) {
           program.readied[u] += u + 1;  // twice would show
           return uint64_t{1};
         };
-        const auto skipped = engine.edge_pass_after(SumOp<uint64_t>{}, ready, [](uint64_t) { return false; }, program, frontier);
+        const auto skipped = engine.edge_pass_after(
+            SumOp<uint64_t>{}, ready, [](uint64_t) { return false; }, program, frontier);
         EXPECT_EQ(skipped.second, members);
         EXPECT_TRUE(skipped.first.empty());
-        for (uint64_t v = 0; v < n; ++v) ASSERT_EQ(program.sums[v], 0u) << "not wanted: no messages";
+        for (uint64_t v = 0; v < n; ++v)
+          ASSERT_EQ(program.sums[v], 0u) << "not wanted: no messages";
         engine.for_each([&](Id u) { program.readied[u] = 0; });
-        const auto [next, count] = engine.edge_pass_after(SumOp<uint64_t>{}, ready, [](uint64_t) { return true; }, program, frontier);
+        const auto [next, count] = engine.edge_pass_after(
+            SumOp<uint64_t>{}, ready, [](uint64_t) { return true; }, program, frontier);
         EXPECT_EQ(count, members);
         for (uint64_t v = 0; v < n; ++v) {
           ASSERT_EQ(program.readied[v], member(v) ? v + 1 : 0) << "readied once, members only";
-          ASSERT_EQ(program.sums[v], want[v]) << "vertex " << v << (direction == Direction::kPush ? " (push)" : " (pull)");
+          ASSERT_EQ(program.sums[v], want[v])
+              << "vertex " << v << (direction == Direction::kPush ? " (push)" : " (pull)");
         }
       }
     }
@@ -367,20 +392,24 @@ TEST_P(EnginePrimitives, SlicedPushShowsEachSliceBeforeItsMessages) {
     ReadiedSum<Id> program{engine.vertex_array(uint64_t{0}), engine.vertex_array(uint64_t{0})};
     std::vector<Id> seen;
     size_t slices = 0;
-    auto c = engine.combine_pass_in_slices(program, engine.all(), {}, 6, [](const std::vector<Id>&) {}, [&](std::span<const Id> slice) {
-      ++slices;
-      for (Id u : slice) {
-        seen.push_back(u);
-        program.readied[u] = 1;
-      }
-    });
+    auto c = engine.combine_pass_in_slices(
+        program, engine.all(), {}, 6, [](const std::vector<Id>&) {},
+        [&](std::span<const Id> slice) {
+          ++slices;
+          for (Id u : slice) {
+            seen.push_back(u);
+            program.readied[u] = 1;
+          }
+        });
     engine.apply_pass(program, std::move(c));
     EXPECT_EQ(slices, 6u);
     ASSERT_EQ(seen.size(), g.num_vertices());
-    for (uint64_t k = 0; k < seen.size(); ++k) ASSERT_EQ(seen[k], k) << "each source once, in order";
+    for (uint64_t k = 0; k < seen.size(); ++k)
+      ASSERT_EQ(seen[k], k) << "each source once, in order";
     std::vector<uint64_t> in_degree(g.num_vertices(), 0);
     g.for_each_arc([&](uint64_t, uint64_t v, auto) { ++in_degree[v]; });
-    for (uint64_t v = 0; v < g.num_vertices(); ++v) ASSERT_EQ(program.sums[v], in_degree[v]) << "every message after its source was readied";
+    for (uint64_t v = 0; v < g.num_vertices(); ++v)
+      ASSERT_EQ(program.sums[v], in_degree[v]) << "every message after its source was readied";
   });
 }
 
@@ -403,9 +432,11 @@ TEST_P(EnginePrimitives, BlockMajorSlicesAreRunsOfWholeRows) {
       EXPECT_LE(cuts.size() - 1, std::min<size_t>(slices, g.blocks_per_side()));
       EXPECT_EQ(cuts.front(), 0u);
       EXPECT_EQ(cuts.back(), grouped.size());
-      for (size_t k = 1; k < grouped.size(); ++k) ASSERT_LE(g.range_of(grouped[k - 1]), g.range_of(grouped[k])) << "grouped by row";
+      for (size_t k = 1; k < grouped.size(); ++k)
+        ASSERT_LE(g.range_of(grouped[k - 1]), g.range_of(grouped[k])) << "grouped by row";
       for (size_t k = 1; k + 1 < cuts.size(); ++k) {
-        EXPECT_LT(g.range_of(grouped[cuts[k] - 1]), g.range_of(grouped[cuts[k]])) << "slice " << k << " starts a row";
+        EXPECT_LT(g.range_of(grouped[cuts[k] - 1]), g.range_of(grouped[cuts[k]]))
+            << "slice " << k << " starts a row";
       }
       const auto [same, vertex_cuts] = engine.slice_sources(list, slices, Schedule::kVertex);
       EXPECT_EQ(same, list);

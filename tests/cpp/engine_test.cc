@@ -1,14 +1,15 @@
 // The engine gives one answer whatever the direction, the thread count and the block grid; and
 // each verifier rejects a corrupted result.
+#include "engine/cpu/engine.h"
+
 #include <gtest/gtest.h>
 #include <omp.h>
 
 #include <algorithm>
 #include <cmath>
 
-#include "run/kernels.h"
 #include "algorithms/sources.h"
-#include "engine/cpu/engine.h"
+#include "run/kernels.h"
 #include "test_graphs.h"
 #include "test_results.h"
 
@@ -23,9 +24,10 @@ struct Config {
   bool two_phase = false;  // every pass as combine_pass then apply_pass
 };
 
-const Config kConfigs[] = {{Direction::kAuto, 1},       {Direction::kAuto, 2},       {Direction::kPush, 2},
-                           {Direction::kPull, 2},       {Direction::kPush, 1},       {Direction::kPull, 1},
-                           {Direction::kAuto, 2, true}, {Direction::kPush, 2, true}, {Direction::kPull, 2, true}};
+const Config kConfigs[] = {
+    {Direction::kAuto, 1},       {Direction::kAuto, 2},       {Direction::kPush, 2},
+    {Direction::kPull, 2},       {Direction::kPush, 1},       {Direction::kPull, 1},
+    {Direction::kAuto, 2, true}, {Direction::kPush, 2, true}, {Direction::kPull, 2, true}};
 
 // Runs `algo` on every configuration and the given grids and checks every answer equals the first.
 template <typename Run>
@@ -41,8 +43,10 @@ void expect_same_everywhere(const std::vector<std::shared_ptr<const GraphFile>>&
           first = std::move(r);
           return;
         }
-        testing::expect_same_answer(r, *first, fmt::format("direction {} threads {} blocks {}", direction_name(c.direction),
-                                                           c.threads, file->blocks_per_side()));
+        testing::expect_same_answer(
+            r, *first,
+            fmt::format("direction {} threads {} blocks {}", direction_name(c.direction), c.threads,
+                        file->blocks_per_side()));
       });
     }
   }
@@ -55,7 +59,8 @@ class EngineTest : public ::testing::TestWithParam<bool> {  // undirected?
     const bool undirected = GetParam();
     const std::string tag = undirected ? "u" : "d";
     for (uint32_t p : {1u, 4u, 64u}) {  // 64 is capped at the 32 ranges 2048 vertices allow
-      grids_.push_back(kronecker_graph(11, undirected, GeneratedWeights::kNone, p, "kron11" + tag + std::to_string(p)));
+      grids_.push_back(kronecker_graph(11, undirected, GeneratedWeights::kNone, p,
+                                       "kron11" + tag + std::to_string(p)));
     }
   }
   std::vector<std::shared_ptr<const GraphFile>> grids_;
@@ -126,7 +131,8 @@ TEST(WeightedSssp, SameEverywhereForIntAndRealWeights) {
   for (auto weights : {GeneratedWeights::kInteger, GeneratedWeights::kReal}) {
     std::vector<std::shared_ptr<const GraphFile>> grids;
     for (uint32_t p : {1u, 4u, 64u}) {
-      grids.push_back(kronecker_graph(11, false, weights, p, "wkron" + std::to_string(int(weights)) + std::to_string(p)));
+      grids.push_back(kronecker_graph(11, false, weights, p,
+                                      "wkron" + std::to_string(int(weights)) + std::to_string(p)));
     }
     std::optional<AlgorithmResult> first;
     for (const auto& file : grids) {
@@ -140,8 +146,10 @@ TEST(WeightedSssp, SameEverywhereForIntAndRealWeights) {
           if (!first) first = r;
           if (r.real) {
             for (size_t v = 0; v < r.reals.size(); ++v) {
-              if (std::isinf(first->reals[v])) EXPECT_TRUE(std::isinf(r.reals[v]));
-              else EXPECT_NEAR(r.reals[v], first->reals[v], 1e-9);
+              if (std::isinf(first->reals[v]))
+                EXPECT_TRUE(std::isinf(r.reals[v]));
+              else
+                EXPECT_NEAR(r.reals[v], first->reals[v], 1e-9);
             }
           } else {
             EXPECT_EQ(r.ints, first->ints);
@@ -157,7 +165,8 @@ TEST(WeightedSssp, SameEverywhereForIntAndRealWeights) {
 
 class VerifierTest : public ::testing::Test {
  protected:
-  std::shared_ptr<const GraphFile> file_ = kronecker_graph(10, true, GeneratedWeights::kInteger, 1, "verify10");
+  std::shared_ptr<const GraphFile> file_ =
+      kronecker_graph(10, true, GeneratedWeights::kInteger, 1, "verify10");
 };
 
 TEST_F(VerifierTest, BfsCorruptedDepthFails) {

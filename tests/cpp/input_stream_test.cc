@@ -92,11 +92,13 @@ std::string xz_declaring_4gib_dictionary(const std::string& data) {
       ++i;
     }
   }
-  // The filter flags: LZMA2 (0x21), one byte of properties, the dictionary size code (40: 4 GiB - 1).
+  // The filter flags: LZMA2 (0x21), one byte of properties, the dictionary size code (40: 4 GiB -
+  // 1).
   if (s[i] != 0x21 || s[i + 1] != 1) throw std::runtime_error("unexpected xz block header");
   s[i + 2] = 40;
   const uint32_t crc = lzma_crc32(reinterpret_cast<const uint8_t*>(s.data() + header), size - 4, 0);
-  for (int k = 0; k < 4; ++k) s[header + size - 4 + k] = static_cast<char>(crc >> (8 * k));  // little-endian
+  for (int k = 0; k < 4; ++k)
+    s[header + size - 4 + k] = static_cast<char>(crc >> (8 * k));  // little-endian
   return s;
 }
 
@@ -203,10 +205,11 @@ TEST_P(RoundTrip, ReadsBackExactBytes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllFormats, RoundTrip,
-                         ::testing::Combine(::testing::Values(Compression::kNone, Compression::kGzip,
-                                                          Compression::kXz, Compression::kZstd),
-                                          ::testing::Values(size_t{1}, size_t{7}, size_t{4096},
-                                                          size_t{1} << 20, size_t{3} << 20)),
+                         ::testing::Combine(::testing::Values(Compression::kNone,
+                                                              Compression::kGzip, Compression::kXz,
+                                                              Compression::kZstd),
+                                            ::testing::Values(size_t{1}, size_t{7}, size_t{4096},
+                                                              size_t{1} << 20, size_t{3} << 20)),
                          [](const auto& param_info) {
                            return std::string(compression_name(std::get<0>(param_info.param))) +
                                   "_" + std::to_string(std::get<1>(param_info.param));

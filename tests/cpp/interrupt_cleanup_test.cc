@@ -1,5 +1,7 @@
 // Temporary files registered for removal: created and registered at once, unlinked by the
 // handler when the process is interrupted, and the process still ends with the signal's status.
+#include "util/interrupt_cleanup.h"
+
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -10,7 +12,6 @@
 #include <string>
 
 #include "test_graphs.h"
-#include "util/interrupt_cleanup.h"
 
 namespace tg {
 namespace {
@@ -43,7 +44,8 @@ TEST(InterruptCleanup, AnInterruptedProcessLeavesNoTemporary) {
   // Its signal handling does not run in a child forked from a multithreaded process (the suite's
   // earlier tests leave OpenMP threads); the release and ASan builds run this test, and the
   // pytest interrupt tests signal the real binary in every build.
-  GTEST_SKIP() << "ThreadSanitizer does not deliver signals in a child forked from a multithreaded process";
+  GTEST_SKIP()
+      << "ThreadSanitizer does not deliver signals in a child forked from a multithreaded process";
 #endif
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
     int pipe_fds[2];
@@ -54,7 +56,8 @@ TEST(InterruptCleanup, AnInterruptedProcessLeavesNoTemporary) {
       install_interrupt_cleanup();
       std::string path = testing::temp_path("interrupted.tmp-XXXXXX");
       if (create_temporary_file(path) < 0) _exit(2);
-      if (write(pipe_fds[1], path.c_str(), path.size()) != static_cast<ssize_t>(path.size())) _exit(3);
+      if (write(pipe_fds[1], path.c_str(), path.size()) != static_cast<ssize_t>(path.size()))
+        _exit(3);
       close(pipe_fds[1]);
       raise(sig);
       _exit(4);  // not reached: the handler ends the process with the signal
@@ -66,8 +69,10 @@ TEST(InterruptCleanup, AnInterruptedProcessLeavesNoTemporary) {
     int status = 0;
     ASSERT_EQ(waitpid(child, &status, 0), child);
     ASSERT_GT(got, 0);
-    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig) << "signal " << sig << ", status " << status;
-    EXPECT_FALSE(std::filesystem::exists(std::string(buffer, static_cast<size_t>(got)))) << "signal " << sig;
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig)
+        << "signal " << sig << ", status " << status;
+    EXPECT_FALSE(std::filesystem::exists(std::string(buffer, static_cast<size_t>(got))))
+        << "signal " << sig;
   }
 }
 

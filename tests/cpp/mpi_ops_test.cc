@@ -3,7 +3,6 @@
 // idempotent ones merge replicas, a composite value is not an MPI scalar, and an operator the
 // backend does not know has no trait (so the MPI engine does not compile with it).
 #include <gtest/gtest.h>
-
 #include <mpi.h>
 
 #include <cstdint>
@@ -16,7 +15,9 @@ namespace tg {
 namespace {
 
 template <typename Op>
-concept KnownToMpi = requires { dist::MpiReduce<Op>::kOp; };
+concept KnownToMpi = requires {
+  dist::MpiReduce<Op>::kOp;
+};
 
 template <typename T>
 struct XorOp {  // a combine operator no backend knows
@@ -27,10 +28,12 @@ static_assert(dist::MpiReduce<MinOp<uint32_t>>::kOp == mpi::ReduceOp::kMin);
 static_assert(dist::MpiReduce<MaxOp<int64_t>>::kOp == mpi::ReduceOp::kMax);
 static_assert(dist::MpiReduce<SumOp<double>>::kOp == mpi::ReduceOp::kSum);
 static_assert(dist::MpiReduce<OrOp<uint64_t>>::kOp == mpi::ReduceOp::kOr);
-static_assert(dist::MpiReduce<MinOp<double>>::kIdempotent && dist::MpiReduce<OrOp<uint64_t>>::kIdempotent);
+static_assert(dist::MpiReduce<MinOp<double>>::kIdempotent &&
+              dist::MpiReduce<OrOp<uint64_t>>::kIdempotent);
 static_assert(!dist::MpiReduce<SumOp<uint64_t>>::kIdempotent);
 static_assert(KnownToMpi<MinOp<uint32_t>> && !KnownToMpi<XorOp<uint32_t>>);
-static_assert(dist::MpiScalar<uint32_t>::kValue == mpi::Scalar::kU32 && dist::MpiScalar<double>::kValue == mpi::Scalar::kF64);
+static_assert(dist::MpiScalar<uint32_t>::kValue == mpi::Scalar::kU32 &&
+              dist::MpiScalar<double>::kValue == mpi::Scalar::kF64);
 static_assert(dist::MpiValue<int64_t> && !dist::MpiValue<Pair<double>> && !dist::MpiValue<int32_t>);
 
 TEST(MpiOps, EachReduceOpAndScalarIsTheMpiHandleItNames) {

@@ -1,12 +1,13 @@
 // The numa tier: the blocks it holds live on the node it was given (the kernel says so, page by
 // page) and are byte for byte the file's; leases are always ready; a node without memory is
 // refused. Every algorithm through it is tested end to end in tests/python/test_memory_budget.py.
+#include "store/numa_store.h"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
 
 #include "graph/graph_view.h"
-#include "store/numa_store.h"
 #include "test_graphs.h"
 #include "util/error.h"
 
@@ -22,7 +23,8 @@ TEST(NumaStore, HoldsTheFilesBlocksOnItsNode) {
   const GraphView<uint32_t, int32_t> view(file);
   // Every other block: the store must route by block, not hold a prefix of the file.
   auto holds = [](const BlockId& b) { return (b.major + b.minor) % 2 == 0; };
-  NumaStore store(file, holds, view.grid(Grid::kOut), view.grid(Grid::kIn), nodes.farthest, true, true);
+  NumaStore store(file, holds, view.grid(Grid::kOut), view.grid(Grid::kIn), nodes.farthest, true,
+                  true);
   EXPECT_EQ(store.node(), nodes.farthest);
   std::vector<PlannedBlock> plan;
   for (Grid g : {Grid::kOut, Grid::kIn})
@@ -35,7 +37,9 @@ TEST(NumaStore, HoldsTheFilesBlocksOnItsNode) {
     EXPECT_NE(store.arrival(k), BlockStore::kNotArrived);
     const BlockDecoder& held = store.acquire(k);
     const auto& b = plan[k].block;
-    const BlockDecoder& mapped = (b.grid == Grid::kOut ? view.grid(Grid::kOut) : view.grid(Grid::kIn))[b.major * 4 + b.minor];
+    const BlockDecoder& mapped =
+        (b.grid == Grid::kOut ? view.grid(Grid::kOut)
+                              : view.grid(Grid::kIn))[b.major * 4 + b.minor];
     ASSERT_EQ(held.edge_count, mapped.edge_count);
     EXPECT_NE(held.neighbours, mapped.neighbours);  // its own copy, not the mapping
     EXPECT_EQ(0, std::memcmp(held.neighbours, mapped.neighbours, held.edge_count * held.id_bytes));
@@ -55,8 +59,9 @@ TEST(NumaStore, RefusesANodeWithoutMemory) {
   if (!numa_nodes().available) GTEST_SKIP() << "no NUMA support in this kernel";
   const auto file = kronecker_graph(8, false, GeneratedWeights::kNone, 2, "numa-refuse.tg");
   const GraphView<uint32_t, NoWeight> view(file);
-  EXPECT_THROW(NumaStore(file, [](const BlockId&) { return true; }, view.grid(Grid::kOut), view.grid(Grid::kIn), 4095,
-                         false, true),
+  EXPECT_THROW(NumaStore(
+                   file, [](const BlockId&) { return true; }, view.grid(Grid::kOut),
+                   view.grid(Grid::kIn), 4095, false, true),
                Error);
 }
 

@@ -1,6 +1,8 @@
 // Tests for the text readers at the level of the edge list they return (the CLI tests in
 // tests/python/test_convert.py cover the formats end to end): weights that the fuzzers found
 // misclassified, and inputs that cross the reader's buffers, which start at 4 KiB and double.
+#include "ingest/parse.h"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -12,7 +14,6 @@
 #include <vector>
 
 #include "graph/edge_list.h"
-#include "ingest/parse.h"
 #include "temp_file.h"
 #include "util/error.h"
 
@@ -79,7 +80,8 @@ TEST(Parse, LinesAcrossGrowingBuffers) {
   std::vector<Arc> want;
   for (uint64_t k = 0; k < 30'000; ++k) {
     const uint64_t u = k * 7919 % 100'003, v = k * 104'729 % 100'003;
-    text += std::to_string(u) + (k % 3 ? " " : "\t") + std::to_string(v) + " " + std::to_string(k % 97) + "\n";
+    text += std::to_string(u) + (k % 3 ? " " : "\t") + std::to_string(v) + " " +
+            std::to_string(k % 97) + "\n";
     want.emplace_back(u, v, static_cast<double>(k % 97));
   }
   EXPECT_EQ(arcs_of(read_text(text, "edgelist")), want);
@@ -102,7 +104,9 @@ TEST(Parse, ErrorLineNumbersAfterSeveralBuffers) {
     read_edge_list(file.path(), options);
     FAIL() << "no error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(file.path() + ":20001:3: expected a vertex id"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(file.path() + ":20001:3: expected a vertex id"),
+              std::string::npos)
+        << e.what();
   }
 }
 
@@ -121,7 +125,8 @@ TEST(Parse, MetisVertexNumbersAcrossBuffers) {
     lists += std::to_string(partner) + "\n";
     if (v % 2) want.emplace_back(v, partner, 0);
   }
-  const EdgeList list = read_text(std::to_string(n) + " " + std::to_string(want.size()) + "\n" + lists, "metis");
+  const EdgeList list =
+      read_text(std::to_string(n) + " " + std::to_string(want.size()) + "\n" + lists, "metis");
   EXPECT_EQ(list.declared_vertices, n);
   EXPECT_EQ(arcs_of(list), want);
 }

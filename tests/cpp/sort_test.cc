@@ -24,7 +24,8 @@ std::vector<Pair> random_pairs(size_t n, uint32_t majors, uint32_t minors, uint6
   std::vector<Pair> v(n);
   for (auto& p : v) {
     // Skewed majors (a third of them among the first 16), uniform minors.
-    const uint32_t m = rng() % 3 == 0 ? static_cast<uint32_t>(rng() % 16) : static_cast<uint32_t>(rng() % majors);
+    const uint32_t m =
+        rng() % 3 == 0 ? static_cast<uint32_t>(rng() % 16) : static_cast<uint32_t>(rng() % majors);
     p = {m, static_cast<uint32_t>(rng() % minors)};
   }
   return v;

@@ -8,10 +8,10 @@
 #include <memory>
 #include <string>
 
-#include "ingest/builder.h"
-#include "ingest/generate.h"
 #include "graph/graph_file.h"
 #include "graph/graph_writer.h"
+#include "ingest/builder.h"
+#include "ingest/generate.h"
 
 namespace tg::testing {
 
@@ -29,12 +29,14 @@ class TempDirCleanup : public ::testing::Environment {
  public:
   void TearDown() override { std::filesystem::remove_all(temp_dir()); }
 };
-inline ::testing::Environment* const kTempDirCleanup = ::testing::AddGlobalTestEnvironment(new TempDirCleanup);
+inline ::testing::Environment* const kTempDirCleanup =
+    ::testing::AddGlobalTestEnvironment(new TempDirCleanup);
 
 // A Kronecker graph (optionally weighted, undirected) written with a P x P grid. With `hub`,
 // vertex 0 also links to every vertex (a row longer than a small buffer holds).
-inline std::shared_ptr<const GraphFile> kronecker_graph(int scale, bool undirected, GeneratedWeights weights,
-                                                       uint32_t blocks, const std::string& name, bool hub = false) {
+inline std::shared_ptr<const GraphFile> kronecker_graph(int scale, bool undirected,
+                                                        GeneratedWeights weights, uint32_t blocks,
+                                                        const std::string& name, bool hub = false) {
   GeneratorOptions gen;
   gen.scale = scale;
   gen.edge_factor = 8;
@@ -47,16 +49,19 @@ inline std::shared_ptr<const GraphFile> kronecker_graph(int scale, bool undirect
     options.blocks = blocks;
     EdgeList edges = generate(gen);
     if (hub) {
-      std::visit([&](auto& array) {
-        using E = std::decay_t<decltype(array[0])>;
-        for (uint64_t v = 1; v < (uint64_t{1} << scale); ++v) {
-          E e{};
-          e.u = 0;
-          e.v = static_cast<decltype(e.v)>(v);
-          if constexpr (!std::is_same_v<decltype(e.w), NoWeight>) e.w = 1 + static_cast<double>(v % 7);
-          array.push_back(e);
-        }
-      }, edges.edges);
+      std::visit(
+          [&](auto& array) {
+            using E = std::decay_t<decltype(array[0])>;
+            for (uint64_t v = 1; v < (uint64_t{1} << scale); ++v) {
+              E e{};
+              e.u = 0;
+              e.v = static_cast<decltype(e.v)>(v);
+              if constexpr (!std::is_same_v<decltype(e.w), NoWeight>)
+                e.w = 1 + static_cast<double>(v % 7);
+              array.push_back(e);
+            }
+          },
+          edges.edges);
       if (edges.weighted()) edges.weight_info.add(1), edges.weight_info.add(7);
     }
     build_graph(std::move(edges), options, writer);

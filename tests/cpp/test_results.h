@@ -11,7 +11,8 @@
 
 namespace tg::testing {
 
-inline void expect_same_answer(const AlgorithmResult& got, const AlgorithmResult& want, const std::string& what) {
+inline void expect_same_answer(const AlgorithmResult& got, const AlgorithmResult& want,
+                               const std::string& what) {
   if (want.real) {
     double l1 = 0;
     for (size_t v = 0; v < got.reals.size(); ++v) l1 += std::fabs(got.reals[v] - want.reals[v]);

@@ -2,14 +2,15 @@
 // algorithm's passes read (densest first), far ratios 0 and 1 mean what they say, and budgets that
 // cannot work are refused with what they would need. The engine through the plan's stores is
 // tested end to end by tests/python/test_memory_budget.py.
+#include "plan/tier_plan.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "run/kernels.h"
 #include "algorithms/pagerank.h"
 #include "engine/cpu/engine.h"
-#include "plan/tier_plan.h"
+#include "run/kernels.h"
 #include "test_graphs.h"
 #include "util/error.h"
 
@@ -19,7 +20,8 @@ namespace {
 using testing::kronecker_graph;
 
 // A request for the kernel of that name, with its own pass shape (as run/budget.h makes one).
-PlanRequest request(const std::string& algorithm, std::optional<uint64_t> budget, std::optional<double> ratio) {
+PlanRequest request(const std::string& algorithm, std::optional<uint64_t> budget,
+                    std::optional<double> ratio) {
   PlanRequest r;
   r.algorithm = algorithm;
   for_each_kernel([&](const auto& kernel) {
@@ -72,7 +74,8 @@ TEST(TierPlan, ABudgetsClassesFitAndAddUp) {
   // The pipeline is counted once, and fits its buffers.
   EXPECT_EQ(plan.buffers, plan.depth + 4);
   EXPECT_GE(plan.pool, uint64_t{plan.buffers} * plan.buffer_bytes);
-  EXPECT_DOUBLE_EQ(plan.expected_far_bytes_per_pass, static_cast<double>(plan.far_bytes));  // one grid, read by every pass
+  EXPECT_DOUBLE_EQ(plan.expected_far_bytes_per_pass,
+                   static_cast<double>(plan.far_bytes));  // one grid, read by every pass
 }
 
 TEST(TierPlan, DenseBlocksStayLocalFirstAndNoFarBlockWouldFit) {
@@ -166,7 +169,8 @@ TEST(TierPlan, PullAccumulatorsAreARangeAThreadAndARefusalNamesAFinerGrid) {
   const uint64_t n = one->num_vertices();
   EXPECT_EQ(largest_range(*one), n);
   EXPECT_EQ(pull_scratch_bytes(n, largest_range(*one), 4, kPageRankShape, 2), n * 9);
-  EXPECT_EQ(pull_scratch_bytes(n, largest_range(*four), 4, kPageRankShape, 2), 2 * largest_range(*four) * 9);
+  EXPECT_EQ(pull_scratch_bytes(n, largest_range(*four), 4, kPageRankShape, 2),
+            2 * largest_range(*four) * 9);
   EXPECT_LT(largest_range(*four), n / 2);  // ranges balance arcs, not vertices
   EXPECT_LT(plan_tiers(*four, request("pr", std::nullopt, 0.5)).frontiers,
             plan_tiers(*one, request("pr", std::nullopt, 0.5)).frontiers);
@@ -208,7 +212,7 @@ TEST(TierPlan, ImpossibleBudgetsAreRefusedWithWhatWouldFit) {
   EXPECT_THROW(plan_tiers(*g, over), Error);
   EXPECT_THROW(plan_tiers(*g, request("pr", 0, std::nullopt)), Error);
   EXPECT_THROW(plan_tiers(*g, request("pr", std::nullopt, 1.5)), Error);
-  EXPECT_THROW(plan_tiers(*g, request("pr", 1 << 30, 0.5)), Error);  // both
+  EXPECT_THROW(plan_tiers(*g, request("pr", 1 << 30, 0.5)), Error);                // both
   EXPECT_THROW(plan_tiers(*g, request("pr", std::nullopt, std::nullopt)), Error);  // neither
 }
 
@@ -224,18 +228,27 @@ TEST(TierPlan, ARanksPlanPlacesOnlyItsRows) {
   EXPECT_EQ(rows.first_row(), 2u);
   EXPECT_EQ(rows.end_row(), 5u);
   EXPECT_EQ(rows.communication, 4096u);
-  EXPECT_EQ(rows.minimum() - rows.pool, whole.minimum() - whole.pool + 4096);  // the pool's buffers fit the rows' blocks
+  EXPECT_EQ(rows.minimum() - rows.pool,
+            whole.minimum() - whole.pool + 4096);  // the pool's buffers fit the rows' blocks
   uint64_t bytes = 0;
   for (uint32_t i = 0; i < 8; ++i)
     for (uint32_t j = 0; j < 8; ++j) {
       EXPECT_EQ(rows.reads({Grid::kIn, i, j}), i >= 2 && i < 5);
-      if (i >= 2 && i < 5 && g->entry(Grid::kIn, i, j).edge_count) bytes += g->block_bytes(Grid::kIn, i, j, false);
+      if (i >= 2 && i < 5 && g->entry(Grid::kIn, i, j).edge_count)
+        bytes += g->block_bytes(Grid::kIn, i, j, false);
     }
   EXPECT_EQ(rows.edge_bytes, bytes);  // PageRank reads the in grid: the rows' blocks of it
   EXPECT_LT(rows.edge_bytes, whole.edge_bytes);
   // Under a budget that holds the hot data and half the rows' blocks, about half are far.
   r.far_ratio.reset();
-  r.budget = plan_tiers(*g, [&] { PlanRequest x = r; x.budget.reset(); x.far_ratio = 1.0; return x; }()).minimum() +
+  r.budget = plan_tiers(*g,
+                        [&] {
+                          PlanRequest x = r;
+                          x.budget.reset();
+                          x.far_ratio = 1.0;
+                          return x;
+                        }())
+                 .minimum() +
              rows.edge_bytes / 2;
   const auto budgeted = plan_tiers(*g, r);
   EXPECT_GT(budgeted.far_blocks, 0u);

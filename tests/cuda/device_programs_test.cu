@@ -46,7 +46,8 @@ struct DeviceArray {
   T* data = nullptr;
   explicit DeviceArray(const std::vector<T>& host) {
     EXPECT_EQ(cudaMalloc(&data, host.size() * sizeof(T)), cudaSuccess);
-    EXPECT_EQ(cudaMemcpy(data, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(data, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice),
+              cudaSuccess);
   }
   ~DeviceArray() { cudaFree(data); }
   // Owns its allocation: a copy would free it twice (built in place, never copied).
@@ -55,13 +56,16 @@ struct DeviceArray {
   VertexArray<T> view() const { return VertexArray<T>::over(data, 0, kVertices); }
   std::vector<T> back() const {
     std::vector<T> host(kVertices);
-    EXPECT_EQ(cudaMemcpy(host.data(), data, kVertices * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(host.data(), data, kVertices * sizeof(T), cudaMemcpyDeviceToHost),
+              cudaSuccess);
     return host;
   }
 };
 
 template <typename T>
-VertexArray<T> host_view(std::vector<T>& a) { return VertexArray<T>::over(a.data(), 0, a.size()); }
+VertexArray<T> host_view(std::vector<T>& a) {
+  return VertexArray<T>::over(a.data(), 0, a.size());
+}
 
 // Runs `make(views...)`'s program on the host and on the device over copies of the same arrays,
 // relaxing edge 2 -> 5, and compares every array and the activation.
@@ -72,37 +76,62 @@ void same_on_device(W w, Make make, std::vector<T>... arrays) {
   const bool host_active = relax(make(host_view(arrays)...), 2, 5, w);
   bool* active = nullptr;
   ASSERT_EQ(cudaMallocManaged(&active, sizeof(bool)), cudaSuccess);
-  std::apply([&](auto&... d) { relax_kernel<<<1, 1>>>(make(d.view()...), 2u, 5u, w, active); }, device);
+  std::apply([&](auto&... d) { relax_kernel<<<1, 1>>>(make(d.view()...), 2u, 5u, w, active); },
+             device);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   EXPECT_EQ(*active, host_active);
   cudaFree(active);
-  std::apply([&](auto&... d) { EXPECT_EQ(std::make_tuple(d.back()...), std::make_tuple(arrays...)); }, device);
+  std::apply(
+      [&](auto&... d) { EXPECT_EQ(std::make_tuple(d.back()...), std::make_tuple(arrays...)); },
+      device);
 }
 
 TEST(DevicePrograms, Bfs) {
   std::vector<uint32_t> parent(kVertices, BfsProgram<uint32_t>::kNone);
   std::vector<int64_t> depth(kVertices, kUnreached);
-  same_on_device(NoWeight{}, [](auto p, auto d) { return BfsProgram<uint32_t>{p, d, 3}; }, parent, depth);
+  same_on_device(
+      NoWeight{},
+      [](auto p, auto d) {
+        return BfsProgram<uint32_t>{p, d, 3};
+      },
+      parent, depth);
 }
 
 TEST(DevicePrograms, SsspIntegerAndRealWeights) {
   std::vector<int64_t> dist(kVertices, MinOp<int64_t>::identity());
   dist[2] = 10;
-  same_on_device(int32_t{7}, [](auto d) { return SsspProgram<uint32_t, int32_t>{d}; }, dist);
+  same_on_device(
+      int32_t{7}, [](auto d) { return SsspProgram<uint32_t, int32_t>{d}; }, dist);
   std::vector<double> real(kVertices, MinOp<double>::identity());
   real[2] = 1.5;
-  same_on_device(0.25, [](auto d) { return SsspProgram<uint32_t, double>{d}; }, real);
+  same_on_device(
+      0.25, [](auto d) { return SsspProgram<uint32_t, double>{d}; }, real);
 }
 
 TEST(DevicePrograms, WccPageRankRadii) {
   std::vector<uint32_t> grandparent{0, 1, 1, 3, 4, 5, 6, 7}, least{0, 1, 2, 3, 4, 5, 6, 7};
-  same_on_device(NoWeight{}, [](auto g, auto l) { return WccProgram<uint32_t>{g, l}; }, grandparent, least);
+  same_on_device(
+      NoWeight{},
+      [](auto g, auto l) {
+        return WccProgram<uint32_t>{g, l};
+      },
+      grandparent, least);
   std::vector<double> contribution(kVertices, 0.125), incoming(kVertices, 0.5);
-  same_on_device(NoWeight{}, [](auto c, auto i) { return PageRankProgram<uint32_t>{c, i}; }, contribution, incoming);
+  same_on_device(
+      NoWeight{},
+      [](auto c, auto i) {
+        return PageRankProgram<uint32_t>{c, i};
+      },
+      contribution, incoming);
   std::vector<uint64_t> seen(kVertices, 0), next(kVertices, 0);
   std::vector<int64_t> eccentricity(kVertices, kUnreached);
   seen[2] = 0b101;
-  same_on_device(NoWeight{}, [](auto s, auto n, auto e) { return RadiiProgram<uint32_t>{s, n, e, 0b111, 4}; }, seen, next, eccentricity);
+  same_on_device(
+      NoWeight{},
+      [](auto s, auto n, auto e) {
+        return RadiiProgram<uint32_t>{s, n, e, 0b111, 4};
+      },
+      seen, next, eccentricity);
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 // DCSR blocks), with a hub whose in-arcs take the arc-parallel pull. BFS depths, SSSP, WCC and
 // Radii must be identical, PageRank within 1e-9 in L1, and every device result must pass the
 // algorithm's own verifier (BFS's parent tree included).
+#include "engine/cuda/device_engine.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,7 +13,6 @@
 
 #include "../cpp/test_graphs.h"
 #include "run/kernels.h"
-#include "engine/cuda/device_engine.h"
 // The backend under test: OpenMP here; tests/cuda/device_engine_test.cu includes this file with
 // TG_TEST_BACKEND set to CUDA's.
 #if !defined(TG_TEST_BACKEND)
@@ -45,7 +46,8 @@ KernelArgs args_for(const GraphFile& file) {
   KernelArgs a;
   a.source = 1;
   a.parents = true;
-  for (uint64_t k = 0; k < 20 && k < file.num_vertices(); ++k) a.sources.push_back((k * 97) % file.num_vertices());
+  for (uint64_t k = 0; k < 20 && k < file.num_vertices(); ++k)
+    a.sources.push_back((k * 97) % file.num_vertices());
   return a;
 }
 
@@ -60,7 +62,8 @@ void same_as_cpu(const std::shared_ptr<const GraphFile>& file, Direction directi
   GraphView<uint32_t, W> g(file);
   const KernelArgs args = args_for(*file);
   for_each_kernel([&](const auto& kernel) {
-    if (kernel.weighted != !std::is_same_v<W, NoWeight>) return;  // each kernel on the view it reads
+    if (kernel.weighted != !std::is_same_v<W, NoWeight>)
+      return;  // each kernel on the view it reads
     SCOPED_TRACE(std::string(kernel.name) + " direction " + direction_name(direction));
     Engine<uint32_t, W> cpu(g, EngineOptions{.direction = direction});
     DeviceEngine<uint32_t, W, Backend> gpu(g, DeviceEngineOptions{.direction = direction});
@@ -70,14 +73,17 @@ void same_as_cpu(const std::shared_ptr<const GraphFile>& file, Direction directi
     ASSERT_EQ(got.real, want.real);
     if (got.real) {
       ASSERT_EQ(got.reals.size(), want.reals.size());
-      if (kernel.name == "pr") EXPECT_LT(l1(got.reals, want.reals), 1e-9);
-      else EXPECT_EQ(got.reals, want.reals);
+      if (kernel.name == "pr")
+        EXPECT_LT(l1(got.reals, want.reals), 1e-9);
+      else
+        EXPECT_EQ(got.reals, want.reals);
     } else {
       EXPECT_EQ(got.ints, want.ints);
     }
     if (kernel.name == "pr") {  // the change is a sum of 2^11 terms, in another order
       EXPECT_EQ(got.summary["iterations"], want.summary["iterations"]);
-      EXPECT_NEAR(got.summary["last_change"].template get<double>(), want.summary["last_change"].template get<double>(), 1e-12);
+      EXPECT_NEAR(got.summary["last_change"].template get<double>(),
+                  want.summary["last_change"].template get<double>(), 1e-12);
     } else {
       // SSSP's rounds depend on the order relaxations land in (a pull reads distances as
       // they fall), not only on the answer: the rest of the summary must agree.
@@ -110,18 +116,19 @@ TEST_P(DeviceEngineHost, EveryKernelAgreesWithTheCpuEngine) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Graphs, DeviceEngineHost,
-                         ::testing::Values(Case{"undirected-1x1", true, GeneratedWeights::kInteger, 1, false},
-                                           Case{"directed-1x1", false, GeneratedWeights::kNone, 1, false},
-                                           Case{"directed-4x4", false, GeneratedWeights::kInteger, 4, true},
-                                           Case{"undirected-3x3-hub", true, GeneratedWeights::kReal, 3, true},
-                                           Case{"directed-real-2x2", false, GeneratedWeights::kReal, 2, false}),
-                         [](const auto& param_info) {
-                           std::string name = param_info.param.name;
-                           for (char& ch : name)
-                             if (ch == '-') ch = '_';
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Graphs, DeviceEngineHost,
+    ::testing::Values(Case{"undirected-1x1", true, GeneratedWeights::kInteger, 1, false},
+                      Case{"directed-1x1", false, GeneratedWeights::kNone, 1, false},
+                      Case{"directed-4x4", false, GeneratedWeights::kInteger, 4, true},
+                      Case{"undirected-3x3-hub", true, GeneratedWeights::kReal, 3, true},
+                      Case{"directed-real-2x2", false, GeneratedWeights::kReal, 2, false}),
+    [](const auto& param_info) {
+      std::string name = param_info.param.name;
+      for (char& ch : name)
+        if (ch == '-') ch = '_';
+      return name;
+    });
 
 // A pass's statistics say what it did: the direction the rule chose, the frontier, the activations.
 TEST(DeviceEngineHostStats, BfsPassesRecordDirectionAndFrontier) {

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "../cpp/test_graphs.h"
-#include "mpi/comm.h"
 #include "engine/mpi/dist_engine.h"
+#include "mpi/comm.h"
 #include "mpi/mpi_runtime.h"
 
 namespace tg {
@@ -22,10 +22,12 @@ struct OnRanks {
   mpi::Comm comm{bounds};
   DistEngine<uint32_t, NoWeight> engine{g, EngineOptions{}, comm};
 
-  explicit OnRanks(const char* file_name) : g(testing::kronecker_graph(10, true, GeneratedWeights::kNone, 1, file_name)) {}
+  explicit OnRanks(const char* file_name)
+      : g(testing::kronecker_graph(10, true, GeneratedWeights::kNone, 1, file_name)) {}
   static std::vector<uint64_t> equal_ranges(uint64_t n, uint64_t ranks) {
     std::vector<uint64_t> bounds;
-    for (uint64_t r = 0; r <= ranks; ++r) bounds.push_back(r == ranks ? n : n * r / ranks / 64 * 64);
+    for (uint64_t r = 0; r <= ranks; ++r)
+      bounds.push_back(r == ranks ? n : n * r / ranks / 64 * 64);
     return bounds;
   }
 };
@@ -39,8 +41,10 @@ TEST(ArraySync, AWholeArrayIsGatheredOnlyAfterAPassThatChangedIt) {
   const uint64_t slice_bytes = (bounds[1] - bounds[0]) * sizeof(uint32_t);
 
   comm.take_counters();
-  const uint64_t roots = engine.reduce(SumOp<uint64_t>{}, [&](uint32_t v) { return uint64_t{engine.root(parent, v) == v}; });
-  EXPECT_LT(comm.take_counters().bytes_sent, slice_bytes) << "no slice gathered after a pass that changed none";
+  const uint64_t roots = engine.reduce(
+      SumOp<uint64_t>{}, [&](uint32_t v) { return uint64_t{engine.root(parent, v) == v}; });
+  EXPECT_LT(comm.take_counters().bytes_sent, slice_bytes)
+      << "no slice gathered after a pass that changed none";
   EXPECT_EQ(roots, n);
 
   const uint32_t last = static_cast<uint32_t>(n - 1);  // a master of the last rank
@@ -78,7 +82,8 @@ TEST(ArraySync, CombinesIntoOtherRanksVerticesAreMergedWithTheOperator) {
     engine.combine_at(MinOp<uint32_t>{}, parent, across(v), v / 2);
     engine.combine_at(MinOp<uint32_t>{}, parent, v, v > 0 ? v - 1 : 0);
   });
-  for (uint64_t v = 0; v < n; ++v) ASSERT_EQ(parent[v], want[v]) << "vertex " << v << " on rank " << mpi::rank();
+  for (uint64_t v = 0; v < n; ++v)
+    ASSERT_EQ(parent[v], want[v]) << "vertex " << v << " on rank " << mpi::rank();
 
   // Only combines into other ranks' vertices: no slice changes, so only the improved entries
   // travel (16 bytes each), far less than one rank's slice (an allreduce counts the whole array).
@@ -88,7 +93,8 @@ TEST(ArraySync, CombinesIntoOtherRanksVerticesAreMergedWithTheOperator) {
     if (v % 64 == 0) engine.combine_at(MinOp<uint32_t>{}, parent, across(v), 0u);
   });
   const uint64_t entries_sent = comm.take_counters().bytes_sent;
-  for (uint64_t v = 0; v < n; ++v) ASSERT_EQ(parent[v], want[v]) << "vertex " << v << " on rank " << mpi::rank();
+  for (uint64_t v = 0; v < n; ++v)
+    ASSERT_EQ(parent[v], want[v]) << "vertex " << v << " on rank " << mpi::rank();
   const uint64_t slice_bytes = (bounds[1] - bounds[0]) * sizeof(uint32_t);
   if (ranks > 1) {
     EXPECT_LT(entries_sent, slice_bytes) << "the entries, not the slices";

@@ -11,10 +11,10 @@
 #include <ostream>
 #include <vector>
 
-#include "mpi/comm.h"
-#include "mpi/mpi_runtime.h"
 #include "engine/mpi/ring.h"
 #include "job.h"
+#include "mpi/comm.h"
+#include "mpi/mpi_runtime.h"
 #include "util/error.h"
 
 namespace tg::dist {
@@ -27,7 +27,8 @@ struct Record {
 
 // How many records `from` sends `to` in `pass`: varied, zero now and then, many rings' worth.
 uint64_t records_between(int from, int to, int pass) {
-  uint64_t x = static_cast<uint64_t>(from) * 7919 + static_cast<uint64_t>(to) * 104729 + static_cast<uint64_t>(pass) * 1299709;
+  uint64_t x = static_cast<uint64_t>(from) * 7919 + static_cast<uint64_t>(to) * 104729 +
+               static_cast<uint64_t>(pass) * 1299709;
   x ^= x >> 13;
   x *= 0x9e3779b97f4a7c15ULL;
   return (x >> 40) % 5 == 0 ? 0 : (x >> 20) % 700;
@@ -49,7 +50,10 @@ TEST_P(RingProtocol, EveryRecordArrivesOnceAndInOrder) {
   const Shape shape = GetParam();
   mpi::Comm comm = whole_job();
   const int me = comm.rank(), p = comm.size();
-  Rings rings(comm, sizeof(Record), RingOptions{.batch_records = shape.batch, .hurried = shape.hurried, .memory_bytes = shape.memory});
+  Rings rings(
+      comm, sizeof(Record),
+      RingOptions{
+          .batch_records = shape.batch, .hurried = shape.hurried, .memory_bytes = shape.memory});
   EXPECT_GE(rings.slots(), 2u);
   EXPECT_LE(rings.bytes(), shape.memory);
   uint64_t expected_batches = 0;
@@ -60,7 +64,8 @@ TEST_P(RingProtocol, EveryRecordArrivesOnceAndInOrder) {
       for (size_t k = 0; k < count; ++k) {
         Record r;
         std::memcpy(&r, records + k * sizeof(Record), sizeof(r));
-        if (r.sender >= static_cast<uint64_t>(p) || r.sender == static_cast<uint64_t>(me) || r.seq != next[r.sender]) {
+        if (r.sender >= static_cast<uint64_t>(p) || r.sender == static_cast<uint64_t>(me) ||
+            r.seq != next[r.sender]) {
           ++wrong;
         } else {
           ++next[r.sender];
@@ -81,7 +86,8 @@ TEST_P(RingProtocol, EveryRecordArrivesOnceAndInOrder) {
     EXPECT_EQ(wrong, 0u) << "pass " << pass << ": records duplicated, out of order or from nowhere";
     for (int from = 0; from < p; ++from) {
       if (from == me) continue;
-      EXPECT_EQ(next[static_cast<size_t>(from)], records_between(from, me, pass)) << "pass " << pass << ", from rank " << from;
+      EXPECT_EQ(next[static_cast<size_t>(from)], records_between(from, me, pass))
+          << "pass " << pass << ", from rank " << from;
       // Full batches, then the end batch with the rest (perhaps none).
       expected_batches += records_between(me, from, pass) / rings.batch_records() + 1;
     }
@@ -93,11 +99,12 @@ TEST_P(RingProtocol, EveryRecordArrivesOnceAndInOrder) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Shapes, RingProtocol,
-                         ::testing::Values(Shape{1, 0.8, 4096},            // one record a batch, a few slots
-                                           Shape{3, 0.01, 2048},           // every batch hurried once a slot is unread
-                                           Shape{128, 1.0, 4096},          // batches shrunk to fit 2 slots; never hurried
-                                           Shape{128, 0.8, 64u << 20}));   // the default: 64 slots
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, RingProtocol,
+    ::testing::Values(Shape{1, 0.8, 4096},           // one record a batch, a few slots
+                      Shape{3, 0.01, 2048},          // every batch hurried once a slot is unread
+                      Shape{128, 1.0, 4096},         // batches shrunk to fit 2 slots; never hurried
+                      Shape{128, 0.8, 64u << 20}));  // the default: 64 slots
 
 TEST(RingMemory, TooLittleMemoryIsRefusedOnEveryRank) {
   if (mpi::size() == 1) GTEST_SKIP() << "one rank has no rings to fit";

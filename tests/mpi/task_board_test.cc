@@ -11,10 +11,10 @@
 #include <thread>
 #include <vector>
 
-#include "mpi/comm.h"
-#include "mpi/mpi_runtime.h"
 #include "engine/mpi/steal.h"
 #include "job.h"
+#include "mpi/comm.h"
+#include "mpi/mpi_runtime.h"
 
 namespace tg::dist {
 namespace {
@@ -27,8 +27,11 @@ struct Record {
 };
 static_assert(sizeof(Record) == 16);
 
-// How many slices `owner` publishes in `pass` (none now and then), and how many records slice k has.
-uint64_t slices_of(int owner, uint64_t pass) { return (static_cast<uint64_t>(owner) * 3 + pass) % (kMaxSlices + 1); }
+// How many slices `owner` publishes in `pass` (none now and then), and how many records slice k
+// has.
+uint64_t slices_of(int owner, uint64_t pass) {
+  return (static_cast<uint64_t>(owner) * 3 + pass) % (kMaxSlices + 1);
+}
 uint64_t records_in(uint64_t k) { return 3 * k + 1; }
 
 TEST(TaskBoardProtocol, EverySliceIsTakenOnceWithItsRecords) {
@@ -40,11 +43,13 @@ TEST(TaskBoardProtocol, EverySliceIsTakenOnceWithItsRecords) {
     std::vector<Record> records;
     std::vector<size_t> bounds{0};
     for (uint64_t k = 0; k < slices_of(me, pass); ++k) {
-      for (uint64_t i = 0; i < records_in(k); ++i) records.push_back({uint64_t(me) << 32 | pass, k << 32 | i});
+      for (uint64_t i = 0; i < records_in(k); ++i)
+        records.push_back({uint64_t(me) << 32 | pass, k << 32 | i});
       bounds.push_back(records.size());
     }
     // A pass with no slices has no records: memcpy must not see the empty vector's null data().
-    if (!records.empty()) std::memcpy(board.records(), records.data(), records.size() * sizeof(Record));
+    if (!records.empty())
+      std::memcpy(board.records(), records.data(), records.size() * sizeof(Record));
     board.publish(pass, bounds);
     MPI_Barrier(MPI_COMM_WORLD);  // every board holds this pass's slices before anyone looks
     // taken[owner * kMaxSlices + slice]: how often this rank took that slice in this pass.
@@ -67,16 +72,19 @@ TEST(TaskBoardProtocol, EverySliceIsTakenOnceWithItsRecords) {
       for (size_t i = 0; i < count; ++i) {
         Record r;
         std::memcpy(&r, got.data() + i * sizeof(Record), sizeof(Record));
-        ASSERT_EQ(r.owner_and_pass, (uint64_t(owner) << 32 | pass)) << "this pass's records, from that owner";
+        ASSERT_EQ(r.owner_and_pass, (uint64_t(owner) << 32 | pass))
+            << "this pass's records, from that owner";
         ASSERT_EQ(r.slice_and_index, slice << 32 | i) << "the slice's records in order";
       }
       ++taken[static_cast<size_t>(owner) * kMaxSlices + slice];
       ++stolen_here;
     }
-    MPI_Allreduce(taken.data(), total.data(), static_cast<int>(taken.size()), MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(taken.data(), total.data(), static_cast<int>(taken.size()), MPI_INT, MPI_SUM,
+                  MPI_COMM_WORLD);
     for (int owner = 0; owner < p; ++owner) {
       for (uint64_t k = 0; k < kMaxSlices; ++k) {
-        EXPECT_EQ(total[static_cast<size_t>(owner) * kMaxSlices + k], k < slices_of(owner, pass) ? 1 : 0)
+        EXPECT_EQ(total[static_cast<size_t>(owner) * kMaxSlices + k],
+                  k < slices_of(owner, pass) ? 1 : 0)
             << "pass " << pass << ", rank " << owner << "'s slice " << k;
       }
     }

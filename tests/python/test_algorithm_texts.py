@@ -39,6 +39,8 @@ def test_algorithm_file_uses_only_the_engine(name):
 def test_algorithm_file_is_at_most_40_lines(name):
     lines = code_lines((REPO / "src" / "algorithms" / f"{name}.h").read_text())
     assert len(lines) <= 40, f"{name}.h has {len(lines)} lines of code"
+    wide = [line for line in (REPO / "src" / "algorithms" / f"{name}.h").read_text().splitlines() if len(line) > 100]
+    assert not wide, f"{name}.h has lines over 100 columns: {wide}"
 
 
 def test_code_line_counter_counts_code():

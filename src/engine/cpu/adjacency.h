@@ -25,10 +25,12 @@ class Adjacency {
     // offsets and full-width ids (its column starts at vertex 0): the hot loops then read the
     // arrays directly, as they would an in-memory CSR, with no per-vertex encoding switch.
     auto flat = [](const BlockDecoder& d, Flat& to) {
-      if (d.dcsr() || d.offset_bytes != 4 || d.id_bytes != sizeof(Id) || d.minor_first != 0) return false;
+      if (d.dcsr() || d.offset_bytes != 4 || d.id_bytes != sizeof(Id) || d.minor_first != 0)
+        return false;
       to.offsets = reinterpret_cast<const uint32_t*>(d.directory);
       to.ids = reinterpret_cast<const Id*>(d.neighbours);
-      if constexpr (!std::is_same_v<W, NoWeight>) to.weights = reinterpret_cast<const W*>(d.weights);
+      if constexpr (!std::is_same_v<W, NoWeight>)
+        to.weights = reinterpret_cast<const W*>(d.weights);
       return true;
     };
     flat_ = p_ == 1 && flat(out_block(0, 0), out_flat_) && flat(in_block(0, 0), in_flat_);
@@ -91,7 +93,8 @@ class Adjacency {
 #pragma omp parallel for
     for (uint64_t w = 0; w < words; ++w) {
       uint64_t c = 0;
-      for (uint64_t v = first + w * 64; v < std::min(end, first + w * 64 + 64); ++v) c += cost(v) + 1;
+      for (uint64_t v = first + w * 64; v < std::min(end, first + w * 64 + 64); ++v)
+        c += cost(v) + 1;
       word_cost[w + 1] = c;
     }
     for (uint64_t w = 0; w < words; ++w) word_cost[w + 1] += word_cost[w];
@@ -100,7 +103,8 @@ class Adjacency {
     std::vector<uint64_t> chunks{first};
     for (uint64_t t = 1; t < count; ++t) {
       const uint64_t target = total * t / count;
-      const uint64_t w = static_cast<uint64_t>(std::lower_bound(word_cost.begin(), word_cost.end(), target) - word_cost.begin());
+      const uint64_t w = static_cast<uint64_t>(
+          std::lower_bound(word_cost.begin(), word_cost.end(), target) - word_cost.begin());
       const uint64_t v = std::min(end, first + w * 64);
       if (v > chunks.back() && v < end) chunks.push_back(v);
     }

@@ -31,7 +31,8 @@ struct Slices {
   std::vector<uint64_t> first, last;  // task -> its vertices [first, last)
   std::vector<uint64_t> of_range;     // range r's tasks are [of_range[r], of_range[r + 1])
   uint64_t bytes() const {
-    return range.capacity() * sizeof(uint32_t) + (first.capacity() + last.capacity() + of_range.capacity()) * sizeof(uint64_t);
+    return range.capacity() * sizeof(uint32_t) +
+           (first.capacity() + last.capacity() + of_range.capacity()) * sizeof(uint64_t);
   }
 };
 
@@ -40,8 +41,8 @@ struct Slices {
 // [first, end) (another MPI rank's masters; first and end are multiples of 64, or end is n)
 // get no slice, so a block-major pass reads only the block rows of its own vertices.
 template <typename Cost>
-Slices make_slices(std::span<const uint64_t> ranges, uint64_t n, int threads, uint64_t cap, Cost cost, uint64_t first = 0,
-                   uint64_t end = ~uint64_t{0}) {
+Slices make_slices(std::span<const uint64_t> ranges, uint64_t n, int threads, uint64_t cap,
+                   Cost cost, uint64_t first = 0, uint64_t end = ~uint64_t{0}) {
   end = std::min(end, n);
   first = std::min(first, end);
   const uint64_t words = (n + 63) / 64, first_word = first / 64, end_word = (end + 63) / 64;
@@ -59,12 +60,14 @@ Slices make_slices(std::span<const uint64_t> ranges, uint64_t n, int threads, ui
   const uint32_t p = static_cast<uint32_t>(ranges.size() - 1);
   for (uint32_t r = 0; r < p; ++r) {
     s.of_range.push_back(s.range.size());
-    const uint64_t lo = std::clamp(ranges[r], first, end), hi = std::clamp(ranges[r + 1], first, end);
+    const uint64_t lo = std::clamp(ranges[r], first, end),
+                   hi = std::clamp(ranges[r + 1], first, end);
     if (lo >= hi) continue;  // an empty range, or none of its vertices in [first, end): no tasks
     const uint64_t w0 = lo / 64, w1 = (hi + 63) / 64;
     uint64_t range_cost = 0;
     for (uint64_t w = w0; w < w1; ++w) range_cost += word_cost[w];
-    const uint64_t count = std::clamp<uint64_t>((range_cost + per_slice - 1) / per_slice, 1, std::min(cap, w1 - w0));
+    const uint64_t count =
+        std::clamp<uint64_t>((range_cost + per_slice - 1) / per_slice, 1, std::min(cap, w1 - w0));
     uint64_t at = w0, acc = 0;
     for (uint64_t k = 1; k <= count; ++k) {
       const uint64_t goal = range_cost * k / count;
@@ -143,7 +146,8 @@ ActiveSources active_sources(const Frontier<Id>& frontier, std::span<const uint6
       a.vertices.push_back(w * 64 + static_cast<uint64_t>(__builtin_ctzll(word)));
   a.of_range.resize(ranges.size());
   for (size_t r = 0; r < ranges.size(); ++r)
-    a.of_range[r] = static_cast<uint64_t>(std::lower_bound(a.vertices.begin(), a.vertices.end(), ranges[r]) - a.vertices.begin());
+    a.of_range[r] = static_cast<uint64_t>(
+        std::lower_bound(a.vertices.begin(), a.vertices.end(), ranges[r]) - a.vertices.begin());
   return a;
 }
 
@@ -157,7 +161,8 @@ void for_each_entry_of(const BlockDecoder& d, std::span<const uint64_t> active, 
     if (d.dcsr()) {
       const uint64_t word = d.presence[k / 64];
       if (((word >> (k % 64)) & 1) == 0) continue;
-      k = d.presence_rank[k / 64] + static_cast<uint64_t>(__builtin_popcountll(word & ((uint64_t{1} << (k % 64)) - 1)));
+      k = d.presence_rank[k / 64] +
+          static_cast<uint64_t>(__builtin_popcountll(word & ((uint64_t{1} << (k % 64)) - 1)));
     } else if (k >= d.vertex_count) {
       continue;
     }
@@ -166,14 +171,17 @@ void for_each_entry_of(const BlockDecoder& d, std::span<const uint64_t> active, 
 }
 
 inline void append_entry(std::vector<EntryRun>& runs, size_t first_run, uint64_t k) {
-  if (runs.size() > first_run && runs.back().last == k) ++runs.back().last;
-  else runs.push_back({k, k + 1});
+  if (runs.size() > first_run && runs.back().last == k)
+    ++runs.back().last;
+  else
+    runs.push_back({k, k + 1});
 }
 
 // The runs of directory entries of block d that belong to `active`, appended to `runs`; returns
 // a bound on their arcs in the block (their degrees).
 template <typename Degree>
-uint64_t select_entries(const BlockDecoder& d, std::span<const uint64_t> active, Degree degree, std::vector<EntryRun>& runs) {
+uint64_t select_entries(const BlockDecoder& d, std::span<const uint64_t> active, Degree degree,
+                        std::vector<EntryRun>& runs) {
   uint64_t bound = 0;
   const size_t first_run = runs.size();
   for_each_entry_of(d, active, [&](uint64_t v, uint64_t k) {
@@ -193,12 +201,14 @@ struct PieceSelections {
   std::vector<uint64_t> of_piece, bound;
   std::vector<char> whole;
   bool any(size_t q) const { return whole[q] || of_piece[q + 1] > of_piece[q]; }
-  std::span<const EntryRun> of(size_t q) const { return {runs.data() + of_piece[q], of_piece[q + 1] - of_piece[q]}; }
+  std::span<const EntryRun> of(size_t q) const {
+    return {runs.data() + of_piece[q], of_piece[q + 1] - of_piece[q]};
+  }
 };
 
 template <typename Degree>
-void select_piece_entries(const BlockDecoder& d, std::span<const BlockPiece> pieces, std::span<const uint64_t> active,
-                          Degree degree, PieceSelections& out) {
+void select_piece_entries(const BlockDecoder& d, std::span<const BlockPiece> pieces,
+                          std::span<const uint64_t> active, Degree degree, PieceSelections& out) {
   const size_t n = pieces.size();
   out.runs.clear();
   out.of_piece.assign(n + 1, 0);
@@ -218,7 +228,8 @@ void select_piece_entries(const BlockDecoder& d, std::span<const BlockPiece> pie
     out.bound[q] += degree(v);
   });
   while (q < n) out.of_piece[++q] = out.runs.size();
-  for (size_t x = 0; x < n; ++x) out.bound[x] = std::min(out.bound[x], pieces[x].arc_last - pieces[x].arc_first);
+  for (size_t x = 0; x < n; ++x)
+    out.bound[x] = std::min(out.bound[x], pieces[x].arc_last - pieces[x].arc_first);
 }
 
 // The entries [k, k_end) of block d (or piece) whose vertices lie in [first, last), then
@@ -235,8 +246,10 @@ inline void for_each_vertex_in(const BlockDecoder& d, uint64_t first, uint64_t l
       uint64_t lo = 0, hi = d.vertex_count;
       while (lo < hi) {
         const uint64_t mid = (lo + hi) / 2;
-        if (d.local_vertex(mid) < local) lo = mid + 1;
-        else hi = mid;
+        if (d.local_vertex(mid) < local)
+          lo = mid + 1;
+        else
+          hi = mid;
       }
       return lo;
     };
@@ -260,7 +273,8 @@ inline void for_each_vertex_in(const BlockDecoder& d, uint64_t first, uint64_t l
 // does not fetch in plan order, or several fetching tiers, can deliver any entry first): the
 // cost per block stays constant however many entries the task has.
 template <typename Wanted, typename F>
-inline void for_each_arrived(BlockStore& store, uint64_t first, uint64_t last, Wanted&& wanted, F&& f) {
+inline void for_each_arrived(BlockStore& store, uint64_t first, uint64_t last, Wanted&& wanted,
+                             F&& f) {
   if (store.zero_copy()) {
     for (uint64_t k = first; k < last; ++k) {
       if (!wanted(k)) continue;
@@ -284,16 +298,19 @@ inline void for_each_arrived(BlockStore& store, uint64_t first, uint64_t last, W
     at.clear();
     for (size_t x = front; x < pending.size() && window.size() < kWindow; ++x)
       if (!taken[x]) window.push_back(pending[x]), at.push_back(x);
-    auto earliest = [&](auto positions) {  // the position of the earliest arrived, or pending.size()
-      size_t best = pending.size();
-      uint64_t best_arrival = BlockStore::kNotArrived;
-      positions([&](size_t x) {
-        const uint64_t a = store.arrival(pending[x]);
-        if (a < best_arrival) best_arrival = a, best = x;
-      });
-      return best;
-    };
-    size_t x = earliest([&](auto visit) { for (size_t y : at) visit(y); });
+    auto earliest =
+        [&](auto positions) {  // the position of the earliest arrived, or pending.size()
+          size_t best = pending.size();
+          uint64_t best_arrival = BlockStore::kNotArrived;
+          positions([&](size_t x) {
+            const uint64_t a = store.arrival(pending[x]);
+            if (a < best_arrival) best_arrival = a, best = x;
+          });
+          return best;
+        };
+    size_t x = earliest([&](auto visit) {
+      for (size_t y : at) visit(y);
+    });
     if (x == pending.size()) {
       const bool everything = window.size() == left;
       if (store.wait_any(window, everything ? BlockStore::kForever : kStall)) continue;
@@ -307,7 +324,7 @@ inline void for_each_arrived(BlockStore& store, uint64_t first, uint64_t last, W
     --left;
     const uint64_t k = pending[x];
     const BlockDecoder& block = store.acquire(k);  // throws for a failed block: nothing to release
-    struct Release {  // the lease ends even when f throws
+    struct Release {                               // the lease ends even when f throws
       BlockStore& store;
       uint64_t k;
       ~Release() { store.release(k); }

@@ -30,19 +30,19 @@
 #include <utility>
 #include <vector>
 
+#include "engine/combine.h"
+#include "engine/concept.h"
 #include "engine/cpu/adjacency.h"
 #include "engine/cpu/bins.h"
 #include "engine/cpu/block_tasks.h"
-#include "engine/combine.h"
-#include "engine/concept.h"
-#include "engine/forest.h"
 #include "engine/cpu/frontier.h"
+#include "engine/cpu/vertex_ops.h"
+#include "engine/forest.h"
 #include "engine/program.h"
 #include "engine/sampled_mode.h"
 #include "engine/schedule.h"
 #include "engine/stats.h"
 #include "engine/vertex_array.h"
-#include "engine/cpu/vertex_ops.h"
 #include "graph/graph_view.h"
 #include "store/block_store.h"
 #include "store/mapped_store.h"
@@ -106,9 +106,9 @@ struct Changed {
 struct MemoryUse {
   uint64_t vertex_state = 0;       // the program's vertex arrays, now
   uint64_t vertex_state_peak = 0;  // and at most so far (a kernel's state_bytes promises this)
-  uint64_t engine_sets = 0;        // the engine's own: claim bitmap, per-thread push buffers, slices
-  uint64_t block_index = 0;        // block decoders and the DCSR presence index
-  uint64_t store_pool = 0;         // the block store's buffers
+  uint64_t engine_sets = 0;  // the engine's own: claim bitmap, per-thread push buffers, slices
+  uint64_t block_index = 0;  // block decoders and the DCSR presence index
+  uint64_t store_pool = 0;   // the block store's buffers
   uint64_t total() const { return vertex_state + engine_sets + block_index + store_pool; }
 };
 
@@ -127,16 +127,23 @@ class Engine {
   using Weight = W;
 
   Engine(const Graph& graph, EngineOptions options)
-      : g_(graph), adj_(graph), options_(options), claimed_(graph.num_vertices()),
-        lo_(std::min(options.owned.first, graph.num_vertices())), hi_(std::min(options.owned.end, graph.num_vertices())) {
+      : g_(graph),
+        adj_(graph),
+        options_(options),
+        claimed_(graph.num_vertices()),
+        lo_(std::min(options.owned.first, graph.num_vertices())),
+        hi_(std::min(options.owned.end, graph.num_vertices())) {
     const TeamSize team(options_.threads);
     if (options_.store) {
       store_ = options_.store;
     } else {
-      own_store_ = std::make_unique<MappedStore>(g_.grid(Grid::kOut), g_.grid(Grid::kIn), g_.blocks_per_side());
+      own_store_ = std::make_unique<MappedStore>(g_.grid(Grid::kOut), g_.grid(Grid::kIn),
+                                                 g_.blocks_per_side());
       store_ = own_store_.get();
     }
-    pull_chunks_ = adj_.balanced_chunks([&](uint64_t v) { return g_.in_degree(v) + (g_.directed() ? g_.out_degree(v) : 0); }, lo_, hi_);
+    pull_chunks_ = adj_.balanced_chunks(
+        [&](uint64_t v) { return g_.in_degree(v) + (g_.directed() ? g_.out_degree(v) : 0); }, lo_,
+        hi_);
   }
 
   const Graph& graph() const { return g_; }
@@ -170,7 +177,8 @@ class Engine {
     MemoryUse m;
     m.vertex_state = vertex_bytes_;
     m.vertex_state_peak = peak_vertex_bytes_;
-    m.engine_sets = claimed_.words() * sizeof(uint64_t) + pull_chunks_.capacity() * sizeof(uint64_t);
+    m.engine_sets =
+        claimed_.words() * sizeof(uint64_t) + pull_chunks_.capacity() * sizeof(uint64_t);
     for (const auto& list : found_) m.engine_sets += list.capacity() * sizeof(Id);
     for (const auto* s : {&push_slices_, &pull_slices_})
       if (*s) m.engine_sets += (*s)->bytes();
@@ -220,7 +228,9 @@ class Engine {
     return vertex_array_from([=](Id v) { return from[v]; });
   }
   template <typename T>
-  void set(VertexArray<T> a, uint64_t v, T x) const { a[v] = x; }
+  void set(VertexArray<T> a, uint64_t v, T x) const {
+    a[v] = x;
+  }
   // Writes x to a[v] if it differs; true if it did (v's own entry, from the thread handling v).
   template <typename T>
   bool update(VertexArray<T> a, uint64_t v, T x) const {
@@ -236,7 +246,7 @@ class Engine {
     const uint64_t held = vertex_bytes_;
     auto values = release(a);
     results_out_bytes_ += held - vertex_bytes_;  // the array's bytes, now the result's
-    values.resize(a.size());  // an empty graph's array holds one spare value
+    values.resize(a.size());                     // an empty graph's array holds one spare value
     return values;
   }
   template <typename T, typename Map>
@@ -266,10 +276,12 @@ class Engine {
   }
   void link(VertexArray<Id> parent, Id u, Id v) const {
     forest::link(parent, u, v, [](Id& slot, Id expected, Id desired) {
-      return std::atomic_ref<Id>(slot).compare_exchange_strong(expected, desired, std::memory_order_relaxed);
+      return std::atomic_ref<Id>(slot).compare_exchange_strong(expected, desired,
+                                                               std::memory_order_relaxed);
     });
   }
-  // The most frequent value among `samples` entries drawn with a fixed seed (engine/sampled_mode.h).
+  // The most frequent value among `samples` entries drawn with a fixed seed
+  // (engine/sampled_mode.h).
   template <typename T>
   T most_frequent(VertexArray<T> a, int samples) const {
     std::vector<T> drawn;
@@ -280,7 +292,9 @@ class Engine {
   // ---- vertex sets and vertex passes ---------------------------------------------------------
 
   Set all() const { return Set::all(g_.num_vertices(), g_.num_arcs(), lo_, hi_); }
-  Set frontier_of(uint64_t v) const { return Set::sparse(g_.num_vertices(), {static_cast<Id>(v)}, g_.out_degree(v)); }
+  Set frontier_of(uint64_t v) const {
+    return Set::sparse(g_.num_vertices(), {static_cast<Id>(v)}, g_.out_degree(v));
+  }
   Set frontier_of(std::span<const uint64_t> vertices) const {
     std::vector<Id> list(vertices.begin(), vertices.end());
     uint64_t edges = 0;
@@ -331,7 +345,8 @@ class Engine {
     uint64_t edges = 0;
 #pragma omp parallel num_threads(threads) reduction(+ : edges)
     {
-      OwnList<Id> own(parts[static_cast<size_t>(omp_get_thread_num())]);  // alone on its cache lines
+      OwnList<Id> own(
+          parts[static_cast<size_t>(omp_get_thread_num())]);  // alone on its cache lines
       auto& mine = own.list();
 #pragma omp for schedule(static)
       for (uint64_t k = 0; k < count; ++k) {
@@ -354,7 +369,8 @@ class Engine {
     const TeamSize team(options_.threads);
     if (store_->zero_copy()) {
 #pragma omp parallel for schedule(dynamic, 1024)
-      for (uint64_t u = lo_; u < hi_; ++u) adj_.for_first_out(u, k, [&](Id v) { f(static_cast<Id>(u), v); });
+      for (uint64_t u = lo_; u < hi_; ++u)
+        adj_.for_first_out(u, k, [&](Id v) { f(static_cast<Id>(u), v); });
       return;
     }
     sample_blocks(k, f);
@@ -383,7 +399,8 @@ class Engine {
   // wanted says (on MPI ranks with a relaxed barrier: engine/mpi/dist_engine.h); here the two run
   // one after the other (in one process the barrier is a team's join), and the pass only if wanted.
   template <typename Op, typename Before, typename Wanted, typename Program>
-  std::pair<Set, typename Op::Value> edge_pass_after(Op op, Before before, Wanted wanted, const Program& program, const Set& frontier,
+  std::pair<Set, typename Op::Value> edge_pass_after(Op op, Before before, Wanted wanted,
+                                                     const Program& program, const Set& frontier,
                                                      PassOptions<Id> pass = {}) {
     const auto value = reduce(op, frontier, before);
     if (!wanted(value)) return {Set::sparse(g_.num_vertices(), {}, 0), value};
@@ -412,14 +429,17 @@ class Engine {
   // in the lists is applied by apply_pass as after combine_pass.
   // before_slice(std::span<const Id>) sees each slice's sources before their messages leave.
   template <typename Program, typename HandOn, typename BeforeSlice = NoHook>
-  Changed<Id> combine_pass_in_slices(const Program& program, const Set& frontier, PassOptions<Id> pass, size_t slices, HandOn hand_on,
+  Changed<Id> combine_pass_in_slices(const Program& program, const Set& frontier,
+                                     PassOptions<Id> pass, size_t slices, HandOn hand_on,
                                      BeforeSlice before_slice = {}) {
     Timer timer;
     Changed<Id> c = begin_slices<Program>(frontier, pass);
-    const auto [list, cuts] = slice_sources(frontier.list(), std::max<size_t>(slices, 1), c.stats.schedule);
+    const auto [list, cuts] =
+        slice_sources(frontier.list(), std::max<size_t>(slices, 1), c.stats.schedule);
     for (size_t s = 0; s + 1 < cuts.size(); ++s) {
       before_slice(std::span<const Id>(list.data() + cuts[s], cuts[s + 1] - cuts[s]));
-      combine_slice(program, std::vector<Id>(list.begin() + cuts[s], list.begin() + cuts[s + 1]), pass, c, hand_on);
+      combine_slice(program, std::vector<Id>(list.begin() + cuts[s], list.begin() + cuts[s + 1]),
+                    pass, c, hand_on);
     }
     c.combine_seconds = timer.seconds();
     return c;
@@ -438,13 +458,16 @@ class Engine {
     // block as it arrives (vertex-major would hold them all), unless vertex-major is asked for.
     const bool block = !store_->zero_copy() && options_.schedule != Schedule::kVertex;
     c.stats.schedule = block ? Schedule::kBlock : Schedule::kVertex;
-    c.stats.schedule_reason = block ? "a sliced pass, block-major: a slice is a run of whole block rows" : "a sliced pass";
+    c.stats.schedule_reason =
+        block ? "a sliced pass, block-major: a slice is a run of whole block rows"
+              : "a sliced pass";
     c.stats.edges_examined = 0;
     c.claimed = !ActivatesOnce<Program>;
     return c;
   }
   template <typename Program, typename HandOn>
-  void combine_slice(const Program& program, std::vector<Id> sources, const PassOptions<Id>& pass, Changed<Id>& c, HandOn hand_on) {
+  void combine_slice(const Program& program, std::vector<Id> sources, const PassOptions<Id>& pass,
+                     Changed<Id>& c, HandOn hand_on) {
     const TeamSize team(options_.threads);
     uint64_t edges = 0;
     for (Id u : sources) edges += g_.out_degree(u);
@@ -457,8 +480,10 @@ class Engine {
     for (auto& changes : part.lists) {
       size_t at = 0;
       for (Id v : changes) {
-        if (owns(v)) changes[at++] = v;
-        else handed_.push_back(v);
+        if (owns(v))
+          changes[at++] = v;
+        else
+          handed_.push_back(v);
       }
       changes.resize(at);
       if (at) c.lists.push_back(std::move(changes));
@@ -487,8 +512,9 @@ class Engine {
   // the frontier's job-wide counts only).
   template <typename Program>
   Direction direction_for(const Set& frontier, const PassOptions<Id>& pass) const {
-    return options_.direction == Direction::kAuto && pass.direction != Direction::kAuto ? pass.direction
-                                                                                      : choose_direction<Program>(frontier);
+    return options_.direction == Direction::kAuto && pass.direction != Direction::kAuto
+               ? pass.direction
+               : choose_direction<Program>(frontier);
   }
 
   // Combines a message x that arrived for v from elsewhere (another rank's push) into v's
@@ -503,7 +529,9 @@ class Engine {
     }
     if constexpr (ActivatesOnce<Program>) {
       auto expected = Op::identity();
-      if (std::atomic_ref(target[v]).compare_exchange_strong(expected, x, std::memory_order_relaxed)) return true;
+      if (std::atomic_ref(target[v]).compare_exchange_strong(expected, x,
+                                                             std::memory_order_relaxed))
+        return true;
       Op::atomic_combine(target[v], x);
       return false;
     } else {
@@ -528,7 +556,8 @@ class Engine {
       if (b >= mine.size()) mine.resize(b + 1);
       mine[b].push_back(v);
     };
-    if (list.size() <= options_.serial_work) {  // no team for a road graph's thousands of tiny rounds
+    if (list.size() <=
+        options_.serial_work) {  // no team for a road graph's thousands of tiny rounds
       for (Id v : list) put(bins.local(0), v);
       return;
     }
@@ -588,7 +617,6 @@ class Engine {
     }
   }
 
-
  private:
   // op-combination of at(k) for k in [0, count), in static chunks per thread (so a sum of
   // doubles comes out the same on every run with the same team).
@@ -640,7 +668,8 @@ class Engine {
     c.stats.direction = direction_for<Program>(frontier, pass);
     // As in GAPBS, only push passes count as exploring: after a pull phase the traversal goes
     // back to push and stays there until the frontier's edges are again a large share.
-    c.explored = frontier.explored_edges() + (c.stats.direction == Direction::kPush ? frontier.out_edges() : 0);
+    c.explored = frontier.explored_edges() +
+                 (c.stats.direction == Direction::kPush ? frontier.out_edges() : 0);
     c.previous_size = frontier.size();
     c.stats.schedule = choose_schedule(c.stats.schedule_reason);
     if (pass.targets) pass.targets->prepare_dense();
@@ -652,7 +681,8 @@ class Engine {
     c.stats.activated = next.size();
     c.stats.seconds = seconds;
     // Workers' waits are summed; the mean worker waited wait / threads of the pass's time.
-    c.stats.compute_seconds = std::max(0.0, seconds - c.stats.wait_seconds / std::max(1, max_threads()));
+    c.stats.compute_seconds =
+        std::max(0.0, seconds - c.stats.wait_seconds / std::max(1, max_threads()));
     if (options_.record_stats) stats_.push_back(c.stats);
     if (options_.hooks.end) options_.hooks.end(c.stats);
     return next;
@@ -661,9 +691,10 @@ class Engine {
   template <typename Program>
   Direction choose_direction(const Set& frontier) const {
     if (options_.direction != Direction::kAuto) return options_.direction;
-    const FrontierFacts facts{frontier.size(), frontier.out_edges(), frontier.explored_edges(), frontier.previous_size(), frontier.came_from_pull()};
-    return DirectionRule{options_.alpha, options_.beta, options_.pull_share}.choose(HasSaturated<Program>, ActivatesOnce<Program>, g_.num_arcs(),
-                                                                                   g_.num_vertices(), facts);
+    const FrontierFacts facts{frontier.size(), frontier.out_edges(), frontier.explored_edges(),
+                              frontier.previous_size(), frontier.came_from_pull()};
+    return DirectionRule{options_.alpha, options_.beta, options_.pull_share}.choose(
+        HasSaturated<Program>, ActivatesOnce<Program>, g_.num_arcs(), g_.num_vertices(), facts);
   }
 
   // apply() for each vertex of a changed list, keeping the activated ones in place; returns
@@ -693,26 +724,28 @@ class Engine {
   template <typename Program, typename Value>
   auto push_edge(const Program& program, Value value, const Bitmap* only, std::vector<Id>& mine) {
     using Op = typename Program::Op;
-    return [&mine, claimed = &claimed_, program, value, only, target = program.target()](Id v, W w) {
-      if (only && !only->get(v)) return;
-      if constexpr (HasWants<Program>) {
-        if (!program.wants(target.load(v))) return;
-      }
-      const auto message = program.message(value, w);
-      if constexpr (ActivatesOnce<Program>) {
-        // A target leaves its identity once: the message that moves it is the activation, so
-        // one compare-and-swap decides it (later messages still combine).
-        (void)claimed;
-        auto expected = Op::identity();
-        if (std::atomic_ref(target[v]).compare_exchange_strong(expected, message, std::memory_order_relaxed)) {
-          mine.push_back(v);
-        } else {
-          Op::atomic_combine(target[v], message);
-        }
-      } else if (Op::atomic_combine(target[v], message) && claimed->set_atomic(v)) {
-        mine.push_back(v);
-      }
-    };
+    return
+        [&mine, claimed = &claimed_, program, value, only, target = program.target()](Id v, W w) {
+          if (only && !only->get(v)) return;
+          if constexpr (HasWants<Program>) {
+            if (!program.wants(target.load(v))) return;
+          }
+          const auto message = program.message(value, w);
+          if constexpr (ActivatesOnce<Program>) {
+            // A target leaves its identity once: the message that moves it is the activation, so
+            // one compare-and-swap decides it (later messages still combine).
+            (void)claimed;
+            auto expected = Op::identity();
+            if (std::atomic_ref(target[v]).compare_exchange_strong(expected, message,
+                                                                   std::memory_order_relaxed)) {
+              mine.push_back(v);
+            } else {
+              Op::atomic_combine(target[v], message);
+            }
+          } else if (Op::atomic_combine(target[v], message) && claimed->set_atomic(v)) {
+            mine.push_back(v);
+          }
+        };
   }
 
   // Push: each active source's value travels along its out-edges and is combined atomically
@@ -737,7 +770,8 @@ class Engine {
     const size_t task_count = tasks.size() - 1;
 #pragma omp parallel num_threads(small ? 1 : threads) reduction(+ : edges)
     {
-      OwnList<Id> own(found_[static_cast<size_t>(omp_get_thread_num())]);  // alone on its cache lines
+      OwnList<Id> own(
+          found_[static_cast<size_t>(omp_get_thread_num())]);  // alone on its cache lines
       auto& mine = own.list();
 #pragma omp for schedule(dynamic, 1)
       for (size_t task = 0; task < task_count; ++task) {
@@ -862,7 +896,8 @@ class Engine {
   // begin_slices chose), a slice is a run of whole block rows, the list grouped by row first: each
   // block of the pass is then read by one slice, not by every slice with a source in its row.
  public:
-  std::pair<std::vector<Id>, std::vector<size_t>> slice_sources(const std::vector<Id>& list, size_t slices,
+  std::pair<std::vector<Id>, std::vector<size_t>> slice_sources(const std::vector<Id>& list,
+                                                                size_t slices,
                                                                 Schedule schedule) const {
     if (schedule != Schedule::kBlock) return {list, slice_by_edges(list, slices)};
     const uint32_t p = g_.blocks_per_side();
@@ -885,7 +920,8 @@ class Engine {
     uint64_t sum = 0;
     for (uint32_t r = 0; r < p; ++r) {
       sum += row_cost[r];
-      if (start[r + 1] > cuts.back() && cuts.size() < slices && sum * slices >= total * cuts.size()) cuts.push_back(start[r + 1]);
+      if (start[r + 1] > cuts.back() && cuts.size() < slices && sum * slices >= total * cuts.size())
+        cuts.push_back(start[r + 1]);
     }
     if (cuts.back() != grouped.size()) cuts.push_back(grouped.size());
     return {std::move(grouped), std::move(cuts)};
@@ -928,7 +964,8 @@ class Engine {
     const size_t count = threads * 16;
     for (size_t t = 1; t < count; ++t) {
       const uint64_t target = total * t / count;
-      const size_t at = static_cast<size_t>(std::lower_bound(prefix.begin(), prefix.end(), target) - prefix.begin());
+      const size_t at = static_cast<size_t>(std::lower_bound(prefix.begin(), prefix.end(), target) -
+                                            prefix.begin());
       if (at > tasks.back() && at < list.size()) tasks.push_back(at);
     }
     tasks.push_back(list.size());
@@ -948,9 +985,9 @@ class Engine {
   std::vector<IterationStats> stats_;
   std::vector<VertexStorage> storage_;
   uint64_t vertex_bytes_ = 0, peak_vertex_bytes_ = 0;
-  uint64_t results_out_bytes_ = 0, peak_held_bytes_ = 0;  // since reset_stats
+  uint64_t results_out_bytes_ = 0, peak_held_bytes_ = 0;    // since reset_stats
   uint64_t pull_scratch_live_ = 0, pull_scratch_peak_ = 0;  // under omp critical(tg_pull_scratch)
-  uint64_t lo_ = 0, hi_ = 0;  // the masters (EngineOptions::owned)
+  uint64_t lo_ = 0, hi_ = 0;                                // the masters (EngineOptions::owned)
 };
 
 // Checked here, where the engine is defined, as well as at every driver that runs on it.

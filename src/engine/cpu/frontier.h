@@ -30,7 +30,8 @@ class Bitmap {
   void clear(uint64_t i) { words_[i >> 6] &= ~(uint64_t{1} << (i & 63)); }
   // Clears bit i while other threads may touch other bits of the same word.
   void clear_atomic(uint64_t i) {
-    std::atomic_ref<uint64_t>(words_[i >> 6]).fetch_and(~(uint64_t{1} << (i & 63)), std::memory_order_relaxed);
+    std::atomic_ref<uint64_t>(words_[i >> 6])
+        .fetch_and(~(uint64_t{1} << (i & 63)), std::memory_order_relaxed);
   }
   void reset() { std::fill(words_.begin(), words_.end(), 0); }
   uint64_t word(uint64_t w) const { return words_[w]; }

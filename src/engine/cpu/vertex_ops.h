@@ -22,7 +22,8 @@ struct EngineOps {
   uint64_t out_degree(uint64_t v) const { return engine->out_degree(v); }
   // Combines x into a[v] atomically (any vertex, any thread); true if a[v] changed.
   template <typename Op>
-  bool combine_at(Op op, VertexArray<typename Op::Value> a, uint64_t v, typename Op::Value x) const {
+  bool combine_at(Op op, VertexArray<typename Op::Value> a, uint64_t v,
+                  typename Op::Value x) const {
     return engine->combine_at(op, a, v, x);
   }
   // Writes x to a[v] if it differs (v's own entry, from the thread handling v); true if it did.

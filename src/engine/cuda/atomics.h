@@ -4,9 +4,8 @@
 // (min on doubles has no hardware atomic); sum and or map to fetch_add and fetch_or.
 #pragma once
 
-#include <cuda/atomic>
-
 #include <cstdint>
+#include <cuda/atomic>
 #include <type_traits>
 
 #include "engine/combine.h"
@@ -30,18 +29,26 @@ TG_HOST_DEVICE bool replace_while(T& x, T m, Better better) {
 
 struct Less {
   template <typename T>
-  TG_HOST_DEVICE bool operator()(T a, T b) const { return a < b; }
+  TG_HOST_DEVICE bool operator()(T a, T b) const {
+    return a < b;
+  }
 };
 struct Greater {
   template <typename T>
-  TG_HOST_DEVICE bool operator()(T a, T b) const { return b < a; }
+  TG_HOST_DEVICE bool operator()(T a, T b) const {
+    return b < a;
+  }
 };
 
 // Combines m into x atomically with the operator's rule; true if x changed.
 template <typename T>
-TG_HOST_DEVICE bool atomic_combine(MinOp<T>, T& x, T m) { return replace_while(x, m, Less{}); }
+TG_HOST_DEVICE bool atomic_combine(MinOp<T>, T& x, T m) {
+  return replace_while(x, m, Less{});
+}
 template <typename T>
-TG_HOST_DEVICE bool atomic_combine(MaxOp<T>, T& x, T m) { return replace_while(x, m, Greater{}); }
+TG_HOST_DEVICE bool atomic_combine(MaxOp<T>, T& x, T m) {
+  return replace_while(x, m, Greater{});
+}
 template <typename T>
 TG_HOST_DEVICE bool atomic_combine(SumOp<T>, T& x, T m) {
   if (m == T{}) return false;
@@ -51,7 +58,8 @@ TG_HOST_DEVICE bool atomic_combine(SumOp<T>, T& x, T m) {
 template <typename T>
 TG_HOST_DEVICE bool atomic_combine(OrOp<T>, T& x, T m) {
   AtomicRef<T> ref(x);
-  if ((ref.load(cuda::memory_order_relaxed) | m) == ref.load(cuda::memory_order_relaxed)) return false;
+  if ((ref.load(cuda::memory_order_relaxed) | m) == ref.load(cuda::memory_order_relaxed))
+    return false;
   const T old = ref.fetch_or(m, cuda::memory_order_relaxed);
   return (old | m) != old;
 }

@@ -7,10 +7,10 @@
 #endif
 
 #include <cuda_runtime.h>
-
-#include <new>
 #include <thrust/system/cuda/execution_policy.h>
 #include <thrust/system/cuda/vector.h>
+
+#include <new>
 
 #include "util/error.h"
 
@@ -30,8 +30,12 @@ struct CudaBackend {
   static void release(void* p) { cudaFree(p); }
   // Waits for the device; a kernel's error (an illegal address, say) surfaces here.
   static void synchronize() { check(cudaDeviceSynchronize()); }
-  static void to_device(void* device, const void* host, size_t bytes) { check(cudaMemcpy(device, host, bytes, cudaMemcpyHostToDevice)); }
-  static void to_host(void* host, const void* device, size_t bytes) { check(cudaMemcpy(host, device, bytes, cudaMemcpyDeviceToHost)); }
+  static void to_device(void* device, const void* host, size_t bytes) {
+    check(cudaMemcpy(device, host, bytes, cudaMemcpyHostToDevice));
+  }
+  static void to_host(void* host, const void* device, size_t bytes) {
+    check(cudaMemcpy(host, device, bytes, cudaMemcpyDeviceToHost));
+  }
   static void check(cudaError_t e) {
     if (e != cudaSuccess) fail("CUDA: {}", cudaGetErrorString(e));
   }

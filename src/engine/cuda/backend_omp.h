@@ -4,10 +4,10 @@
 // and `--device gpu-host` runs it anywhere.
 #pragma once
 
-#include <cstring>
-
 #include <thrust/system/omp/execution_policy.h>
 #include <thrust/system/omp/vector.h>
+
+#include <cstring>
 
 namespace tg::device {
 
@@ -20,8 +20,12 @@ struct OmpBackend {
   static void* obtain(size_t bytes) { return ::operator new(bytes); }
   static void release(void* p) { ::operator delete(p); }
   static void synchronize() {}
-  static void to_device(void* device, const void* host, size_t bytes) { std::memcpy(device, host, bytes); }
-  static void to_host(void* host, const void* device, size_t bytes) { std::memcpy(host, device, bytes); }
+  static void to_device(void* device, const void* host, size_t bytes) {
+    std::memcpy(device, host, bytes);
+  }
+  static void to_host(void* host, const void* device, size_t bytes) {
+    std::memcpy(host, device, bytes);
+  }
 };
 
 }  // namespace tg::device

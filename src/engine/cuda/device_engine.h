@@ -73,12 +73,14 @@ struct DevicePassStats {
 // The sources and targets an edge pass may read, as flat views (a functor's members).
 template <typename Id>
 struct PassState {
-  uint32_t* claimed = nullptr;      // per vertex: listed as changed in this pass
-  Id* changed = nullptr;            // the changed vertices, in any order
+  uint32_t* claimed = nullptr;          // per vertex: listed as changed in this pass
+  Id* changed = nullptr;                // the changed vertices, in any order
   unsigned long long* count = nullptr;  // how many are listed
   const uint32_t* active = nullptr;     // bitmap of active sources (pull); null: every vertex
-  const uint32_t* targets = nullptr;    // bitmap of the vertices that may receive; null: every vertex
-  TG_HOST_DEVICE static bool bit(const uint32_t* map, uint64_t v) { return (map[v / 32] >> (v % 32)) & 1; }
+  const uint32_t* targets = nullptr;  // bitmap of the vertices that may receive; null: every vertex
+  TG_HOST_DEVICE static bool bit(const uint32_t* map, uint64_t v) {
+    return (map[v / 32] >> (v % 32)) & 1;
+  }
   TG_HOST_DEVICE bool may_receive(uint64_t v) const { return !targets || bit(targets, v); }
   TG_HOST_DEVICE bool is_active(uint64_t v) const { return !active || bit(active, v); }
   // Lists v as changed, once per pass.
@@ -93,7 +95,8 @@ struct PassState {
 // programs that activate once list v only when this message is the first; others list v when
 // the combine changed it.
 template <typename Program, typename Id>
-TG_HOST_DEVICE void deliver(const Program& program, const PassState<Id>& state, Id v, typename Program::Op::Value x) {
+TG_HOST_DEVICE void deliver(const Program& program, const PassState<Id>& state, Id v,
+                            typename Program::Op::Value x) {
   using Op = typename Program::Op;
   const auto target = program.target();
   if (!state.may_receive(v)) return;
@@ -124,20 +127,25 @@ class DeviceEngine {
   static constexpr uint64_t kHeavyInDegree = 256;
 
   struct PassOptions {
-    Direction direction = Direction::kAuto;  // kAuto: the engine's choice; the engine's direction option still wins
-    const Set* targets = nullptr;            // only these vertices receive messages
+    Direction direction =
+        Direction::kAuto;  // kAuto: the engine's choice; the engine's direction option still wins
+    const Set* targets = nullptr;  // only these vertices receive messages
   };
 
-  DeviceEngine(const Graph& graph, DeviceEngineOptions options) : g_(graph), options_(options), n_(graph.num_vertices()) {
+  DeviceEngine(const Graph& graph, DeviceEngineOptions options)
+      : g_(graph), options_(options), n_(graph.num_vertices()) {
     Timer timer;
     out_ = DeviceGrid<W, Backend>(graph.grid(Grid::kOut), graph.blocks_per_side());
-    if (graph.directed()) in_ = DeviceGrid<W, Backend>(graph.grid(Grid::kIn), graph.blocks_per_side());
+    if (graph.directed())
+      in_ = DeviceGrid<W, Backend>(graph.grid(Grid::kIn), graph.blocks_per_side());
     std::vector<uint64_t> degree(n_ ? n_ : 1, 0);
 #pragma omp parallel for schedule(static)
     for (uint64_t v = 0; v < n_; ++v) degree[v] = graph.out_degree(v);
     degree_ = Vector<uint64_t>(degree.begin(), degree.end());
     ranges_ = Vector<uint64_t>(graph.ranges().begin(), graph.ranges().end());
-    pull_grid(graph.directed() ? Grid::kIn : Grid::kOut);  // indexed before the first pass, so its cost is copy-in
+    pull_grid(graph.directed()
+                  ? Grid::kIn
+                  : Grid::kOut);  // indexed before the first pass, so its cost is copy-in
     claimed_ = Vector<uint32_t>(n_ ? n_ : 1, 0);
     changed_ = Vector<Id>(n_ ? n_ : 1);
     count_ = Vector<unsigned long long>(1, 0);
@@ -234,13 +242,12 @@ class DeviceEngine {
     Vector<R> mapped(n_ ? n_ : 1);
     thrust::transform(policy(), a.data(), a.data() + n_, mapped.begin(), map);
     std::vector<R> values(n_);
-    if (n_) Backend::to_host(values.data(), thrust::raw_pointer_cast(mapped.data()), n_ * sizeof(R));
+    if (n_)
+      Backend::to_host(values.data(), thrust::raw_pointer_cast(mapped.data()), n_ * sizeof(R));
     return values;
   }
 
-  void compress(VertexArray<Id> parent) {
-    for_each(Compress{ops(), parent});
-  }
+  void compress(VertexArray<Id> parent) { for_each(Compress{ops(), parent}); }
   // The most frequent value among `samples` entries drawn as the CPU engine draws them (the same
   // seed, so the same answer).
   template <typename T>
@@ -250,7 +257,9 @@ class DeviceEngine {
     Vector<T> device_drawn(at.size() + 1);
     thrust::gather(policy(), device_at.begin(), device_at.end(), a.data(), device_drawn.begin());
     std::vector<T> drawn(at.size());
-    if (!at.empty()) Backend::to_host(drawn.data(), thrust::raw_pointer_cast(device_drawn.data()), at.size() * sizeof(T));
+    if (!at.empty())
+      Backend::to_host(drawn.data(), thrust::raw_pointer_cast(device_drawn.data()),
+                       at.size() * sizeof(T));
     return mode_of(drawn);
   }
 
@@ -279,13 +288,15 @@ class DeviceEngine {
   }
   template <typename Op, typename F>
   typename Op::Value reduce(Op, F f) const {
-    return thrust::transform_reduce(policy(), thrust::counting_iterator<uint64_t>(0), thrust::counting_iterator<uint64_t>(n_), AsId<F>{f},
+    return thrust::transform_reduce(policy(), thrust::counting_iterator<uint64_t>(0),
+                                    thrust::counting_iterator<uint64_t>(n_), AsId<F>{f},
                                     Op::identity(), Combine<Op>{});
   }
   template <typename Op, typename F>
   typename Op::Value reduce(Op op, const Set& set, F f) const {
     if (set.is_all()) return reduce(op, f);
-    return thrust::transform_reduce(policy(), set.list().begin(), set.list().end(), f, Op::identity(), Combine<Op>{});
+    return thrust::transform_reduce(policy(), set.list().begin(), set.list().end(), f,
+                                    Op::identity(), Combine<Op>{});
   }
   // The members of `input` for which keep(v) holds; keep runs exactly once per member.
   template <typename Keep>
@@ -295,14 +306,19 @@ class DeviceEngine {
     typename Set::List out(count ? count : 1);
     uint64_t selected = 0;
     if (input.is_all()) {
-      thrust::transform(policy(), thrust::counting_iterator<uint64_t>(0), thrust::counting_iterator<uint64_t>(count), kept.begin(),
+      thrust::transform(policy(), thrust::counting_iterator<uint64_t>(0),
+                        thrust::counting_iterator<uint64_t>(count), kept.begin(),
                         AsFlag<Keep>{keep});
-      selected = thrust::copy_if(policy(), thrust::counting_iterator<Id>(0), thrust::counting_iterator<Id>(static_cast<Id>(count)),
+      selected = thrust::copy_if(policy(), thrust::counting_iterator<Id>(0),
+                                 thrust::counting_iterator<Id>(static_cast<Id>(count)),
                                  kept.begin(), out.begin(), IsSet{}) -
                  out.begin();
     } else {
-      thrust::transform(policy(), input.list().begin(), input.list().end(), kept.begin(), AsFlag<Keep>{keep});
-      selected = thrust::copy_if(policy(), input.list().begin(), input.list().end(), kept.begin(), out.begin(), IsSet{}) - out.begin();
+      thrust::transform(policy(), input.list().begin(), input.list().end(), kept.begin(),
+                        AsFlag<Keep>{keep});
+      selected = thrust::copy_if(policy(), input.list().begin(), input.list().end(), kept.begin(),
+                                 out.begin(), IsSet{}) -
+                 out.begin();
     }
     out.resize(selected);
     return with_edges(std::move(out));
@@ -314,7 +330,8 @@ class DeviceEngine {
   template <typename F>
   void sample_pass(uint32_t k, F f) {
     thrust::for_each_n(policy(), thrust::counting_iterator<uint64_t>(0), n_,
-                       SampleArcs<F>{f, out_.device_blocks(), thrust::raw_pointer_cast(ranges_.data()), out_.side(), k});
+                       SampleArcs<F>{f, out_.device_blocks(),
+                                     thrust::raw_pointer_cast(ranges_.data()), out_.side(), k});
   }
 
   template <typename Program>
@@ -350,8 +367,9 @@ class DeviceEngine {
     }
     Set next = apply(program);
     // As in GAPBS, only push passes count as exploring.
-    next.set_history(frontier.explored_edges() + (s.direction == Direction::kPush ? frontier.out_edges() : 0), frontier.size(),
-                     s.direction == Direction::kPull);
+    next.set_history(
+        frontier.explored_edges() + (s.direction == Direction::kPush ? frontier.out_edges() : 0),
+        frontier.size(), s.direction == Direction::kPull);
     Backend::synchronize();
     s.activated = next.size();
     s.seconds = timer.seconds();
@@ -361,7 +379,8 @@ class DeviceEngine {
 
   // op-combination of before(u) over the frontier, then the edge pass if wanted(that value).
   template <typename Op, typename Before, typename Wanted, typename Program>
-  std::pair<Set, typename Op::Value> edge_pass_after(Op op, Before before, Wanted wanted, const Program& program, const Set& frontier,
+  std::pair<Set, typename Op::Value> edge_pass_after(Op op, Before before, Wanted wanted,
+                                                     const Program& program, const Set& frontier,
                                                      PassOptions pass = {}) {
     const auto value = reduce(op, frontier, before);
     if (!wanted(value)) return {Set::of({}, 0), value};
@@ -372,8 +391,10 @@ class DeviceEngine {
   Direction direction_for(const Set& frontier, const PassOptions& pass) const {
     if (options_.direction != Direction::kAuto) return options_.direction;
     if (pass.direction != Direction::kAuto) return pass.direction;
-    const FrontierFacts facts{frontier.size(), frontier.out_edges(), frontier.explored_edges(), frontier.previous_size(), frontier.came_from_pull()};
-    return options_.rule.choose(HasSaturated<Program>, ActivatesOnce<Program>, g_.num_arcs(), n_, facts);
+    const FrontierFacts facts{frontier.size(), frontier.out_edges(), frontier.explored_edges(),
+                              frontier.previous_size(), frontier.came_from_pull()};
+    return options_.rule.choose(HasSaturated<Program>, ActivatesOnce<Program>, g_.num_arcs(), n_,
+                                facts);
   }
 
   // ---- priority bins -------------------------------------------------------------------------
@@ -397,24 +418,28 @@ class DeviceEngine {
   Set next_bin(Bins& bins, Key key) {
     if (bins.pending.empty()) return Set::of({}, 0);
     const BinOf<Key> bin_of{key, bins.current};
-    const uint64_t b = thrust::transform_reduce(policy(), bins.pending.begin(), bins.pending.end(), bin_of, ~uint64_t{0}, Lowest{});
+    const uint64_t b = thrust::transform_reduce(policy(), bins.pending.begin(), bins.pending.end(),
+                                                bin_of, ~uint64_t{0}, Lowest{});
     bins.current = b;
     const uint64_t count = bins.pending.size();
     Vector<uint8_t> taken(count);
     thrust::transform(policy(), bins.pending.begin(), bins.pending.end(), taken.begin(),
                       TakeOnce<Key>{{key, b}, thrust::raw_pointer_cast(claimed_.data()), b});
     typename Set::List members(count), rest(count);
-    members.resize(thrust::copy_if(policy(), bins.pending.begin(), bins.pending.end(), taken.begin(), members.begin(), IsSet{}) -
+    members.resize(thrust::copy_if(policy(), bins.pending.begin(), bins.pending.end(),
+                                   taken.begin(), members.begin(), IsSet{}) -
                    members.begin());
-    rest.resize(thrust::copy_if(policy(), bins.pending.begin(), bins.pending.end(), rest.begin(), NotInBin<Key>{{key, b}, b}) -
+    rest.resize(thrust::copy_if(policy(), bins.pending.begin(), bins.pending.end(), rest.begin(),
+                                NotInBin<Key>{{key, b}, b}) -
                 rest.begin());
     bins.pending = std::move(rest);
-    thrust::for_each(policy(), members.begin(), members.end(), Unclaim{thrust::raw_pointer_cast(claimed_.data())});
+    thrust::for_each(policy(), members.begin(), members.end(),
+                     Unclaim{thrust::raw_pointer_cast(claimed_.data())});
     return with_edges(std::move(members));
   }
 
- // The pieces of the passes below are public only because nvcc's generated kernel stubs name
- // their types from outside the class: they are not part of the engine's interface.
+  // The pieces of the passes below are public only because nvcc's generated kernel stubs name
+  // their types from outside the class: they are not part of the engine's interface.
  public:
   // A grid read by target (pull), with its heavy targets: those with more than kHeavyInDegree
   // arcs in the grid, whose arcs pull() reads arc-parallel (per block: those targets, their first
@@ -440,7 +465,9 @@ class DeviceEngine {
   struct AsFlag {
     F f;
     template <typename V>
-    TG_HOST_DEVICE uint8_t operator()(V v) const { return f(static_cast<Id>(v)) ? 1 : 0; }
+    TG_HOST_DEVICE uint8_t operator()(V v) const {
+      return f(static_cast<Id>(v)) ? 1 : 0;
+    }
   };
   template <typename A, typename F>
   struct Fill {
@@ -453,7 +480,9 @@ class DeviceEngine {
   };
   template <typename Op>
   struct Combine {
-    TG_HOST_DEVICE typename Op::Value operator()(typename Op::Value a, typename Op::Value b) const { return Op::combine(a, b); }
+    TG_HOST_DEVICE typename Op::Value operator()(typename Op::Value a, typename Op::Value b) const {
+      return Op::combine(a, b);
+    }
   };
   struct Lowest {
     TG_HOST_DEVICE uint64_t operator()(uint64_t a, uint64_t b) const { return a < b ? a : b; }
@@ -473,7 +502,10 @@ class DeviceEngine {
   };
   struct SetBit {
     uint32_t* map;
-    TG_HOST_DEVICE void operator()(Id v) const { AtomicRef<uint32_t>(map[v / 32]).fetch_or(uint32_t{1} << (v % 32), cuda::memory_order_relaxed); }
+    TG_HOST_DEVICE void operator()(Id v) const {
+      AtomicRef<uint32_t>(map[v / 32])
+          .fetch_or(uint32_t{1} << (v % 32), cuda::memory_order_relaxed);
+    }
   };
   template <typename Key>
   struct BinOf {
@@ -490,7 +522,10 @@ class DeviceEngine {
     uint32_t* claimed;
     uint64_t b;
     TG_HOST_DEVICE uint8_t operator()(Id v) const {
-      return bin_of(v) == b && AtomicRef<uint32_t>(claimed[v]).exchange(1, cuda::memory_order_relaxed) == 0 ? 1 : 0;
+      return bin_of(v) == b &&
+                     AtomicRef<uint32_t>(claimed[v]).exchange(1, cuda::memory_order_relaxed) == 0
+                 ? 1
+                 : 0;
     }
   };
   template <typename Key>
@@ -515,7 +550,8 @@ class DeviceEngine {
         const BlockDecoder& d = blocks[uint64_t{row} * p + j];
         uint64_t begin, end;
         segment_of(d, u, begin, end);
-        for (uint64_t e = begin; e < end && taken < k; ++e, ++taken) f(static_cast<Id>(u), static_cast<Id>(d.neighbour(e)));
+        for (uint64_t e = begin; e < end && taken < k; ++e, ++taken)
+          f(static_cast<Id>(u), static_cast<Id>(d.neighbour(e)));
       }
     }
   };
@@ -534,12 +570,15 @@ class DeviceEngine {
       uint64_t lo = 0, hi = sources_count;  // the source i with scan[i] <= e < scan[i + 1]
       while (hi - lo > 1) {
         const uint64_t mid = (lo + hi) / 2;
-        if (scan[mid] <= e) lo = mid;
-        else hi = mid;
+        if (scan[mid] <= e)
+          lo = mid;
+        else
+          hi = mid;
       }
       const Id u = sources[lo];
       const uint64_t arc = first_arc[lo] + (e - scan[lo]);
-      deliver(program, state, static_cast<Id>(block.neighbour(arc)), program.message(program.source_value(u), arc_weight<W>(block, arc)));
+      deliver(program, state, static_cast<Id>(block.neighbour(arc)),
+              program.message(program.source_value(u), arc_weight<W>(block, arc)));
     }
   };
   // Push from every vertex over one block: arc e of the block.
@@ -550,7 +589,8 @@ class DeviceEngine {
     BlockDecoder block;
     TG_HOST_DEVICE void operator()(uint64_t e) const {
       const Id u = static_cast<Id>(block.vertex(entry_of_arc(block, e)));
-      deliver(program, state, static_cast<Id>(block.neighbour(e)), program.message(program.source_value(u), arc_weight<W>(block, e)));
+      deliver(program, state, static_cast<Id>(block.neighbour(e)),
+              program.message(program.source_value(u), arc_weight<W>(block, e)));
     }
   };
   struct ArcsInBlock {
@@ -599,7 +639,8 @@ class DeviceEngine {
         for (uint64_t e = begin; e < end; ++e) {
           const Id u = static_cast<Id>(d.neighbour(e));
           if (!state.is_active(u)) continue;
-          combined = Op::combine(combined, program.message(program.source_value(u), arc_weight<W>(d, e)));
+          combined =
+              Op::combine(combined, program.message(program.source_value(u), arc_weight<W>(d, e)));
           if constexpr (HasSaturated<Program>) {
             if (program.saturated(combined)) {
               stop = true;
@@ -627,8 +668,10 @@ class DeviceEngine {
       uint64_t lo = 0, hi = targets_count;
       while (hi - lo > 1) {
         const uint64_t mid = (lo + hi) / 2;
-        if (scan[mid] <= e) lo = mid;
-        else hi = mid;
+        if (scan[mid] <= e)
+          lo = mid;
+        else
+          hi = mid;
       }
       const Id v = targets[lo];
       if constexpr (HasSaturated<Program>) {  // this target found all it needs: skip the read
@@ -637,7 +680,8 @@ class DeviceEngine {
       const uint64_t arc = first_arc[lo] + (e - scan[lo]);
       const Id u = static_cast<Id>(block.neighbour(arc));
       if (!state.is_active(u)) return;
-      deliver(program, state, v, program.message(program.source_value(u), arc_weight<W>(block, arc)));
+      deliver(program, state, v,
+              program.message(program.source_value(u), arc_weight<W>(block, arc)));
     }
   };
   template <typename Program>
@@ -654,8 +698,10 @@ class DeviceEngine {
     uint32_t lo = 0, hi = p;  // the range r with ranges[r] <= v < ranges[r + 1]
     while (hi - lo > 1) {
       const uint32_t mid = (lo + hi) / 2;
-      if (ranges[mid] <= v) lo = mid;
-      else hi = mid;
+      if (ranges[mid] <= v)
+        lo = mid;
+      else
+        hi = mid;
     }
     return lo;
   }
@@ -674,12 +720,14 @@ class DeviceEngine {
   // Messages from the frontier along the arcs of `grid`, grouped by their sources (the out-grid;
   // the in-grid for the reverse direction).
   template <typename Program>
-  void push(const Program& program, const Set& frontier, const PassState<Id>& state, const DeviceGrid<W, Backend>& grid) {
+  void push(const Program& program, const Set& frontier, const PassState<Id>& state,
+            const DeviceGrid<W, Backend>& grid) {
     const uint32_t p = grid.side();
     if (frontier.is_all()) {
       for (uint64_t k = 0; k < uint64_t{p} * p; ++k) {
         const BlockDecoder& d = grid.block(k);
-        thrust::for_each_n(policy(), thrust::counting_iterator<uint64_t>(0), d.edge_count, PushAllArc<Program>{program, state, d});
+        thrust::for_each_n(policy(), thrust::counting_iterator<uint64_t>(0), d.edge_count,
+                           PushAllArc<Program>{program, state, d});
       }
       return;
     }
@@ -690,14 +738,17 @@ class DeviceEngine {
       for (uint32_t j = 0; j < p; ++j) {
         const BlockDecoder& d = grid.block(uint64_t{i} * p + j);
         if (d.edge_count == 0) continue;
-        thrust::transform(policy(), frontier.list().begin(), frontier.list().end(), arcs.begin(), ArcsInBlock{d, ranges[i], ranges[i + 1]});
+        thrust::transform(policy(), frontier.list().begin(), frontier.list().end(), arcs.begin(),
+                          ArcsInBlock{d, ranges[i], ranges[i + 1]});
         thrust::fill_n(policy(), arcs.begin() + count, 1, uint64_t{0});
         thrust::exclusive_scan(policy(), arcs.begin(), arcs.end(), arcs.begin());
         const uint64_t total = arcs[count];
         if (total == 0) continue;
-        thrust::transform(policy(), frontier.list().begin(), frontier.list().end(), first.begin(), FirstArc{d});
+        thrust::transform(policy(), frontier.list().begin(), frontier.list().end(), first.begin(),
+                          FirstArc{d});
         thrust::for_each_n(policy(), thrust::counting_iterator<uint64_t>(0), total,
-                           PushListArc<Program>{program, state, d, frontier.data(), thrust::raw_pointer_cast(first.data()),
+                           PushListArc<Program>{program, state, d, frontier.data(),
+                                                thrust::raw_pointer_cast(first.data()),
                                                 thrust::raw_pointer_cast(arcs.data()), count + 1});
       }
     }
@@ -706,22 +757,31 @@ class DeviceEngine {
   // Messages into each target along its arcs in `pg`'s grid, grouped by target (the in-grid;
   // the out-grid for the reverse direction).
   template <typename Program>
-  void pull(const Program& program, const Set* targets, const PassState<Id>& state, const PullGrid& pg) {
+  void pull(const Program& program, const Set* targets, const PassState<Id>& state,
+            const PullGrid& pg) {
     const uint32_t p = pg.grid->side();
     // A program whose targets saturate at their first message (BFS's bottom-up step) reads a
     // heavy target's arcs only until one is active, almost at once: one thread does that best.
     const bool split_heavy = !(ActivatesOnce<Program> && HasSaturated<Program>);
-    const PullTarget<Program> one{program, state, pg.grid->device_blocks(), thrust::raw_pointer_cast(ranges_.data()),
-                                  split_heavy ? thrust::raw_pointer_cast(pg.heavy.data()) : nullptr, p};
-    if (targets) thrust::for_each(policy(), targets->list().begin(), targets->list().end(), one);
-    else thrust::for_each_n(policy(), thrust::counting_iterator<Id>(0), n_, one);
+    const PullTarget<Program> one{program,
+                                  state,
+                                  pg.grid->device_blocks(),
+                                  thrust::raw_pointer_cast(ranges_.data()),
+                                  split_heavy ? thrust::raw_pointer_cast(pg.heavy.data()) : nullptr,
+                                  p};
+    if (targets)
+      thrust::for_each(policy(), targets->list().begin(), targets->list().end(), one);
+    else
+      thrust::for_each_n(policy(), thrust::counting_iterator<Id>(0), n_, one);
     for (uint64_t k = 0; k < uint64_t{p} * p && split_heavy; ++k) {
       const HeavyArcs& h = pg.arcs[k];
       if (h.total == 0) continue;
-      thrust::for_each_n(policy(), thrust::counting_iterator<uint64_t>(0), h.total,
-                         PullHeavyArc<Program>{program, state, pg.grid->block(k), thrust::raw_pointer_cast(h.targets.data()),
-                                               thrust::raw_pointer_cast(h.first_arc.data()), thrust::raw_pointer_cast(h.scan.data()),
-                                               h.targets.size()});
+      thrust::for_each_n(
+          policy(), thrust::counting_iterator<uint64_t>(0), h.total,
+          PullHeavyArc<Program>{program, state, pg.grid->block(k),
+                                thrust::raw_pointer_cast(h.targets.data()),
+                                thrust::raw_pointer_cast(h.first_arc.data()),
+                                thrust::raw_pointer_cast(h.scan.data()), h.targets.size()});
     }
   }
 
@@ -733,19 +793,22 @@ class DeviceEngine {
     thrust::transform(policy(), changed_.begin(), changed_.begin() + changed, kept.begin(),
                       Apply<Program>{program, thrust::raw_pointer_cast(claimed_.data())});
     typename Set::List next(changed);
-    next.resize(thrust::copy_if(policy(), changed_.begin(), changed_.begin() + changed, kept.begin(), next.begin(), IsSet{}) -
+    next.resize(thrust::copy_if(policy(), changed_.begin(), changed_.begin() + changed,
+                                kept.begin(), next.begin(), IsSet{}) -
                 next.begin());
     return with_edges(std::move(next));
   }
 
   Set with_edges(typename Set::List list) const {
-    const uint64_t edges = thrust::transform_reduce(policy(), list.begin(), list.end(), Degree{thrust::raw_pointer_cast(degree_.data())},
-                                                    uint64_t{0}, thrust::plus<uint64_t>());
+    const uint64_t edges = thrust::transform_reduce(
+        policy(), list.begin(), list.end(), Degree{thrust::raw_pointer_cast(degree_.data())},
+        uint64_t{0}, thrust::plus<uint64_t>());
     return Set::of(std::move(list), edges);
   }
   Vector<uint32_t> bitmap_of(const Set& set) const {
     Vector<uint32_t> map(n_ / 32 + 1, 0);
-    thrust::for_each(policy(), set.list().begin(), set.list().end(), SetBit{thrust::raw_pointer_cast(map.data())});
+    thrust::for_each(policy(), set.list().begin(), set.list().end(),
+                     SetBit{thrust::raw_pointer_cast(map.data())});
     return map;
   }
 
@@ -758,7 +821,8 @@ class DeviceEngine {
     const uint32_t p = pg.grid->side();
     std::vector<uint8_t> heavy(n_ ? n_ : 1, 0);
 #pragma omp parallel for schedule(static)
-    for (uint64_t v = 0; v < n_; ++v) heavy[v] = (which == Grid::kIn ? g_.in_degree(v) : g_.out_degree(v)) > kHeavyInDegree;
+    for (uint64_t v = 0; v < n_; ++v)
+      heavy[v] = (which == Grid::kIn ? g_.in_degree(v) : g_.out_degree(v)) > kHeavyInDegree;
     pg.heavy = Vector<uint8_t>(heavy.begin(), heavy.end());
     pg.arcs.resize(uint64_t{p} * p);
     for (uint64_t k = 0; k < uint64_t{p} * p; ++k) {
@@ -781,10 +845,12 @@ class DeviceEngine {
 
   template <typename T>
   VertexArray<T> allocate() {
-    storage_.push_back(std::make_unique<Vector<uint64_t>>((n_ * sizeof(T) + 7) / 8 + 1));  // by pointer: views stay valid
+    storage_.push_back(std::make_unique<Vector<uint64_t>>((n_ * sizeof(T) + 7) / 8 +
+                                                          1));  // by pointer: views stay valid
     vertex_bytes_ += storage_.back()->size() * sizeof(uint64_t);
     peak_vertex_bytes_ = std::max(peak_vertex_bytes_, vertex_bytes_);
-    return VertexArray<T>::over(reinterpret_cast<T*>(thrust::raw_pointer_cast(storage_.back()->data())), 0, n_);
+    return VertexArray<T>::over(
+        reinterpret_cast<T*>(thrust::raw_pointer_cast(storage_.back()->data())), 0, n_);
   }
 
   // Thrust's algorithms with their temporary storage from the cache.

@@ -15,7 +15,8 @@
 namespace tg::device {
 
 // v's arcs [begin, end) in block d (empty if d does not list v).
-TG_HOST_DEVICE inline void segment_of(const BlockDecoder& d, uint64_t v, uint64_t& begin, uint64_t& end) {
+TG_HOST_DEVICE inline void segment_of(const BlockDecoder& d, uint64_t v, uint64_t& begin,
+                                      uint64_t& end) {
   begin = end = 0;
   if (v < d.major_first) return;
   const uint64_t local = v - d.major_first;
@@ -24,8 +25,10 @@ TG_HOST_DEVICE inline void segment_of(const BlockDecoder& d, uint64_t v, uint64_
     uint64_t lo = 0, hi = d.vertex_count;
     while (lo < hi) {
       const uint64_t mid = (lo + hi) / 2;
-      if (d.local_vertex(mid) < local) lo = mid + 1;
-      else hi = mid;
+      if (d.local_vertex(mid) < local)
+        lo = mid + 1;
+      else
+        hi = mid;
     }
     if (lo == d.vertex_count || d.local_vertex(lo) != local) return;
     k = lo;
@@ -41,8 +44,10 @@ TG_HOST_DEVICE inline uint64_t entry_of_arc(const BlockDecoder& d, uint64_t e) {
   uint64_t lo = 0, hi = d.vertex_count;  // the answer lies in [lo, hi)
   while (hi - lo > 1) {
     const uint64_t mid = (lo + hi) / 2;
-    if (d.offset(mid) <= e) lo = mid;
-    else hi = mid;
+    if (d.offset(mid) <= e)
+      lo = mid;
+    else
+      hi = mid;
   }
   return lo;
 }
@@ -74,7 +79,8 @@ class DeviceGrid {
       d.directory = copy(d.directory, directory);
       if (d.dcsr()) d.vertices = copy(d.vertices, d.vertex_count * d.vertex_bytes);
       d.neighbours = copy(d.neighbours, d.edge_count * d.id_bytes);
-      if constexpr (!std::is_same_v<W, NoWeight>) d.weights = copy(d.weights, d.edge_count * sizeof(W));
+      if constexpr (!std::is_same_v<W, NoWeight>)
+        d.weights = copy(d.weights, d.edge_count * sizeof(W));
       d.presence = nullptr;
       d.presence_rank = nullptr;
       blocks_.push_back(d);
@@ -87,7 +93,9 @@ class DeviceGrid {
   uint32_t side() const { return p_; }
   // Block k (storage order: major range * p + minor range), pointing into device memory.
   const BlockDecoder& block(uint64_t k) const { return blocks_[k]; }
-  const BlockDecoder* device_blocks() const { return thrust::raw_pointer_cast(device_blocks_.data()); }
+  const BlockDecoder* device_blocks() const {
+    return thrust::raw_pointer_cast(device_blocks_.data());
+  }
   uint64_t bytes() const { return bytes_; }
 
  private:

@@ -17,7 +17,8 @@ struct DeviceOps {
 
   TG_HOST_DEVICE uint64_t out_degree(uint64_t v) const { return degree[v]; }
   template <typename Op>
-  TG_HOST_DEVICE bool combine_at(Op op, VertexArray<typename Op::Value> a, uint64_t v, typename Op::Value x) const {
+  TG_HOST_DEVICE bool combine_at(Op op, VertexArray<typename Op::Value> a, uint64_t v,
+                                 typename Op::Value x) const {
     return atomic_combine(op, a[v], x);
   }
   template <typename T>
@@ -34,7 +35,9 @@ struct DeviceOps {
     });
   }
   TG_HOST_DEVICE Id root(VertexArray<Id> parent, Id v) const { return forest::root(parent, v); }
-  TG_HOST_DEVICE Id root_halving(VertexArray<Id> parent, Id v) const { return forest::root_halving(parent, v); }
+  TG_HOST_DEVICE Id root_halving(VertexArray<Id> parent, Id v) const {
+    return forest::root_halving(parent, v);
+  }
 };
 
 }  // namespace tg::device

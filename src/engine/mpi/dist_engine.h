@@ -1,8 +1,8 @@
 // The engine on MPI ranks: the same primitives as engine/cpu/engine.h, so the same algorithm text
 // runs on one rank or many (kernels take `auto& engine`). Each rank masters a contiguous vertex
-// range (engine/mpi/partition.h) and runs a shared-memory Engine restricted to it: its vertex passes,
-// its pull targets and the sources it pushes from are its masters; it reads only its rows of the
-// graph file's blocks.
+// range (engine/mpi/partition.h) and runs a shared-memory Engine restricted to it: its vertex
+// passes, its pull targets and the sources it pushes from are its masters; it reads only its rows
+// of the graph file's blocks.
 //
 // Vertex arrays are allocated whole on every rank (n values); a rank's values for its masters
 // are the truth, the rest are replicas that the engine keeps as follows:
@@ -37,6 +37,8 @@
 // decided on job-wide figures, so every rank takes the same branch.
 #pragma once
 
+#include <xxhash.h>
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -51,23 +53,21 @@
 #include <utility>
 #include <vector>
 
-#include <xxhash.h>
-
-#include "mpi/comm.h"
+#include "engine/concept.h"
+#include "engine/cpu/engine.h"
 #include "engine/mpi/inbox.h"
 #include "engine/mpi/ops.h"
 #include "engine/mpi/ring.h"
 #include "engine/mpi/steal.h"
-#include "engine/concept.h"
-#include "engine/cpu/engine.h"
+#include "mpi/comm.h"
 #include "util/error.h"
 #include "util/timer.h"
 
 namespace tg {
 
 // How a push pass's updates reach their owners: one MPI_Alltoallv of (vertex, value) records,
-// batches of them written one-sidedly into per-peer rings (engine/mpi/ring.h), or remote atomics into
-// the owners' inboxes (engine/mpi/inbox.h).
+// batches of them written one-sidedly into per-peer rings (engine/mpi/ring.h), or remote atomics
+// into the owners' inboxes (engine/mpi/inbox.h).
 enum class Exchange { kCollective, kRing, kAccumulate };
 
 struct DistOptions {
@@ -75,8 +75,8 @@ struct DistOptions {
   // What the exchange's buffers may hold at once per rank (collective: sent and received
   // records; ring: the window and the staging batches; accumulate: the values an epoch stages).
   uint64_t exchange_bytes = uint64_t{64} << 20;
-  uint32_t ring_batch = 128;   // records per ring batch
-  double ring_hurried = 0.8;   // how full a ring is before its batches are hurried
+  uint32_t ring_batch = 128;  // records per ring batch
+  double ring_hurried = 0.8;  // how full a ring is before its batches are hurried
   // ring and accumulate: a push pass runs in this many slices of its frontier, each slice's
   // updates sent before the next is computed (1: all sent after the pass).
   uint32_t slices = 1;
@@ -90,13 +90,16 @@ struct DistOptions {
 // What one rank did in one edge pass.
 struct RankPassStats {
   mpi::CommCounters comm;
-  double seconds = 0;  // the whole pass
+  double seconds = 0;               // the whole pass
   uint64_t updates_sent = 0;        // changed mirrors sent to their owners (push)
   uint64_t updates_sent_early = 0;  // of them, sent before the pass's last slice was computed
   uint64_t slices_stolen = 0;       // slices this rank took from its peers and pushed
-  uint64_t updates_held = 0;        // of those sent, held to the pass's end: the sent-once list was full
-  uint64_t sources_readied = 0;     // sources whose vertex pass ran inside this pass (a relaxed barrier)
-  double compute_seconds() const { return std::max(0.0, seconds - comm.communication_seconds - comm.wait_seconds); }
+  uint64_t updates_held = 0;  // of those sent, held to the pass's end: the sent-once list was full
+  uint64_t sources_readied =
+      0;  // sources whose vertex pass ran inside this pass (a relaxed barrier)
+  double compute_seconds() const {
+    return std::max(0.0, seconds - comm.communication_seconds - comm.wait_seconds);
+  }
 };
 
 // A program whose source values were computed by their owners and shipped here: the pull pass
@@ -112,7 +115,9 @@ struct ShippedSources {
 
   S source_value(Id u) const { return shipped[u]; }
   template <typename W>
-  Value message(S s, W w) const { return program.message(s, w); }
+  Value message(S s, W w) const {
+    return program.message(s, w);
+  }
   VertexArray<Value> target() const { return program.target(); }
   bool apply(Id v) const { return program.apply(v); }
   bool wants(Value x) const requires HasWants<P> { return program.wants(x); }
@@ -154,8 +159,11 @@ class DistEngine {
     if (!rings_) return std::nullopt;
     const auto& now = rings_->counters();
     const auto& then = rings_at_reset_;
-    return RingReport{{now.batches - then.batches, now.hurried - then.hurried, now.full_waits - then.full_waits, now.clears - then.clears},
-                      rings_->slots(), rings_->batch_records(), rings_->bytes()};
+    return RingReport{{now.batches - then.batches, now.hurried - then.hurried,
+                       now.full_waits - then.full_waits, now.clears - then.clears},
+                      rings_->slots(),
+                      rings_->batch_records(),
+                      rings_->bytes()};
   }
   // What the accumulate exchange's inbox windows hold on this rank (a value and a bit per master
   // each: vertex state, not traffic, so outside the exchange's bound); 0 without them.
@@ -171,7 +179,9 @@ class DistEngine {
   struct ExchangeHeld {
     uint64_t shipped_values = 0, forest_copy = 0, forest_hooks = 0;
   };
-  ExchangeHeld exchange_held() const { return {shipped_.capacity(), forest_copy_peak_, forest_hooks_peak_}; }
+  ExchangeHeld exchange_held() const {
+    return {shipped_.capacity(), forest_copy_peak_, forest_hooks_peak_};
+  }
   uint64_t vertex_bytes() const { return local_.vertex_bytes(); }
   uint64_t peak_vertex_bytes() const { return local_.peak_vertex_bytes(); }
   MemoryUse memory() const { return local_.memory(); }
@@ -213,15 +223,20 @@ class DistEngine {
   }
   template <typename T>
   VertexArray<T> copy(VertexArray<T> from) {
-    if (!info_of(from).whole.load(std::memory_order_relaxed)) return vertex_array_from([=](Id v) { return from[v]; });
+    if (!info_of(from).whole.load(std::memory_order_relaxed))
+      return vertex_array_from([=](Id v) { return from[v]; });
     auto a = known(local_.vertex_array(T{}));  // every rank holds all of `from`: copy it here
     std::memcpy(a.data(), from.data(), from.size() * sizeof(T));
     return a;
   }
   template <typename T>
-  void set(VertexArray<T> a, uint64_t v, T x) const { a[v] = x; }
+  void set(VertexArray<T> a, uint64_t v, T x) const {
+    a[v] = x;
+  }
   template <typename T>
-  bool update(VertexArray<T> a, uint64_t v, T x) const { return local_.update(a, v, x); }
+  bool update(VertexArray<T> a, uint64_t v, T x) const {
+    return local_.update(a, v, x);
+  }
 
   // The values on rank 0, in vertex order; other ranks get an empty vector.
   template <typename T>
@@ -267,7 +282,8 @@ class DistEngine {
   void link(VertexArray<Id> parent, Id u, Id v) {
     // Each rank's forest is valid; so is their minimum, and merge_forest keeps every rank's links.
     ArrayInfo& info = merge_after_pass<MinOp<Id>>(parent);
-    if (!info.forest.load(std::memory_order_relaxed)) info.forest.store(true, std::memory_order_relaxed);
+    if (!info.forest.load(std::memory_order_relaxed))
+      info.forest.store(true, std::memory_order_relaxed);
     local_.link(parent, u, v);
   }
   template <typename T>
@@ -280,7 +296,9 @@ class DistEngine {
 
   Set all() const { return local_.all(); }
   Set frontier_of(uint64_t v) const {
-    Set s = Set::sparse(num_vertices(), local_.owns(v) ? std::vector<Id>{static_cast<Id>(v)} : std::vector<Id>{}, 0);
+    Set s =
+        Set::sparse(num_vertices(),
+                    local_.owns(v) ? std::vector<Id>{static_cast<Id>(v)} : std::vector<Id>{}, 0);
     s.set_counts(1, out_degree(v));
     return s;
   }
@@ -346,9 +364,11 @@ class DistEngine {
   // every source's value from its owner, so it waits for every rank's vertex pass, as
   // relaxed_barrier = false does for push.
   template <typename Op, typename Before, typename Wanted, typename Program>
-  std::pair<Set, typename Op::Value> edge_pass_after(Op op, Before before, Wanted wanted, const Program& program, const Set& frontier,
+  std::pair<Set, typename Op::Value> edge_pass_after(Op op, Before before, Wanted wanted,
+                                                     const Program& program, const Set& frontier,
                                                      PassOptions<Id> options = {}) {
-    if (!dist_.relaxed_barrier || local_.template direction_for<Program>(frontier, options) != Direction::kPush) {
+    if (!dist_.relaxed_barrier ||
+        local_.template direction_for<Program>(frontier, options) != Direction::kPush) {
       const auto value = reduce(op, frontier, before);
       if (!wanted(value)) return {Set::sparse(num_vertices(), {}, 0), value};
       return {edge_pass(program, frontier, options), value};
@@ -390,14 +410,15 @@ class DistEngine {
     size_t value_bytes = 0;
     uint64_t count = 0;
     std::atomic<bool> whole{false};  // re-gathered after every vertex pass that changed it
-    std::atomic<int> merge{-1};      // an idempotent mpi::ReduceOp to merge with after this pass, or -1
+    std::atomic<int> merge{-1};  // an idempotent mpi::ReduceOp to merge with after this pass, or -1
     mpi::Scalar scalar = mpi::Scalar::kU64;
     bool mergeable = false;  // a scalar MPI can reduce
     // Whole on every rank as of the last sync, and the hash of this rank's slice then: a slice
     // whose hash is unchanged need not be gathered again.
     bool synced = false;
     uint64_t slice_hash = 0;
-    std::atomic<bool> forest{false};  // linked into in this pass (link: an array of ids), merged by merge_forest
+    std::atomic<bool> forest{
+        false};  // linked into in this pass (link: an array of ids), merged by merge_forest
     // Other ranks' vertices this pass's combines improved here (merge_combined sends them).
     std::mutex remote_mutex;
     std::vector<uint64_t> remote_combined;
@@ -455,12 +476,17 @@ class DistEngine {
   ArrayInfo& merge_after_pass(VertexArray<typename Op::Value> a) {
     ArrayInfo& info = info_of(a);
     if constexpr (!dist::MpiReduce<Op>::kIdempotent)
-      throw std::logic_error("a vertex pass combined with a non-idempotent operator into another rank's vertex");
+      throw std::logic_error(
+          "a vertex pass combined with a non-idempotent operator into another rank's vertex");
     constexpr mpi::ReduceOp m = dist::MpiReduce<Op>::kOp;
-    if (!info.mergeable) throw std::logic_error("a vertex pass combined into another rank's vertex of a type MPI cannot merge");
+    if (!info.mergeable)
+      throw std::logic_error(
+          "a vertex pass combined into another rank's vertex of a type MPI cannot merge");
     // Called per edge (a sampled link) or per remote combine, from every thread: once marked, a
     // load leaves the cache line shared where a store per call would take it from the others.
-    if (info.merge.load(std::memory_order_relaxed) == static_cast<int>(m) && info.whole.load(std::memory_order_relaxed)) return info;
+    if (info.merge.load(std::memory_order_relaxed) == static_cast<int>(m) &&
+        info.whole.load(std::memory_order_relaxed))
+      return info;
     info.whole.store(true, std::memory_order_relaxed);
     info.merge.store(static_cast<int>(m), std::memory_order_relaxed);
     return info;
@@ -491,7 +517,8 @@ class DistEngine {
     // Which arrays to merge or gather, agreed by all: a rank that combined into no remote vertex
     // (or read no other vertex, or changed no master) must still take part in what another needs.
     const size_t count = arrays_.size();
-    std::vector<uint8_t> mine(4 * count);  // per array: merge operator + 1 (0: none), kept whole, slice changed, linked
+    std::vector<uint8_t> mine(
+        4 * count);  // per array: merge operator + 1 (0: none), kept whole, slice changed, linked
     std::vector<uint64_t> hashes(count, 0);
     for (size_t k = 0; k < count; ++k) {
       ArrayInfo& info = arrays_[k];
@@ -510,7 +537,8 @@ class DistEngine {
     // did, took the other branch of merge_combined when only rank 0's slice changed, and hung).
     const auto all = comm_.allgather(mine.data(), mine.size());
     for (size_t r = 0; r < static_cast<size_t>(comm_.size()); ++r) {
-      for (size_t i = 0; i < mine.size(); ++i) mine[i] = std::max(mine[i], static_cast<uint8_t>(all[r * mine.size() + i]));
+      for (size_t i = 0; i < mine.size(); ++i)
+        mine[i] = std::max(mine[i], static_cast<uint8_t>(all[r * mine.size() + i]));
     }
     for (size_t k = 0; k < count; ++k) {
       ArrayInfo& info = arrays_[k];
@@ -551,17 +579,27 @@ class DistEngine {
     std::vector<Entry> entries(improved.size());
     for (size_t k = 0; k < improved.size(); ++k) {
       entries[k].v = improved[k];
-      std::memcpy(&entries[k].value, static_cast<const std::byte*>(info.data) + improved[k] * info.value_bytes, info.value_bytes);
+      std::memcpy(&entries[k].value,
+                  static_cast<const std::byte*>(info.data) + improved[k] * info.value_bytes,
+                  info.value_bytes);
     }
     if (some_slice_changed) comm_.allgather_slices(const_cast<void*>(info.data), info.value_bytes);
     const auto all = allgather_lists(entries);
     for (size_t r = 0; r < all.count.size(); ++r) {
       const std::span<const Entry> from(all.list(r), all.count[r]);
       switch (info.scalar) {
-        case mpi::Scalar::kU32: combine_entries<uint32_t>(info, op, from); break;
-        case mpi::Scalar::kU64: combine_entries<uint64_t>(info, op, from); break;
-        case mpi::Scalar::kI64: combine_entries<int64_t>(info, op, from); break;
-        case mpi::Scalar::kF64: combine_entries<double>(info, op, from); break;
+        case mpi::Scalar::kU32:
+          combine_entries<uint32_t>(info, op, from);
+          break;
+        case mpi::Scalar::kU64:
+          combine_entries<uint64_t>(info, op, from);
+          break;
+        case mpi::Scalar::kI64:
+          combine_entries<int64_t>(info, op, from);
+          break;
+        case mpi::Scalar::kF64:
+          combine_entries<double>(info, op, from);
+          break;
       }
     }
   }
@@ -577,13 +615,20 @@ class DistEngine {
       T x;
       std::memcpy(&x, e.value.data(), sizeof(T));
       switch (op) {
-        case mpi::ReduceOp::kMin: values[v] = std::min(values[v], x); break;
-        case mpi::ReduceOp::kMax: values[v] = std::max(values[v], x); break;
-        case mpi::ReduceOp::kOr:
-          if constexpr (std::is_integral_v<T>) values[v] |= x;
-          else throw std::logic_error("a bitwise or merged into real values");
+        case mpi::ReduceOp::kMin:
+          values[v] = std::min(values[v], x);
           break;
-        case mpi::ReduceOp::kSum: throw std::logic_error("a replica merged with a sum (counted once a rank)");
+        case mpi::ReduceOp::kMax:
+          values[v] = std::max(values[v], x);
+          break;
+        case mpi::ReduceOp::kOr:
+          if constexpr (std::is_integral_v<T>)
+            values[v] |= x;
+          else
+            throw std::logic_error("a bitwise or merged into real values");
+          break;
+        case mpi::ReduceOp::kSum:
+          throw std::logic_error("a replica merged with a sum (counted once a rank)");
       }
     }
   }
@@ -597,7 +642,8 @@ class DistEngine {
   // links all of them, rank by rank, into the merged forest: the same links in the same order,
   // so the replicas stay equal.
   void merge_forest(ArrayInfo& info) {
-    auto parent = VertexArray<Id>::over(static_cast<Id*>(const_cast<void*>(info.data)), 0, info.count);
+    auto parent =
+        VertexArray<Id>::over(static_cast<Id*>(const_cast<void*>(info.data)), 0, info.count);
     std::vector<Id> before(parent.data(), parent.data() + info.count);
     comm_.allreduce(parent.data(), info.count, info.scalar, mpi::ReduceOp::kMin);
     std::vector<Id> replaced;  // pairs (u, v) this rank had in one tree
@@ -610,7 +656,8 @@ class DistEngine {
     forest_copy_peak_ = std::max<uint64_t>(forest_copy_peak_, before.capacity() * sizeof(Id));
     std::vector<Id>().swap(before);  // gone before every rank's pairs arrive
     const auto all = allgather_lists(replaced);
-    forest_hooks_peak_ = std::max<uint64_t>(forest_hooks_peak_, replaced.capacity() * sizeof(Id) + all.bytes.size());
+    forest_hooks_peak_ =
+        std::max<uint64_t>(forest_hooks_peak_, replaced.capacity() * sizeof(Id) + all.bytes.size());
     for (size_t r = 0; r < all.count.size(); ++r) {
       const Id* pairs = all.list(r);
       for (uint64_t k = 0; k < all.count[r]; k += 2) local_.link(parent, pairs[k], pairs[k + 1]);
@@ -656,12 +703,14 @@ class DistEngine {
   }
   // How many of this rank's masters a set, or a slice of its members, holds.
   uint64_t local_members(const Set& s) const {
-    return s.kind() == Set::Kind::kAll ? local_.end_owned() - local_.first_owned() : s.list().size();
+    return s.kind() == Set::Kind::kAll ? local_.end_owned() - local_.first_owned()
+                                       : s.list().size();
   }
   static uint64_t local_members(std::span<const Id> slice) { return slice.size(); }
   // Gives a set the job-wide counts (it holds this rank's members, and their counts).
   void count_globally(Set& s) {
-    const auto total = across_ranks(SumOp<Pair<uint64_t>>{}, Pair<uint64_t>{s.size(), s.out_edges()});
+    const auto total =
+        across_ranks(SumOp<Pair<uint64_t>>{}, Pair<uint64_t>{s.size(), s.out_edges()});
     s.set_counts(total.first, total.second);
   }
   // The set with every rank's members (a bitmap), the same counts and history.
@@ -670,7 +719,8 @@ class DistEngine {
     s.prepare_dense();
     Bitmap bits(num_vertices());
     const Bitmap* mine = s.membership();
-    const uint64_t first_word = local_.first_owned() / 64, end_word = (local_.end_owned() + 63) / 64;
+    const uint64_t first_word = local_.first_owned() / 64,
+                   end_word = (local_.end_owned() + 63) / 64;
     for (uint64_t w = first_word; w < end_word; ++w) bits.data()[w] = mine->word(w);
     comm_.allgather_bits(bits.data());
     Set g = Set::dense(num_vertices(), std::move(bits), s.size(), s.out_edges());
@@ -684,7 +734,8 @@ class DistEngine {
     const Set sources = whole(frontier);
     // A source that sends its own id (BFS) needs only the frontier's bitmap: nothing to ship, and
     // no shipped value to read per source found.
-    if constexpr (SourceIsVertex<Program>) return local_.apply_pass(program, local_.combine_pass(program, sources, options));
+    if constexpr (SourceIsVertex<Program>)
+      return local_.apply_pass(program, local_.combine_pass(program, sources, options));
     // Every active master's source value, computed here and gathered on every rank.
     const uint64_t n = num_vertices();
     if (shipped_.size() < n * sizeof(S)) shipped_.resize(n * sizeof(S));
@@ -698,9 +749,11 @@ class DistEngine {
   // An edge pass whose push runs ready(sources) before the sources' messages are combined
   // (edge_pass_after; NoHook for a plain edge pass).
   template <typename Program, typename Ready>
-  Set edge_pass_readying(const Program& program, const Set& frontier, PassOptions<Id> options, Ready ready) {
+  Set edge_pass_readying(const Program& program, const Set& frontier, PassOptions<Id> options,
+                         Ready ready) {
     Timer timer;
-    between_edge_passes_ += comm_.take_counters();  // the vertex passes' syncs and reductions since the last
+    between_edge_passes_ +=
+        comm_.take_counters();  // the vertex passes' syncs and reductions since the last
     const Direction direction = local_.template direction_for<Program>(frontier, options);
     options.direction = direction;
     Set next = Set::sparse(num_vertices(), {}, 0);
@@ -713,8 +766,8 @@ class DistEngine {
       next = push(program, frontier, options, ready);
     }
     count_globally(next);
-    passes_.push_back({comm_.take_counters(), timer.seconds(), updates_sent_, updates_sent_early_, slices_stolen_, updates_held_,
-                       sources_readied_});
+    passes_.push_back({comm_.take_counters(), timer.seconds(), updates_sent_, updates_sent_early_,
+                       slices_stolen_, updates_held_, sources_readied_});
     updates_sent_ = updates_sent_early_ = slices_stolen_ = updates_held_ = sources_readied_ = 0;
     return next;
   }
@@ -723,8 +776,10 @@ class DistEngine {
   // owners, take in what was sent here, and apply.
   // ready(sources) runs before the sources' messages are combined (edge_pass_after).
   template <typename Program, typename Ready>
-  Set push(const Program& program, const Set& frontier, const PassOptions<Id>& options, Ready ready) {
-    if (dist_.slices > 1 && dist_.exchange != Exchange::kCollective) return push_in_slices(program, frontier, options, ready);
+  Set push(const Program& program, const Set& frontier, const PassOptions<Id>& options,
+           Ready ready) {
+    if (dist_.slices > 1 && dist_.exchange != Exchange::kCollective)
+      return push_in_slices(program, frontier, options, ready);
     ready(frontier);
     if (dist_.exchange == Exchange::kCollective) {
       Changed<Id> changed = local_.combine_pass(program, frontier, options);
@@ -747,7 +802,8 @@ class DistEngine {
   // stealing, the slices go on this rank's task board: it takes its own from there, then takes
   // its peers' that are left (with their source values) and pushes those too.
   template <typename Program, typename Ready>
-  Set push_in_slices(const Program& program, const Set& frontier, const PassOptions<Id>& options, Ready ready) {
+  Set push_in_slices(const Program& program, const Set& frontier, const PassOptions<Id>& options,
+                     Ready ready) {
     using Value = typename Program::Op::Value;
     using S = std::remove_cvref_t<decltype(program.source_value(Id{}))>;
     struct Task {
@@ -759,17 +815,25 @@ class DistEngine {
     const auto target = program.target();
     ++push_passes_;
     if (dist_.steal && !board_) {  // made on the first such pass, which every rank makes
-      if (!local_.store().zero_copy()) {  // the check_run_request refusal, for callers other than the CLI
-        fail("stealing needs every block resident: over a fetching store a rank reads only its own rows");
+      if (!local_.store()
+               .zero_copy()) {  // the check_run_request refusal, for callers other than the CLI
+        fail(
+            "stealing needs every block resident: over a fetching store a rank reads only its own "
+            "rows");
       }
       // The board takes its share of the exchange's memory bound (board_bytes()); a frontier
       // with more sources than it holds publishes only its last slices that fit.
-      const uint64_t fits = dist::TaskBoard::records_fitting(board_bytes(), kTaskRecordBytes, dist_.slices);
+      const uint64_t fits =
+          dist::TaskBoard::records_fitting(board_bytes(), kTaskRecordBytes, dist_.slices);
       if (fits == 0) {
-        fail("--steal with --slices {} needs a larger --exchange-memory: its share, {} bytes, holds no task", dist_.slices, board_bytes());
+        fail(
+            "--steal with --slices {} needs a larger --exchange-memory: its share, {} bytes, holds "
+            "no task",
+            dist_.slices, board_bytes());
       }
-      board_ = std::make_unique<dist::TaskBoard>(comm_, kTaskRecordBytes, std::min(fits, local_.end_owned() - local_.first_owned()),
-                                                 dist_.slices);
+      board_ = std::make_unique<dist::TaskBoard>(
+          comm_, kTaskRecordBytes, std::min(fits, local_.end_owned() - local_.first_owned()),
+          dist_.slices);
     }
     Changed<Id> changed;
     // A program that activates once lists a vertex once per pass: a mirror a later slice
@@ -800,21 +864,26 @@ class DistEngine {
         take_arrived();
       };
       if (!board_) {
-        changed = local_.combine_pass_in_slices(program, frontier, options, dist_.slices, hand_on, ready);
+        changed =
+            local_.combine_pass_in_slices(program, frontier, options, dist_.slices, hand_on, ready);
       } else {
         ready(frontier);  // the board carries source values
         changed = local_.template begin_slices<Program>(frontier, options);
         // (Not structured bindings: the lambdas below capture them, which clang 14 cannot.)
-        const auto sliced = local_.slice_sources(frontier.list(), dist_.slices, changed.stats.schedule);
+        const auto sliced =
+            local_.slice_sources(frontier.list(), dist_.slices, changed.stats.schedule);
         const auto& list = sliced.first;
         const auto& cuts = sliced.second;
         auto own_slice = [&](size_t k) {
-          local_.combine_slice(program, std::vector<Id>(list.begin() + cuts[k], list.begin() + cuts[k + 1]), options, changed, hand_on);
+          local_.combine_slice(program,
+                               std::vector<Id>(list.begin() + cuts[k], list.begin() + cuts[k + 1]),
+                               options, changed, hand_on);
         };
         // Slices [0, first) do not fit on the board: this rank does them first, while its
         // peers may take from the rest.
         size_t first = 0;
-        while (first + 1 < cuts.size() && list.size() - cuts[first] > board_->max_records()) ++first;
+        while (first + 1 < cuts.size() && list.size() - cuts[first] > board_->max_records())
+          ++first;
         publish_tasks<Task>(program, list, std::span<const size_t>(cuts).subspan(first));
         for (size_t k = 0; k < first; ++k) own_slice(k);
         for (int64_t k; (k = board_->take_own()) >= 0;) own_slice(first + static_cast<size_t>(k));
@@ -830,7 +899,8 @@ class DistEngine {
             sources[k] = t.u;
             values[t.u] = t.s;
           }
-          local_.combine_slice(ShippedSources<Program, Id, S>{program, values}, std::move(sources), options, changed, hand_on);
+          local_.combine_slice(ShippedSources<Program, Id, S>{program, values}, std::move(sources),
+                               options, changed, hand_on);
           ++slices_stolen_;
         }
       }
@@ -841,7 +911,8 @@ class DistEngine {
     });
     // Everything the sliced exchange held at once: rings or an inbox's staging, board, a stolen
     // slice, and what was sent once.
-    comm_.note_buffer((rings_ ? rings_->bytes() : inbox_staged_peak_) + (board_ ? board_->bytes() + stolen_.capacity() : 0) +
+    comm_.note_buffer((rings_ ? rings_->bytes() : inbox_staged_peak_) +
+                      (board_ ? board_->bytes() + stolen_.capacity() : 0) +
                       sent_once.capacity() * sizeof(SentOnce));
     changed.lists.push_back(std::move(arrived));
     changed.combine_seconds = timer.seconds();
@@ -851,8 +922,10 @@ class DistEngine {
   // Slices of this rank on its task board (cuts: their bounds in the frontier list), each
   // source with its value, written straight into the board's window.
   template <typename Task, typename Program>
-  void publish_tasks(const Program& program, const std::vector<Id>& list, std::span<const size_t> cuts) {
-    const size_t from = cuts.empty() ? 0 : cuts.front(), count = cuts.empty() ? 0 : cuts.back() - from;
+  void publish_tasks(const Program& program, const std::vector<Id>& list,
+                     std::span<const size_t> cuts) {
+    const size_t from = cuts.empty() ? 0 : cuts.front(),
+                 count = cuts.empty() ? 0 : cuts.back() - from;
     std::byte* records = board_->records();  // the board's record size, whatever a Task's
 #pragma omp parallel for schedule(static) if (count > 4096)
     for (size_t k = 0; k < count; ++k) {
@@ -871,13 +944,16 @@ class DistEngine {
   // (to send again those a later slice improved).
   uint64_t sent_once_bytes() const { return dist_.slices > 1 ? dist_.exchange_bytes / 8 : 0; }
   // The rings' window and batches, or the values an inbox's epoch stages: the rest.
-  uint64_t one_sided_bytes() const { return dist_.exchange_bytes - 2 * board_bytes() - sent_once_bytes(); }
+  uint64_t one_sided_bytes() const {
+    return dist_.exchange_bytes - 2 * board_bytes() - sent_once_bytes();
+  }
 
   // A mirror sent: sum mirrors start again from zero (min and or ones keep what was sent).
   template <typename Program>
   static void sent(const Program& program, Id v) {
     using Op = typename Program::Op;
-    if constexpr (std::is_same_v<Op, SumOp<typename Op::Value>>) program.target()[v] = Op::identity();
+    if constexpr (std::is_same_v<Op, SumOp<typename Op::Value>>)
+      program.target()[v] = Op::identity();
   }
 
   // One push pass's exchange through the rings or the accumulate windows: body(send,
@@ -901,9 +977,11 @@ class DistEngine {
       };
       static_assert(sizeof(Update) <= kRingRecordBytes);
       if (!rings_) {  // made on the first push pass, which every rank makes
-        rings_ = std::make_unique<dist::Rings>(comm_, kRingRecordBytes,
-                                               dist::RingOptions{.batch_records = dist_.ring_batch, .hurried = dist_.ring_hurried,
-                                                                 .memory_bytes = one_sided_bytes()});
+        rings_ =
+            std::make_unique<dist::Rings>(comm_, kRingRecordBytes,
+                                          dist::RingOptions{.batch_records = dist_.ring_batch,
+                                                            .hurried = dist_.ring_hurried,
+                                                            .memory_bytes = one_sided_bytes()});
       }
       rings_->begin(sizeof(Update), [&](const std::byte* records, size_t count) {
         for (size_t k = 0; k < count; ++k) {
@@ -956,7 +1034,8 @@ class DistEngine {
           for (Id v : waiting) put(v);
         });
       }
-      comm_.note_buffer(inbox_staged_peak_);  // push_in_slices also notes it with what else it holds
+      comm_.note_buffer(
+          inbox_staged_peak_);  // push_in_slices also notes it with what else it holds
     }
     return arrived;
   }
@@ -964,7 +1043,8 @@ class DistEngine {
   // The changed mirrors as (vertex, value) records through MPI_Alltoallv; returns the masters
   // newly changed here.
   template <typename Program>
-  std::vector<Id> send_collectively(const Program& program, const std::vector<std::vector<Id>>& changed) {
+  std::vector<Id> send_collectively(const Program& program,
+                                    const std::vector<std::vector<Id>>& changed) {
     struct Update {
       Id v;
       typename Program::Op::Value x;
@@ -981,10 +1061,12 @@ class DistEngine {
       for (Id v : changes)
         if (!local_.owns(v)) ++counts[static_cast<size_t>(comm_.owner(v))];
     const size_t busiest = std::max<size_t>(1, *std::max_element(counts.begin(), counts.end()));
-    const size_t per_peer = std::clamp<size_t>(dist_.exchange_bytes / 2 / ranks / sizeof(Update), 1, busiest);
+    const size_t per_peer =
+        std::clamp<size_t>(dist_.exchange_bytes / 2 / ranks / sizeof(Update), 1, busiest);
     const size_t stride = per_peer * sizeof(Update);
     if (send_capacity_ < stride * ranks) {
-      send_buffer_.reset(new std::byte[stride * ranks]);  // not zeroed: only what is packed is touched
+      send_buffer_.reset(
+          new std::byte[stride * ranks]);  // not zeroed: only what is packed is touched
       send_capacity_ = stride * ranks;
     }
     size_t list = 0, at = 0;  // where packing goes on in the next round
@@ -1011,7 +1093,8 @@ class DistEngine {
         ++list;
         at = 0;
       }
-      const auto received = comm_.exchange(send_buffer_.get(), stride, counts, more, any_more, from);
+      const auto received =
+          comm_.exchange(send_buffer_.get(), stride, counts, more, any_more, from);
       for (size_t k = 0; k + sizeof(Update) <= received.size(); k += sizeof(Update)) {
         Update u;
         std::memcpy(&u, received.data() + k, sizeof(Update));
@@ -1028,13 +1111,15 @@ class DistEngine {
   template <typename Op>
   dist::Inbox& inbox_for() {
     using T = typename Op::Value;
-    static_assert(dist::MpiValue<T>, "the accumulate exchange carries 4- and 8-byte integers and doubles");
+    static_assert(dist::MpiValue<T>,
+                  "the accumulate exchange carries 4- and 8-byte integers and doubles");
     constexpr mpi::ReduceOp op = dist::MpiReduce<Op>::kOp;
     constexpr mpi::Scalar scalar = dist::MpiScalar<T>::kValue;
     for (auto& [key, inbox] : inboxes_)
       if (key.op == op && key.scalar == scalar) return *inbox;
     const T identity = Op::identity();
-    auto inbox = std::make_unique<dist::Inbox>(comm_, sizeof(T), scalar, op, &identity, one_sided_bytes());
+    auto inbox =
+        std::make_unique<dist::Inbox>(comm_, sizeof(T), scalar, op, &identity, one_sided_bytes());
     auto& made = inboxes_.emplace_back(InboxKey{op, scalar}, std::move(inbox));
     return *made.second;
   }
@@ -1061,8 +1146,8 @@ class DistEngine {
   uint64_t updates_sent_ = 0, updates_sent_early_ = 0, slices_stolen_ = 0, updates_held_ = 0,
            sources_readied_ = 0;  // in the edge pass under way
   std::unique_ptr<dist::TaskBoard> board_;
-  uint64_t push_passes_ = 0;           // sliced push passes so far: the task board's pass numbers
-  std::vector<std::byte> stolen_;      // a stolen slice's records
+  uint64_t push_passes_ = 0;       // sliced push passes so far: the task board's pass numbers
+  std::vector<std::byte> stolen_;  // a stolen slice's records
 };
 
 static_assert(GraphEngine<DistEngine<uint32_t, NoWeight>>);

@@ -23,16 +23,26 @@ using mpi::check;
 }  // namespace
 
 // The window of rank r: its masters' bits (whole words), then their values.
-static uint64_t words_of(const mpi::Comm& comm, int r) { return (comm.end(r) - comm.first(r) + 63) / 64; }
+static uint64_t words_of(const mpi::Comm& comm, int r) {
+  return (comm.end(r) - comm.first(r) + 63) / 64;
+}
 
-Inbox::Inbox(mpi::Comm& comm, size_t value_bytes, mpi::Scalar scalar, mpi::ReduceOp op, const void* identity, uint64_t staging_bytes)
-    : comm_(comm), value_bytes_(value_bytes), scalar_(scalar), op_(op), identity_(new std::byte[value_bytes]),
+Inbox::Inbox(mpi::Comm& comm, size_t value_bytes, mpi::Scalar scalar, mpi::ReduceOp op,
+             const void* identity, uint64_t staging_bytes)
+    : comm_(comm),
+      value_bytes_(value_bytes),
+      scalar_(scalar),
+      op_(op),
+      identity_(new std::byte[value_bytes]),
       capacity_(std::max<uint64_t>(1, staging_bytes / std::max<size_t>(1, value_bytes))),
-      staging_(new std::byte[capacity_ * value_bytes]) {  // not zeroed: pages are touched only as values are staged
-  if (value_bytes > 8) fail("the accumulate exchange carries values of at most 8 bytes, not {}", value_bytes);
+      staging_(new std::byte[capacity_ * value_bytes]) {  // not zeroed: pages are touched only as
+                                                          // values are staged
+  if (value_bytes > 8)
+    fail("the accumulate exchange carries values of at most 8 bytes, not {}", value_bytes);
   std::memcpy(identity_.get(), identity, value_bytes);
   const uint64_t masters = comm.end(comm.rank()) - comm.first(comm.rank());
-  window_ = std::make_unique<mpi::Window>(mpi::compute(), std::max<uint64_t>(window_bytes(), 8), "the accumulate exchange");
+  window_ = std::make_unique<mpi::Window>(mpi::compute(), std::max<uint64_t>(window_bytes(), 8),
+                                          "the accumulate exchange");
   arrived_ = reinterpret_cast<uint64_t*>(window_->base());
   values_ = reinterpret_cast<std::byte*>(arrived_ + word_count());
   std::fill(arrived_, arrived_ + word_count(), uint64_t{0});
@@ -72,9 +82,11 @@ bool Inbox::put(int owner, uint64_t v, const void* x) {
   const uint64_t local = v - comm_.first(owner);
   const auto bit_at = static_cast<MPI_Aint>((local / 64) * 8);
   const auto value_at = static_cast<MPI_Aint>(words_of(comm_, owner) * 8 + local * value_bytes_);
-  check(MPI_Accumulate(value, 1, mpi::datatype_of(scalar_), owner, value_at, 1, mpi::datatype_of(scalar_), mpi::op_of(op_), window_->handle()),
+  check(MPI_Accumulate(value, 1, mpi::datatype_of(scalar_), owner, value_at, 1,
+                       mpi::datatype_of(scalar_), mpi::op_of(op_), window_->handle()),
         "MPI_Accumulate");
-  check(MPI_Accumulate(&kBits[local & 63], 1, MPI_UINT64_T, owner, bit_at, 1, MPI_UINT64_T, MPI_BOR, window_->handle()),
+  check(MPI_Accumulate(&kBits[local & 63], 1, MPI_UINT64_T, owner, bit_at, 1, MPI_UINT64_T, MPI_BOR,
+                       window_->handle()),
         "MPI_Accumulate");
   comm_.add({.bytes_sent = value_bytes_ + 8, .messages = 2});
   return true;

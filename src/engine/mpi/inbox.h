@@ -32,7 +32,8 @@ class Inbox {
  public:
   // Values of `value_bytes` bytes, of MPI type `scalar`, combined with `op`, starting (and reset
   // to) `identity`; an epoch stages at most `staging_bytes` of them (at least one value).
-  Inbox(mpi::Comm& comm, size_t value_bytes, mpi::Scalar scalar, mpi::ReduceOp op, const void* identity, uint64_t staging_bytes);
+  Inbox(mpi::Comm& comm, size_t value_bytes, mpi::Scalar scalar, mpi::ReduceOp op,
+        const void* identity, uint64_t staging_bytes);
   ~Inbox();
   Inbox(const Inbox&) = delete;
   Inbox& operator=(const Inbox&) = delete;
@@ -61,8 +62,10 @@ class Inbox {
       }
     }
   }
-  size_t window_bytes() const;   // what the window holds on this rank: a value and a bit per master
-  uint64_t staged_bytes() const { return staged_ * value_bytes_; }  // this epoch's (until the next open)
+  size_t window_bytes() const;  // what the window holds on this rank: a value and a bit per master
+  uint64_t staged_bytes() const {
+    return staged_ * value_bytes_;
+  }  // this epoch's (until the next open)
 
  private:
   uint64_t word_count() const;
@@ -75,7 +78,7 @@ class Inbox {
   std::unique_ptr<mpi::Window> window_;
   uint64_t* arrived_ = nullptr;  // this rank's bits, then its values, in the window
   std::byte* values_ = nullptr;
-  uint64_t capacity_ = 1;  // values an epoch stages
+  uint64_t capacity_ = 1;                 // values an epoch stages
   std::unique_ptr<std::byte[]> staging_;  // this epoch's values, alive until it closes
   uint64_t staged_ = 0;
 };

@@ -57,6 +57,8 @@ struct MpiScalar<double> {
 
 // A vertex value MPI reduces and accumulates as a scalar.
 template <typename T>
-concept MpiValue = requires { MpiScalar<T>::kValue; };
+concept MpiValue = requires {
+  MpiScalar<T>::kValue;
+};
 
 }  // namespace tg::dist

@@ -1,9 +1,9 @@
 #include "engine/mpi/partition.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <bit>
-
-#include <fmt/format.h>
 
 #include "graph/graph_view.h"
 #include "util/error.h"
@@ -58,13 +58,14 @@ void count_cut_arcs(std::shared_ptr<const GraphFile> file, Partition& p) {
   for (const auto& r : p.ranks) bounds.push_back(r.first);
   bounds.push_back(n);
   auto owner = [&](uint64_t v) {
-    return static_cast<size_t>(std::upper_bound(bounds.begin() + 1, bounds.end() - 1, v) - bounds.begin() - 1);
+    return static_cast<size_t>(std::upper_bound(bounds.begin() + 1, bounds.end() - 1, v) -
+                               bounds.begin() - 1);
   };
   // One bitmap of remote vertices per rank: n/8 bytes each.
   const uint64_t words = (n + 63) / 64;
   if (ranks * words * 8 > (uint64_t{4} << 30)) {
-    fail("counting mirrors for {} ranks of {} vertices would need {} GiB; ask for fewer ranks", ranks, n,
-         ranks * words * 8 >> 30);
+    fail("counting mirrors for {} ranks of {} vertices would need {} GiB; ask for fewer ranks",
+         ranks, n, ranks * words * 8 >> 30);
   }
   std::vector<std::vector<uint64_t>> remote(ranks, std::vector<uint64_t>(words, 0));
   with_unweighted_view(std::move(file), [&](const auto& view) {
@@ -89,21 +90,29 @@ nlohmann::json Partition::to_json() const {
   nlohmann::json rs = nlohmann::json::array();
   for (size_t r = 0; r < ranks.size(); ++r) {
     const auto& s = ranks[r];
-    rs.push_back({{"rank", r}, {"first", s.first}, {"end", s.end}, {"vertices", s.vertices()}, {"arcs", s.arcs},
-                  {"load", s.load}, {"cut_arcs", s.cut_arcs}, {"mirrors", s.mirrors}});
+    rs.push_back({{"rank", r},
+                  {"first", s.first},
+                  {"end", s.end},
+                  {"vertices", s.vertices()},
+                  {"arcs", s.arcs},
+                  {"load", s.load},
+                  {"cut_arcs", s.cut_arcs},
+                  {"mirrors", s.mirrors}});
   }
   return {{"alpha", alpha}, {"imbalance", imbalance()}, {"ranks", rs}};
 }
 
 std::string Partition::describe() const {
-  std::string out = fmt::format("Partition into {} ranks (alpha {}: load = alpha * vertices + out-arcs; imbalance {:.3f})\n",
-                                ranks.size(), alpha, imbalance());
-  out += fmt::format("  {:>4}  {:>23}  {:>12}  {:>13}  {:>13}  {:>12}\n", "rank", "masters", "vertices", "out-arcs",
-                     "cut arcs", "mirrors");
+  std::string out = fmt::format(
+      "Partition into {} ranks (alpha {}: load = alpha * vertices + out-arcs; imbalance {:.3f})\n",
+      ranks.size(), alpha, imbalance());
+  out += fmt::format("  {:>4}  {:>23}  {:>12}  {:>13}  {:>13}  {:>12}\n", "rank", "masters",
+                     "vertices", "out-arcs", "cut arcs", "mirrors");
   for (size_t r = 0; r < ranks.size(); ++r) {
     const auto& s = ranks[r];
-    out += fmt::format("  {:>4}  {:>23}  {:>12}  {:>13}  {:>13}  {:>12}\n", r, fmt::format("[{}, {})", s.first, s.end),
-                       s.vertices(), s.arcs, s.cut_arcs, s.mirrors);
+    out += fmt::format("  {:>4}  {:>23}  {:>12}  {:>13}  {:>13}  {:>12}\n", r,
+                       fmt::format("[{}, {})", s.first, s.end), s.vertices(), s.arcs, s.cut_arcs,
+                       s.mirrors);
   }
   return out;
 }

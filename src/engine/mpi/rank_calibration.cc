@@ -29,7 +29,8 @@ void check(int code, const char* call) { mpi::check(code, "calibrate --far rank"
 
 void serve_calibration_window(uint64_t bytes) {
   mpi::Window window(mpi::far_pair(), bytes, "calibrate --far rank");
-  for (uint64_t k = 0; k < bytes; k += 4096) window.base()[k] = static_cast<std::byte>(k >> 12);  // resident
+  for (uint64_t k = 0; k < bytes; k += 4096)
+    window.base()[k] = static_cast<std::byte>(k >> 12);  // resident
   check(MPI_Barrier(mpi::far_pair()), "MPI_Barrier");
   mpi::wait_for_message(kReader, kDoneTag);  // serve until rank 0 is done
 }
@@ -38,7 +39,8 @@ struct RankReadCalibration::Impl {
   mpi::Window window{mpi::far_pair(), 0, "calibrate --far rank"};  // the reader exposes nothing
 };
 
-RankReadCalibration::RankReadCalibration(uint64_t bytes) : impl_(std::make_unique<Impl>()), bytes_(bytes) {
+RankReadCalibration::RankReadCalibration(uint64_t bytes)
+    : impl_(std::make_unique<Impl>()), bytes_(bytes) {
   check(MPI_Barrier(mpi::far_pair()), "MPI_Barrier");
   impl_->window.lock_all();
 }
@@ -50,8 +52,10 @@ RankReadCalibration::~RankReadCalibration() {
   MPI_Send(&message, 1, MPI_INT, kServer, kDoneTag, mpi::far_pair());
 }
 
-FetchPoint RankReadCalibration::measure(uint64_t chunk, uint32_t depth, uint32_t threads, double seconds, uint64_t seed) {
-  if (chunk == 0 || chunk > bytes_ || chunk > INT_MAX) fail("calibrate: a chunk of {} bytes does not fit the window", chunk);
+FetchPoint RankReadCalibration::measure(uint64_t chunk, uint32_t depth, uint32_t threads,
+                                        double seconds, uint64_t seed) {
+  if (chunk == 0 || chunk > bytes_ || chunk > INT_MAX)
+    fail("calibrate: a chunk of {} bytes does not fit the window", chunk);
   if (depth == 0 || threads == 0) fail("calibrate: depth and threads must be at least 1");
   struct Reader {
     uint64_t requests = 0;
@@ -79,7 +83,8 @@ FetchPoint RankReadCalibration::measure(uint64_t chunk, uint32_t depth, uint32_t
           Out o{MPI_REQUEST_NULL, Clock::now(), slot};
           const int count = static_cast<int>(chunk);
           check(MPI_Rget(buffer.data() + uint64_t{slot} * chunk, count, MPI_BYTE, kServer,
-                         static_cast<MPI_Aint>(at(rng) * 64), count, MPI_BYTE, impl_->window.handle(), &o.request),
+                         static_cast<MPI_Aint>(at(rng) * 64), count, MPI_BYTE,
+                         impl_->window.handle(), &o.request),
                 "MPI_Rget");
           out.push_back(o);
         };

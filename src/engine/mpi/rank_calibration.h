@@ -22,7 +22,8 @@ class RankReadCalibration {
   RankReadCalibration(const RankReadCalibration&) = delete;
   RankReadCalibration& operator=(const RankReadCalibration&) = delete;
 
-  FetchPoint measure(uint64_t chunk_bytes, uint32_t depth, uint32_t threads, double seconds, uint64_t seed);
+  FetchPoint measure(uint64_t chunk_bytes, uint32_t depth, uint32_t threads, double seconds,
+                     uint64_t seed);
 
  private:
   struct Impl;

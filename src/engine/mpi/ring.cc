@@ -46,7 +46,8 @@ namespace {
 // at once: a ring polled only so never saw its batches arrive).
 void progress() {
   int flag = 0;
-  check(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, mpi::compute(), &flag, MPI_STATUS_IGNORE), "MPI_Iprobe");
+  check(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, mpi::compute(), &flag, MPI_STATUS_IGNORE),
+        "MPI_Iprobe");
 }
 }  // namespace
 
@@ -56,14 +57,20 @@ Rings::Rings(mpi::Comm& comm, size_t max_record_bytes, RingOptions options)
     : comm_(comm), options_(options), max_record_bytes_(max_record_bytes) {
   const auto p = static_cast<uint64_t>(comm.size());
   peers_.resize(p);
-  if (!(options.hurried > 0 && options.hurried <= 1)) fail("the ring's hurried threshold must be in (0, 1], got {}", options.hurried);
+  if (!(options.hurried > 0 && options.hurried <= 1))
+    fail("the ring's hurried threshold must be in (0, 1], got {}", options.hurried);
   // Slots and batch within the memory bound: the window (clear words and p - 1 rings) plus a
   // staging batch per peer.
   uint64_t batch = std::clamp<uint64_t>(options.batch_records, 1, kMaxBatch);
   uint64_t slots = options.max_slots;
   if (p > 1) {
-    const uint64_t per_peer = options.memory_bytes > 8 * p ? (options.memory_bytes - 8 * p) / (p - 1) : 0;
-    const auto fits = [&](uint64_t b) { return per_peer > b * max_record_bytes ? (per_peer - b * max_record_bytes) / (8 + round8(b * max_record_bytes)) : 0; };
+    const uint64_t per_peer =
+        options.memory_bytes > 8 * p ? (options.memory_bytes - 8 * p) / (p - 1) : 0;
+    const auto fits = [&](uint64_t b) {
+      return per_peer > b * max_record_bytes
+                 ? (per_peer - b * max_record_bytes) / (8 + round8(b * max_record_bytes))
+                 : 0;
+    };
     slots = std::min<uint64_t>(options.max_slots, fits(batch));
     if (slots < 2) {
       batch = per_peer > 16 ? (per_peer - 16) / (3 * max_record_bytes) : 0;
@@ -71,8 +78,8 @@ Rings::Rings(mpi::Comm& comm, size_t max_record_bytes, RingOptions options)
       slots = 2;
     }
     if (batch < 1) {
-      fail("the ring exchange needs at least {} bytes per rank for {} ranks, not {}", 8 * p + (p - 1) * (16 + 3 * max_record_bytes),
-           p, options.memory_bytes);
+      fail("the ring exchange needs at least {} bytes per rank for {} ranks, not {}",
+           8 * p + (p - 1) * (16 + 3 * max_record_bytes), p, options.memory_bytes);
     }
   }
   batch_records_ = static_cast<uint32_t>(batch);
@@ -91,7 +98,9 @@ Rings::Rings(mpi::Comm& comm, size_t max_record_bytes, RingOptions options)
 
 Rings::~Rings() = default;  // the window unlocks and frees itself (mpi/window.h)
 
-uint64_t Rings::slot_bytes() const { return 8 + round8(uint64_t{batch_records_} * max_record_bytes_); }
+uint64_t Rings::slot_bytes() const {
+  return 8 + round8(uint64_t{batch_records_} * max_record_bytes_);
+}
 
 uint64_t Rings::ring_at(int receiver, int sender) const {
   const auto index = static_cast<uint64_t>(sender < receiver ? sender : sender - 1);
@@ -104,7 +113,8 @@ size_t Rings::bytes() const {
 }
 
 void Rings::begin(size_t record_bytes, Deliver deliver) {
-  if (record_bytes == 0 || record_bytes > max_record_bytes_) fail("a ring record of {} bytes (at most {})", record_bytes, max_record_bytes_);
+  if (record_bytes == 0 || record_bytes > max_record_bytes_)
+    fail("a ring record of {} bytes (at most {})", record_bytes, max_record_bytes_);
   record_bytes_ = record_bytes;
   deliver_ = std::move(deliver);
   eager_ = false;
@@ -138,8 +148,10 @@ void Rings::finish() {
     for (int r = 0; r < p; ++r) all = all && (r == me || peers_[static_cast<size_t>(r)].ended);
     if (all) break;
     Timer t;
-    if (drain()) delivering += t.seconds();  // drain() also lets MPI make progress
-    else sched_yield();  // ranks may share cores: let a sender run
+    if (drain())
+      delivering += t.seconds();  // drain() also lets MPI make progress
+    else
+      sched_yield();  // ranks may share cores: let a sender run
   }
   comm_.add({.wait_seconds = std::max(0.0, waiting.seconds() - delivering)});
 }
@@ -149,11 +161,13 @@ uint64_t Rings::read_local(uint64_t displacement) {
     // The unified model: what others put here is in this memory once it is complete, and a
     // window sync orders the read after it; the header or clear word is read atomically.
     check(MPI_Win_sync(window_->handle()), "MPI_Win_sync");
-    return std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(base_ + displacement)).load(std::memory_order_acquire);
+    return std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(base_ + displacement))
+        .load(std::memory_order_acquire);
   }
   uint64_t value = 0;
   const int me = comm_.rank();
-  check(MPI_Fetch_and_op(nullptr, &value, MPI_UINT64_T, me, static_cast<MPI_Aint>(displacement), MPI_NO_OP, window_->handle()),
+  check(MPI_Fetch_and_op(nullptr, &value, MPI_UINT64_T, me, static_cast<MPI_Aint>(displacement),
+                         MPI_NO_OP, window_->handle()),
         "MPI_Fetch_and_op");
   check(MPI_Win_flush(me, window_->handle()), "MPI_Win_flush");
   return value;
@@ -172,8 +186,10 @@ void Rings::wait_for_slot(int peer) {
     if (to.sent - to.known_clear < slots_) break;
     // The receiver may itself be waiting on this rank's ring: take in what it sent meanwhile.
     Timer t;
-    if (drain()) delivering += t.seconds();  // drain() also lets MPI make progress
-    else sched_yield();
+    if (drain())
+      delivering += t.seconds();  // drain() also lets MPI make progress
+    else
+      sched_yield();
   }
   comm_.add({.wait_seconds = std::max(0.0, waiting.seconds() - delivering)});
 }
@@ -183,19 +199,23 @@ void Rings::send_batch(int peer, bool end) {
   Peer& to = peers_[static_cast<size_t>(peer)];
   Timer t;
   const uint64_t threshold = static_cast<uint64_t>(std::ceil(options_.hurried * slots_));
-  if (to.sent + 1 - to.known_clear > threshold) to.known_clear = read_local(8 * static_cast<uint64_t>(peer));
+  if (to.sent + 1 - to.known_clear > threshold)
+    to.known_clear = read_local(8 * static_cast<uint64_t>(peer));
   const bool hurried = to.sent + 1 - to.known_clear > threshold;
   const uint64_t slot = to.sent % slots_;
   const uint64_t at = ring_at(peer, comm_.rank()) + slot * slot_bytes();
   const uint64_t payload = to.staged_count * record_bytes_;
   if (payload > 0) {
-    check(MPI_Put(to.staged.data(), static_cast<int>(payload), MPI_BYTE, peer, static_cast<MPI_Aint>(at + 8),
-                  static_cast<int>(payload), MPI_BYTE, window_->handle()),
+    check(MPI_Put(to.staged.data(), static_cast<int>(payload), MPI_BYTE, peer,
+                  static_cast<MPI_Aint>(at + 8), static_cast<int>(payload), MPI_BYTE,
+                  window_->handle()),
           "MPI_Put");
-    check(MPI_Win_flush(peer, window_->handle()), "MPI_Win_flush");  // the payload lands before its header
+    check(MPI_Win_flush(peer, window_->handle()),
+          "MPI_Win_flush");  // the payload lands before its header
   }
   const uint64_t word = header(to.sent + 1, to.staged_count, hurried, end);
-  check(MPI_Accumulate(&word, 1, MPI_UINT64_T, peer, static_cast<MPI_Aint>(at), 1, MPI_UINT64_T, MPI_REPLACE, window_->handle()),
+  check(MPI_Accumulate(&word, 1, MPI_UINT64_T, peer, static_cast<MPI_Aint>(at), 1, MPI_UINT64_T,
+                       MPI_REPLACE, window_->handle()),
         "MPI_Accumulate");
   check(MPI_Win_flush(peer, window_->handle()), "MPI_Win_flush");
   ++to.sent;
@@ -207,7 +227,8 @@ void Rings::send_batch(int peer, bool end) {
 
 bool Rings::drain() {
   const int me = comm_.rank(), p = comm_.size();
-  const auto publish_every = static_cast<uint64_t>(std::max(1.0, std::ceil(kPublishShare * slots_)));
+  const auto publish_every =
+      static_cast<uint64_t>(std::max(1.0, std::ceil(kPublishShare * slots_)));
   progress();
   bool any = false;
   for (int r = 0; r < p; ++r) {
@@ -235,7 +256,8 @@ void Rings::publish(int peer) {
   Peer& from = peers_[static_cast<size_t>(peer)];
   const uint64_t consumed = from.consumed;
   Timer t;
-  check(MPI_Accumulate(&consumed, 1, MPI_UINT64_T, peer, static_cast<MPI_Aint>(8 * static_cast<uint64_t>(comm_.rank())), 1,
+  check(MPI_Accumulate(&consumed, 1, MPI_UINT64_T, peer,
+                       static_cast<MPI_Aint>(8 * static_cast<uint64_t>(comm_.rank())), 1,
                        MPI_UINT64_T, MPI_REPLACE, window_->handle()),
         "MPI_Accumulate");
   check(MPI_Win_flush(peer, window_->handle()), "MPI_Win_flush");

@@ -41,10 +41,10 @@ struct RingOptions {
 
 // What the rings did since they were made (a pass's share is the difference).
 struct RingCounters {
-  uint64_t batches = 0;       // sent
-  uint64_t hurried = 0;       // batches sent with the hurried flag
-  uint64_t full_waits = 0;    // times a sender found its ring full (all slots unread) and waited
-  uint64_t clears = 0;        // clear counts published
+  uint64_t batches = 0;     // sent
+  uint64_t hurried = 0;     // batches sent with the hurried flag
+  uint64_t full_waits = 0;  // times a sender found its ring full (all slots unread) and waited
+  uint64_t clears = 0;      // clear counts published
 };
 
 class Rings {
@@ -77,11 +77,11 @@ class Rings {
   struct Peer {
     std::vector<std::byte> staged;  // this pass's records not yet sent
     size_t staged_count = 0;
-    uint64_t sent = 0;        // slots written into this peer's ring for this rank (all passes)
-    uint64_t known_clear = 0; // how many of them the peer said it consumed
-    uint64_t consumed = 0;    // slots of this rank's ring for the peer consumed here
-    uint64_t published = 0;   // the consumed count the peer was last told
-    bool ended = false;       // this pass's end from the peer has arrived
+    uint64_t sent = 0;         // slots written into this peer's ring for this rank (all passes)
+    uint64_t known_clear = 0;  // how many of them the peer said it consumed
+    uint64_t consumed = 0;     // slots of this rank's ring for the peer consumed here
+    uint64_t published = 0;    // the consumed count the peer was last told
+    bool ended = false;        // this pass's end from the peer has arrived
   };
   uint64_t slot_bytes() const;
   // Where sender's ring starts in receiver's window (every rank's window has the same layout).

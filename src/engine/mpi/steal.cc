@@ -26,8 +26,12 @@ constexpr MPI_Aint at_word(MPI_Aint w) { return 8 * w; }
 
 }  // namespace
 
-TaskBoard::TaskBoard(mpi::Comm& comm, size_t record_bytes, uint64_t max_records, uint32_t max_slices)
-    : comm_(comm), record_bytes_(record_bytes), max_records_(max_records), max_slices_(max_slices),
+TaskBoard::TaskBoard(mpi::Comm& comm, size_t record_bytes, uint64_t max_records,
+                     uint32_t max_slices)
+    : comm_(comm),
+      record_bytes_(record_bytes),
+      max_records_(max_records),
+      max_slices_(max_slices),
       window_(std::make_unique<mpi::Window>(mpi::compute(), bytes(), "the task board")) {
   base_ = reinterpret_cast<uint64_t*>(window_->base());
   std::memset(base_, 0, records_at());
@@ -52,8 +56,8 @@ std::byte* TaskBoard::records() const { return reinterpret_cast<std::byte*>(base
 void TaskBoard::publish(uint64_t pass, std::span<const size_t> bounds) {
   const uint64_t count = bounds.empty() ? 0 : bounds.size() - 1;
   if (count > max_slices_ || (count > 0 && bounds.back() > max_records_)) {
-    fail("a task board of {} slices and {} records was given {} slices of {} records", max_slices_, max_records_, count,
-         bounds.empty() ? 0 : bounds.back());
+    fail("a task board of {} slices and {} records was given {} slices of {} records", max_slices_,
+         max_records_, count, bounds.empty() ? 0 : bounds.back());
   }
   // Nobody reads these until the pass number below says they are this pass's (see steal.h).
   for (size_t k = 0; k < bounds.size(); ++k) base_[kHeaderWords + k] = bounds[k];
@@ -62,7 +66,9 @@ void TaskBoard::publish(uint64_t pass, std::span<const size_t> bounds) {
   count_ = count;
   check(MPI_Win_sync(window_->handle()), "MPI_Win_sync");
   const int me = comm_.rank();
-  check(MPI_Accumulate(&pass, 1, MPI_UINT64_T, me, at_word(kPass), 1, MPI_UINT64_T, MPI_REPLACE, window_->handle()), "MPI_Accumulate");
+  check(MPI_Accumulate(&pass, 1, MPI_UINT64_T, me, at_word(kPass), 1, MPI_UINT64_T, MPI_REPLACE,
+                       window_->handle()),
+        "MPI_Accumulate");
   check(MPI_Win_flush(me, window_->handle()), "MPI_Win_flush");
 }
 
@@ -71,7 +77,9 @@ int64_t TaskBoard::take_own() {
   const uint64_t one = 1;
   uint64_t taken = 0;
   const int me = comm_.rank();
-  check(MPI_Fetch_and_op(&one, &taken, MPI_UINT64_T, me, at_word(kNext), MPI_SUM, window_->handle()), "MPI_Fetch_and_op");
+  check(
+      MPI_Fetch_and_op(&one, &taken, MPI_UINT64_T, me, at_word(kNext), MPI_SUM, window_->handle()),
+      "MPI_Fetch_and_op");
   check(MPI_Win_flush(me, window_->handle()), "MPI_Win_flush");
   return taken < count_ ? static_cast<int64_t>(taken) : -1;
 }
@@ -88,8 +96,8 @@ size_t TaskBoard::steal(uint64_t pass, std::vector<std::byte>& records) {
     for (int r = 0; r < p; ++r) {
       if (r == me) continue;
       uint64_t header[kHeaderWords];
-      check(MPI_Get_accumulate(nullptr, 0, MPI_UINT64_T, header, kHeaderWords, MPI_UINT64_T, r, 0, kHeaderWords, MPI_UINT64_T,
-                               MPI_NO_OP, window_->handle()),
+      check(MPI_Get_accumulate(nullptr, 0, MPI_UINT64_T, header, kHeaderWords, MPI_UINT64_T, r, 0,
+                               kHeaderWords, MPI_UINT64_T, MPI_NO_OP, window_->handle()),
             "MPI_Get_accumulate");
       check(MPI_Win_flush(r, window_->handle()), "MPI_Win_flush");
       bytes_read += sizeof(header);
@@ -104,21 +112,27 @@ size_t TaskBoard::steal(uint64_t pass, std::vector<std::byte>& records) {
     if (victim < 0) break;
     const uint64_t one = 1;
     uint64_t slice = 0;
-    check(MPI_Fetch_and_op(&one, &slice, MPI_UINT64_T, victim, at_word(kNext), MPI_SUM, window_->handle()), "MPI_Fetch_and_op");
+    check(MPI_Fetch_and_op(&one, &slice, MPI_UINT64_T, victim, at_word(kNext), MPI_SUM,
+                           window_->handle()),
+          "MPI_Fetch_and_op");
     check(MPI_Win_flush(victim, window_->handle()), "MPI_Win_flush");
     ++messages;
-    if (slice >= victim_count) continue;  // its owner or another thief took the last one first: look again
+    if (slice >= victim_count)
+      continue;  // its owner or another thief took the last one first: look again
     uint64_t bounds[2];
-    check(MPI_Get(bounds, 2, MPI_UINT64_T, victim, at_word(kHeaderWords + static_cast<MPI_Aint>(slice)), 2, MPI_UINT64_T, window_->handle()),
+    check(MPI_Get(bounds, 2, MPI_UINT64_T, victim,
+                  at_word(kHeaderWords + static_cast<MPI_Aint>(slice)), 2, MPI_UINT64_T,
+                  window_->handle()),
           "MPI_Get");
     check(MPI_Win_flush(victim, window_->handle()), "MPI_Win_flush");
     got = bounds[1] - bounds[0];
-    if (got * record_bytes_ > static_cast<uint64_t>(INT32_MAX)) fail("a stolen slice of {} records is too large for one MPI_Get", got);
+    if (got * record_bytes_ > static_cast<uint64_t>(INT32_MAX))
+      fail("a stolen slice of {} records is too large for one MPI_Get", got);
     records.resize(got * record_bytes_);
     if (got > 0) {
       check(MPI_Get(records.data(), static_cast<int>(records.size()), MPI_BYTE, victim,
-                    static_cast<MPI_Aint>(records_at() + bounds[0] * record_bytes_), static_cast<int>(records.size()), MPI_BYTE,
-                    window_->handle()),
+                    static_cast<MPI_Aint>(records_at() + bounds[0] * record_bytes_),
+                    static_cast<int>(records.size()), MPI_BYTE, window_->handle()),
             "MPI_Get");
       check(MPI_Win_flush(victim, window_->handle()), "MPI_Win_flush");
     }
