@@ -143,10 +143,8 @@ concept GraphEngine = requires(E& e, const typename E::Set& set,
   {
     e.edge_pass(engine_probe::Program<typename E::VertexId>{ids}, set)
     } -> std::same_as<typename E::Set>;
-  {
-    e.edge_pass(engine_probe::Program<typename E::VertexId>{ids}, set,
-                {.direction = Direction::kPull, .targets = &set})
-    } -> std::same_as<typename E::Set>;
+  e.edge_pass(engine_probe::Program<typename E::VertexId>{ids}, set,
+              {.direction = Direction::kPull, .targets = &set});
   {
     e.edge_pass_after(SumOp<uint64_t>{}, engine_probe::Count<typename E::VertexId>{},
                       engine_probe::Wanted{}, engine_probe::Program<typename E::VertexId>{ids}, set)

@@ -98,8 +98,8 @@ class GraphView {
   // Decoders point into this view's presence arrays: moving keeps them, copying would not.
   GraphView(const GraphView&) = delete;
   GraphView& operator=(const GraphView&) = delete;
-  GraphView(GraphView&&) = default;
-  GraphView& operator=(GraphView&&) = default;
+  GraphView(GraphView&&) noexcept = default;
+  GraphView& operator=(GraphView&&) noexcept = default;
 
   const GraphFile& file() const { return *file_; }
   uint64_t num_vertices() const { return n_; }
