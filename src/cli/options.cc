@@ -1,16 +1,9 @@
 #include "cli/options.h"
 
 #include <cctype>
-#include <filesystem>
 
 #include "cli/validators.h"
-#include "ingest/bounded_build.h"
-#include "ingest/generate.h"
-#include "plan/tier_plan.h"
-#include "util/byte_size.h"
 #include "util/error.h"
-#include "util/log.h"
-#include "util/option_names.h"
 
 namespace tg::cli {
 

@@ -2,10 +2,8 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <optional>
 #include <string>
 
-#include "ingest/convert.h"
 #include "run/build_request.h"
 
 namespace tg::cli {
