@@ -7,6 +7,8 @@
 // unreadable (mprotect PROT_NONE) and a held one read-only, so reading a block the engine does
 // not hold, or writing into one, faults instead of passing silently. Buffers may be smaller than
 // the largest block: such blocks are leased in pieces (block_pieces.h) that each fit one.
+// copying_store.cc holds the pool, the I/O threads and the leases; copying_store_reads.cc plans
+// which byte ranges a lease reads (whole, or a sparse pass's selected entries and arcs).
 #pragma once
 
 #include <condition_variable>

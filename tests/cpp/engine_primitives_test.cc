@@ -15,6 +15,7 @@
 
 #include "algorithms/bfs.h"
 #include "engine/cpu/engine.h"
+#include "engine/mpi/sliced_push.h"
 #include "test_graphs.h"
 
 namespace tg {
@@ -286,11 +287,11 @@ TEST_P(EnginePrimitives, SlicedPushHandsOnOtherVerticesUntilTheirLastChange) {
       if (slices == 0) {
         c = engine.combine_pass(program, engine.all());
       } else {
-        c = engine.combine_pass_in_slices(program, engine.all(), {}, slices,
-                                          [&](const std::vector<Id>& others) {
-                                            for (Id v : others)
-                                              handed[v].push_back(program.label[v]);
-                                          });
+        dist::SlicedPush sliced(engine);
+        c = sliced.combine_in_slices(program, engine.all(), {}, slices,
+                                     [&](const std::vector<Id>& others) {
+                                       for (Id v : others) handed[v].push_back(program.label[v]);
+                                     });
       }
       for (const auto& list : c.lists) kept.insert(list.begin(), list.end());
       engine.apply_pass(program, std::move(c));
@@ -392,7 +393,8 @@ TEST_P(EnginePrimitives, SlicedPushShowsEachSliceBeforeItsMessages) {
     ReadiedSum<Id> program{engine.vertex_array(uint64_t{0}), engine.vertex_array(uint64_t{0})};
     std::vector<Id> seen;
     size_t slices = 0;
-    auto c = engine.combine_pass_in_slices(
+    dist::SlicedPush sliced(engine);
+    auto c = sliced.combine_in_slices(
         program, engine.all(), {}, 6, [](const std::vector<Id>&) {},
         [&](std::span<const Id> slice) {
           ++slices;
@@ -421,12 +423,13 @@ TEST_P(EnginePrimitives, BlockMajorSlicesAreRunsOfWholeRows) {
   with_unweighted_view(file, [&](const auto& g) {
     using Id = typename std::decay_t<decltype(g)>::IdType;
     Engine engine(g, options_);
+    dist::SlicedPush sliced(engine);
     std::vector<Id> list(g.num_vertices());
     std::iota(list.begin(), list.end(), Id{0});
     std::shuffle(list.begin(), list.end(), std::mt19937(5));
     list.resize(list.size() / 2);  // a frontier of half the vertices, in no order
     for (size_t slices : {1, 3, 5, 8, 40}) {
-      const auto [grouped, cuts] = engine.slice_sources(list, slices, Schedule::kBlock);
+      const auto [grouped, cuts] = sliced.slice_sources(list, slices, Schedule::kBlock);
       EXPECT_TRUE(std::is_permutation(grouped.begin(), grouped.end(), list.begin(), list.end()));
       ASSERT_GE(cuts.size(), 2u);
       EXPECT_LE(cuts.size() - 1, std::min<size_t>(slices, g.blocks_per_side()));
@@ -438,7 +441,7 @@ TEST_P(EnginePrimitives, BlockMajorSlicesAreRunsOfWholeRows) {
         EXPECT_LT(g.range_of(grouped[cuts[k] - 1]), g.range_of(grouped[cuts[k]]))
             << "slice " << k << " starts a row";
       }
-      const auto [same, vertex_cuts] = engine.slice_sources(list, slices, Schedule::kVertex);
+      const auto [same, vertex_cuts] = sliced.slice_sources(list, slices, Schedule::kVertex);
       EXPECT_EQ(same, list);
       EXPECT_EQ(vertex_cuts.size() - 1, std::min(slices, list.size()));
     }

@@ -21,6 +21,20 @@
 // Vertex passes (for_each, select, reduce, collect's map) run the algorithm's host-device
 // lambdas over counting ranges; select evaluates its predicate exactly once per member (it may
 // update state, as WCC's does) before compacting.
+//
+// The files, one job each (all in engine/cuda/):
+//   device_engine.h    this class, the facade: its interface (vertex state, sets, vertex passes,
+//                      edge_pass and its direction, priority bins) and its state.
+//   device_passes.h    the edge passes behind edge_pass (push, pull, apply, the pull grids'
+//                      index): the class's out-of-class members, included at the end of this file.
+//   device_functors.h  what the Thrust algorithms run per index, vertex or arc (a kernel's
+//                      members), with the pass state they share and deliver().
+//   device_grid.h      a grid of blocks resident in device memory.
+//   device_set.h       vertex sets: every vertex, or a list in device memory.
+//   device_ops.h       the per-vertex primitives the algorithms' lambdas reach through ops().
+//   atomics.h          the combine operators as device atomics.
+//   temporary_cache.h  the cache of Thrust's temporary storage.
+//   backend_cuda.h, backend_omp.h  the two backends.
 #pragma once
 
 #include <thrust/binary_search.h>
@@ -44,7 +58,7 @@
 #include <vector>
 
 #include "engine/combine.h"
-#include "engine/cuda/atomics.h"
+#include "engine/cuda/device_functors.h"
 #include "engine/cuda/device_grid.h"
 #include "engine/cuda/device_ops.h"
 #include "engine/cuda/device_set.h"
@@ -69,50 +83,6 @@ struct DevicePassStats {
   uint64_t frontier_size = 0, frontier_edges = 0, activated = 0;
   double seconds = 0;  // the pass, device synchronized at its end
 };
-
-// The sources and targets an edge pass may read, as flat views (a functor's members).
-template <typename Id>
-struct PassState {
-  uint32_t* claimed = nullptr;          // per vertex: listed as changed in this pass
-  Id* changed = nullptr;                // the changed vertices, in any order
-  unsigned long long* count = nullptr;  // how many are listed
-  const uint32_t* active = nullptr;     // bitmap of active sources (pull); null: every vertex
-  const uint32_t* targets = nullptr;  // bitmap of the vertices that may receive; null: every vertex
-  TG_HOST_DEVICE static bool bit(const uint32_t* map, uint64_t v) {
-    return (map[v / 32] >> (v % 32)) & 1;
-  }
-  TG_HOST_DEVICE bool may_receive(uint64_t v) const { return !targets || bit(targets, v); }
-  TG_HOST_DEVICE bool is_active(uint64_t v) const { return !active || bit(active, v); }
-  // Lists v as changed, once per pass.
-  TG_HOST_DEVICE void list(Id v) const {
-    if (AtomicRef<uint32_t>(claimed[v]).exchange(1, cuda::memory_order_relaxed) == 0) {
-      changed[AtomicRef<unsigned long long>(*count).fetch_add(1, cuda::memory_order_relaxed)] = v;
-    }
-  }
-};
-
-// Combines the message of arc u -> v into v's target as a push does (the CPU engine's receive()):
-// programs that activate once list v only when this message is the first; others list v when
-// the combine changed it.
-template <typename Program, typename Id>
-TG_HOST_DEVICE void deliver(const Program& program, const PassState<Id>& state, Id v,
-                            typename Program::Op::Value x) {
-  using Op = typename Program::Op;
-  const auto target = program.target();
-  if (!state.may_receive(v)) return;
-  if constexpr (HasWants<Program>) {
-    if (!program.wants(target.load(v))) return;
-  }
-  if constexpr (ActivatesOnce<Program>) {
-    if (atomic_claim(target[v], Op::identity(), x)) {
-      state.list(v);
-      return;
-    }
-    atomic_combine(Op{}, target[v], x);
-  } else {
-    if (atomic_combine(Op{}, target[v], x)) state.list(v);
-  }
-}
 
 template <typename Id, typename W, typename Backend>
 class DeviceEngine {
@@ -195,7 +165,7 @@ class DeviceEngine {
   template <typename F>
   auto vertex_array_from(F f) {
     auto a = allocate<std::invoke_result_t<F, Id>>();
-    for_each(Fill<decltype(a), F>{a, f});
+    for_each(Fill<Id, decltype(a), F>{a, f});
     return a;
   }
   template <typename T>
@@ -247,7 +217,7 @@ class DeviceEngine {
     return values;
   }
 
-  void compress(VertexArray<Id> parent) { for_each(Compress{ops(), parent}); }
+  void compress(VertexArray<Id> parent) { for_each(Compress<Id>{ops(), parent}); }
   // The most frequent value among `samples` entries drawn as the CPU engine draws them (the same
   // seed, so the same answer).
   template <typename T>
@@ -279,7 +249,7 @@ class DeviceEngine {
 
   template <typename F>
   void for_each(F f) const {
-    thrust::for_each_n(policy(), thrust::counting_iterator<uint64_t>(0), n_, AsId<F>{f});
+    thrust::for_each_n(policy(), thrust::counting_iterator<uint64_t>(0), n_, AsId<Id, F>{f});
   }
   template <typename F>
   void for_each(const Set& set, F f) const {
@@ -289,7 +259,7 @@ class DeviceEngine {
   template <typename Op, typename F>
   typename Op::Value reduce(Op, F f) const {
     return thrust::transform_reduce(policy(), thrust::counting_iterator<uint64_t>(0),
-                                    thrust::counting_iterator<uint64_t>(n_), AsId<F>{f},
+                                    thrust::counting_iterator<uint64_t>(n_), AsId<Id, F>{f},
                                     Op::identity(), Combine<Op>{});
   }
   template <typename Op, typename F>
@@ -308,14 +278,14 @@ class DeviceEngine {
     if (input.is_all()) {
       thrust::transform(policy(), thrust::counting_iterator<uint64_t>(0),
                         thrust::counting_iterator<uint64_t>(count), kept.begin(),
-                        AsFlag<Keep>{keep});
+                        AsFlag<Id, Keep>{keep});
       selected = thrust::copy_if(policy(), thrust::counting_iterator<Id>(0),
                                  thrust::counting_iterator<Id>(static_cast<Id>(count)),
                                  kept.begin(), out.begin(), IsSet{}) -
                  out.begin();
     } else {
       thrust::transform(policy(), input.list().begin(), input.list().end(), kept.begin(),
-                        AsFlag<Keep>{keep});
+                        AsFlag<Id, Keep>{keep});
       selected = thrust::copy_if(policy(), input.list().begin(), input.list().end(), kept.begin(),
                                  out.begin(), IsSet{}) -
                  out.begin();
@@ -330,8 +300,8 @@ class DeviceEngine {
   template <typename F>
   void sample_pass(uint32_t k, F f) {
     thrust::for_each_n(policy(), thrust::counting_iterator<uint64_t>(0), n_,
-                       SampleArcs<F>{f, out_.device_blocks(),
-                                     thrust::raw_pointer_cast(ranges_.data()), out_.side(), k});
+                       SampleArcs<Id, F>{f, out_.device_blocks(),
+                                         thrust::raw_pointer_cast(ranges_.data()), out_.side(), k});
   }
 
   template <typename Program>
@@ -417,29 +387,30 @@ class DeviceEngine {
   template <typename Key>
   Set next_bin(Bins& bins, Key key) {
     if (bins.pending.empty()) return Set::of({}, 0);
-    const BinOf<Key> bin_of{key, bins.current};
+    const BinOf<Id, Key> bin_of{key, bins.current};
     const uint64_t b = thrust::transform_reduce(policy(), bins.pending.begin(), bins.pending.end(),
                                                 bin_of, ~uint64_t{0}, Lowest{});
     bins.current = b;
     const uint64_t count = bins.pending.size();
     Vector<uint8_t> taken(count);
     thrust::transform(policy(), bins.pending.begin(), bins.pending.end(), taken.begin(),
-                      TakeOnce<Key>{{key, b}, thrust::raw_pointer_cast(claimed_.data()), b});
+                      TakeOnce<Id, Key>{{key, b}, thrust::raw_pointer_cast(claimed_.data()), b});
     typename Set::List members(count), rest(count);
     members.resize(thrust::copy_if(policy(), bins.pending.begin(), bins.pending.end(),
                                    taken.begin(), members.begin(), IsSet{}) -
                    members.begin());
     rest.resize(thrust::copy_if(policy(), bins.pending.begin(), bins.pending.end(), rest.begin(),
-                                NotInBin<Key>{{key, b}, b}) -
+                                NotInBin<Id, Key>{{key, b}, b}) -
                 rest.begin());
     bins.pending = std::move(rest);
     thrust::for_each(policy(), members.begin(), members.end(),
-                     Unclaim{thrust::raw_pointer_cast(claimed_.data())});
+                     Unclaim<Id>{thrust::raw_pointer_cast(claimed_.data())});
     return with_edges(std::move(members));
   }
 
-  // The pieces of the passes below are public only because nvcc's generated kernel stubs name
-  // their types from outside the class: they are not part of the engine's interface.
+  // The pull grids' types are not part of the engine's interface: they are public as they were
+  // beside the passes' functors (which nvcc's generated kernel stubs name from outside the class,
+  // and which now live in device_functors.h).
  public:
   // A grid read by target (pull), with its heavy targets: those with more than kHeavyInDegree
   // arcs in the grid, whose arcs pull() reads arc-parallel (per block: those targets, their first
@@ -454,394 +425,22 @@ class DeviceEngine {
     Vector<uint8_t> heavy;  // per vertex
     std::vector<HeavyArcs> arcs;
   };
-  // ---- functors (members of a kernel: views and scalars only) ------------------------------
-
-  template <typename F>
-  struct AsId {
-    F f;
-    TG_HOST_DEVICE auto operator()(uint64_t v) const { return f(static_cast<Id>(v)); }
-  };
-  template <typename F>
-  struct AsFlag {
-    F f;
-    template <typename V>
-    TG_HOST_DEVICE uint8_t operator()(V v) const {
-      return f(static_cast<Id>(v)) ? 1 : 0;
-    }
-  };
-  template <typename A, typename F>
-  struct Fill {
-    A a;
-    F f;
-    TG_HOST_DEVICE void operator()(Id v) const { a[v] = f(v); }
-  };
-  struct IsSet {
-    TG_HOST_DEVICE bool operator()(uint8_t x) const { return x != 0; }
-  };
-  template <typename Op>
-  struct Combine {
-    TG_HOST_DEVICE typename Op::Value operator()(typename Op::Value a, typename Op::Value b) const {
-      return Op::combine(a, b);
-    }
-  };
-  struct Lowest {
-    TG_HOST_DEVICE uint64_t operator()(uint64_t a, uint64_t b) const { return a < b ? a : b; }
-  };
-  struct Compress {
-    DeviceOps<Id> ops;
-    VertexArray<Id> parent;
-    TG_HOST_DEVICE void operator()(Id v) const { parent.store(v, ops.root_halving(parent, v)); }
-  };
-  struct Degree {
-    const uint64_t* degree;
-    TG_HOST_DEVICE uint64_t operator()(Id v) const { return degree[v]; }
-  };
-  struct Unclaim {
-    uint32_t* claimed;
-    TG_HOST_DEVICE void operator()(Id v) const { claimed[v] = 0; }
-  };
-  struct SetBit {
-    uint32_t* map;
-    TG_HOST_DEVICE void operator()(Id v) const {
-      AtomicRef<uint32_t>(map[v / 32])
-          .fetch_or(uint32_t{1} << (v % 32), cuda::memory_order_relaxed);
-    }
-  };
-  template <typename Key>
-  struct BinOf {
-    Key key;
-    uint64_t floor;  // never below the current bin
-    TG_HOST_DEVICE uint64_t operator()(Id v) const {
-      const uint64_t b = key(v);
-      return b < floor ? floor : b;
-    }
-  };
-  template <typename Key>
-  struct TakeOnce {
-    BinOf<Key> bin_of;
-    uint32_t* claimed;
-    uint64_t b;
-    TG_HOST_DEVICE uint8_t operator()(Id v) const {
-      return bin_of(v) == b &&
-                     AtomicRef<uint32_t>(claimed[v]).exchange(1, cuda::memory_order_relaxed) == 0
-                 ? 1
-                 : 0;
-    }
-  };
-  template <typename Key>
-  struct NotInBin {
-    BinOf<Key> bin_of;
-    uint64_t b;
-    TG_HOST_DEVICE bool operator()(Id v) const { return bin_of(v) != b; }
-  };
-
-  // The first k arcs of u, across the blocks of its row in order.
-  template <typename F>
-  struct SampleArcs {
-    F f;
-    const BlockDecoder* blocks;
-    const uint64_t* ranges;
-    uint32_t p;
-    uint32_t k;
-    TG_HOST_DEVICE void operator()(uint64_t u) const {
-      const uint32_t row = range_of(ranges, p, u);
-      uint32_t taken = 0;
-      for (uint32_t j = 0; j < p && taken < k; ++j) {
-        const BlockDecoder& d = blocks[uint64_t{row} * p + j];
-        uint64_t begin, end;
-        segment_of(d, u, begin, end);
-        for (uint64_t e = begin; e < end && taken < k; ++e, ++taken)
-          f(static_cast<Id>(u), static_cast<Id>(d.neighbour(e)));
-      }
-    }
-  };
-
-  // Push from a list of sources over one block: arc e of the list's arcs in this block.
-  template <typename Program>
-  struct PushListArc {
-    Program program;
-    PassState<Id> state;
-    BlockDecoder block;
-    const Id* sources;
-    const uint64_t* first_arc;  // per source: its first arc in the block
-    const uint64_t* scan;       // per source: arcs of the sources before it (exclusive scan)
-    uint64_t sources_count;
-    TG_HOST_DEVICE void operator()(uint64_t e) const {
-      uint64_t lo = 0, hi = sources_count;  // the source i with scan[i] <= e < scan[i + 1]
-      while (hi - lo > 1) {
-        const uint64_t mid = (lo + hi) / 2;
-        if (scan[mid] <= e)
-          lo = mid;
-        else
-          hi = mid;
-      }
-      const Id u = sources[lo];
-      const uint64_t arc = first_arc[lo] + (e - scan[lo]);
-      deliver(program, state, static_cast<Id>(block.neighbour(arc)),
-              program.message(program.source_value(u), arc_weight<W>(block, arc)));
-    }
-  };
-  // Push from every vertex over one block: arc e of the block.
-  template <typename Program>
-  struct PushAllArc {
-    Program program;
-    PassState<Id> state;
-    BlockDecoder block;
-    TG_HOST_DEVICE void operator()(uint64_t e) const {
-      const Id u = static_cast<Id>(block.vertex(entry_of_arc(block, e)));
-      deliver(program, state, static_cast<Id>(block.neighbour(e)),
-              program.message(program.source_value(u), arc_weight<W>(block, e)));
-    }
-  };
-  struct ArcsInBlock {
-    BlockDecoder block;
-    uint64_t first, end;  // the block's major range
-    TG_HOST_DEVICE uint64_t operator()(Id u) const {
-      if (u < first || u >= end) return 0;
-      uint64_t begin, stop;
-      segment_of(block, u, begin, stop);
-      return stop - begin;
-    }
-  };
-  struct FirstArc {
-    BlockDecoder block;
-    TG_HOST_DEVICE uint64_t operator()(Id u) const {
-      uint64_t begin, stop;
-      segment_of(block, u, begin, stop);
-      return begin;
-    }
-  };
-
-  // Pull into one target: its in-arcs from active sources across its row of the in-grid.
-  template <typename Program>
-  struct PullTarget {
-    Program program;
-    PassState<Id> state;
-    const BlockDecoder* blocks;  // the in-grid, storage order (target range * p + source range)
-    const uint64_t* ranges;
-    const uint8_t* heavy;  // per vertex: handled by the arc-parallel pass (null: none is)
-    uint32_t p;
-    TG_HOST_DEVICE void operator()(Id v) const {
-      using Op = typename Program::Op;
-      if ((heavy && heavy[v]) || !state.may_receive(v)) return;
-      const auto target = program.target();
-      const auto current = target.load(v);
-      if constexpr (HasWants<Program>) {
-        if (!program.wants(current)) return;
-      }
-      auto combined = current;
-      const uint32_t row = range_of(ranges, p, v);
-      bool stop = false;
-      for (uint32_t j = 0; j < p && !stop; ++j) {
-        const BlockDecoder& d = blocks[uint64_t{row} * p + j];
-        uint64_t begin, end;
-        segment_of(d, v, begin, end);
-        for (uint64_t e = begin; e < end; ++e) {
-          const Id u = static_cast<Id>(d.neighbour(e));
-          if (!state.is_active(u)) continue;
-          combined =
-              Op::combine(combined, program.message(program.source_value(u), arc_weight<W>(d, e)));
-          if constexpr (HasSaturated<Program>) {
-            if (program.saturated(combined)) {
-              stop = true;
-              break;
-            }
-          }
-        }
-      }
-      if (combined == current) return;
-      target.store(v, combined);
-      state.list(v);
-    }
-  };
-  // Pull into heavy targets, arc-parallel: arc e of the block's heavy targets' arcs.
-  template <typename Program>
-  struct PullHeavyArc {
-    Program program;
-    PassState<Id> state;
-    BlockDecoder block;
-    const Id* targets;
-    const uint64_t* first_arc;
-    const uint64_t* scan;
-    uint64_t targets_count;
-    TG_HOST_DEVICE void operator()(uint64_t e) const {
-      uint64_t lo = 0, hi = targets_count;
-      while (hi - lo > 1) {
-        const uint64_t mid = (lo + hi) / 2;
-        if (scan[mid] <= e)
-          lo = mid;
-        else
-          hi = mid;
-      }
-      const Id v = targets[lo];
-      if constexpr (HasSaturated<Program>) {  // this target found all it needs: skip the read
-        if (program.saturated(program.target().load(v))) return;
-      }
-      const uint64_t arc = first_arc[lo] + (e - scan[lo]);
-      const Id u = static_cast<Id>(block.neighbour(arc));
-      if (!state.is_active(u)) return;
-      deliver(program, state, v,
-              program.message(program.source_value(u), arc_weight<W>(block, arc)));
-    }
-  };
-  template <typename Program>
-  struct Apply {
-    Program program;
-    uint32_t* claimed;
-    TG_HOST_DEVICE uint8_t operator()(Id v) const {
-      claimed[v] = 0;
-      return program.apply(v) ? 1 : 0;
-    }
-  };
-
-  TG_HOST_DEVICE static uint32_t range_of(const uint64_t* ranges, uint32_t p, uint64_t v) {
-    uint32_t lo = 0, hi = p;  // the range r with ranges[r] <= v < ranges[r + 1]
-    while (hi - lo > 1) {
-      const uint32_t mid = (lo + hi) / 2;
-      if (ranges[mid] <= v)
-        lo = mid;
-      else
-        hi = mid;
-    }
-    return lo;
-  }
 
  private:
-  // ---- passes --------------------------------------------------------------------------------
+  // ---- passes (defined in device_passes.h) ---------------------------------------------------
 
-  PassState<Id> pass_state() {
-    PassState<Id> s;
-    s.claimed = thrust::raw_pointer_cast(claimed_.data());
-    s.changed = thrust::raw_pointer_cast(changed_.data());
-    s.count = thrust::raw_pointer_cast(count_.data());
-    return s;
-  }
-
-  // Messages from the frontier along the arcs of `grid`, grouped by their sources (the out-grid;
-  // the in-grid for the reverse direction).
+  PassState<Id> pass_state();
   template <typename Program>
   void push(const Program& program, const Set& frontier, const PassState<Id>& state,
-            const DeviceGrid<W, Backend>& grid) {
-    const uint32_t p = grid.side();
-    if (frontier.is_all()) {
-      for (uint64_t k = 0; k < uint64_t{p} * p; ++k) {
-        const BlockDecoder& d = grid.block(k);
-        thrust::for_each_n(policy(), thrust::counting_iterator<uint64_t>(0), d.edge_count,
-                           PushAllArc<Program>{program, state, d});
-      }
-      return;
-    }
-    const uint64_t count = frontier.size();
-    Vector<uint64_t> arcs(count + 1), first(count);
-    const auto ranges = g_.ranges();
-    for (uint32_t i = 0; i < p; ++i) {
-      for (uint32_t j = 0; j < p; ++j) {
-        const BlockDecoder& d = grid.block(uint64_t{i} * p + j);
-        if (d.edge_count == 0) continue;
-        thrust::transform(policy(), frontier.list().begin(), frontier.list().end(), arcs.begin(),
-                          ArcsInBlock{d, ranges[i], ranges[i + 1]});
-        thrust::fill_n(policy(), arcs.begin() + count, 1, uint64_t{0});
-        thrust::exclusive_scan(policy(), arcs.begin(), arcs.end(), arcs.begin());
-        const uint64_t total = arcs[count];
-        if (total == 0) continue;
-        thrust::transform(policy(), frontier.list().begin(), frontier.list().end(), first.begin(),
-                          FirstArc{d});
-        thrust::for_each_n(policy(), thrust::counting_iterator<uint64_t>(0), total,
-                           PushListArc<Program>{program, state, d, frontier.data(),
-                                                thrust::raw_pointer_cast(first.data()),
-                                                thrust::raw_pointer_cast(arcs.data()), count + 1});
-      }
-    }
-  }
-
-  // Messages into each target along its arcs in `pg`'s grid, grouped by target (the in-grid;
-  // the out-grid for the reverse direction).
+            const DeviceGrid<W, Backend>& grid);
   template <typename Program>
   void pull(const Program& program, const Set* targets, const PassState<Id>& state,
-            const PullGrid& pg) {
-    const uint32_t p = pg.grid->side();
-    // A program whose targets saturate at their first message (BFS's bottom-up step) reads a
-    // heavy target's arcs only until one is active, almost at once: one thread does that best.
-    const bool split_heavy = !(ActivatesOnce<Program> && HasSaturated<Program>);
-    const PullTarget<Program> one{program,
-                                  state,
-                                  pg.grid->device_blocks(),
-                                  thrust::raw_pointer_cast(ranges_.data()),
-                                  split_heavy ? thrust::raw_pointer_cast(pg.heavy.data()) : nullptr,
-                                  p};
-    if (targets)
-      thrust::for_each(policy(), targets->list().begin(), targets->list().end(), one);
-    else
-      thrust::for_each_n(policy(), thrust::counting_iterator<Id>(0), n_, one);
-    for (uint64_t k = 0; k < uint64_t{p} * p && split_heavy; ++k) {
-      const HeavyArcs& h = pg.arcs[k];
-      if (h.total == 0) continue;
-      thrust::for_each_n(
-          policy(), thrust::counting_iterator<uint64_t>(0), h.total,
-          PullHeavyArc<Program>{program, state, pg.grid->block(k),
-                                thrust::raw_pointer_cast(h.targets.data()),
-                                thrust::raw_pointer_cast(h.first_arc.data()),
-                                thrust::raw_pointer_cast(h.scan.data()), h.targets.size()});
-    }
-  }
-
-  // apply() once per changed vertex; the ones it keeps are the next frontier.
+            const PullGrid& pg);
   template <typename Program>
-  Set apply(const Program& program) {
-    const uint64_t changed = count_[0];
-    Vector<uint8_t> kept(changed ? changed : 1);
-    thrust::transform(policy(), changed_.begin(), changed_.begin() + changed, kept.begin(),
-                      Apply<Program>{program, thrust::raw_pointer_cast(claimed_.data())});
-    typename Set::List next(changed);
-    next.resize(thrust::copy_if(policy(), changed_.begin(), changed_.begin() + changed,
-                                kept.begin(), next.begin(), IsSet{}) -
-                next.begin());
-    return with_edges(std::move(next));
-  }
-
-  Set with_edges(typename Set::List list) const {
-    const uint64_t edges = thrust::transform_reduce(
-        policy(), list.begin(), list.end(), Degree{thrust::raw_pointer_cast(degree_.data())},
-        uint64_t{0}, thrust::plus<uint64_t>());
-    return Set::of(std::move(list), edges);
-  }
-  Vector<uint32_t> bitmap_of(const Set& set) const {
-    Vector<uint32_t> map(n_ / 32 + 1, 0);
-    thrust::for_each(policy(), set.list().begin(), set.list().end(),
-                     SetBit{thrust::raw_pointer_cast(map.data())});
-    return map;
-  }
-
-  // The grid whose blocks are grouped by the vertices that pull through them, indexed on first use.
-  const PullGrid& pull_grid(Grid which) {
-    PullGrid& pg = which == Grid::kIn ? pull_in_ : pull_out_;
-    if (pg.grid) return pg;
-    pg.grid = which == Grid::kIn ? &in_ : &out_;
-    const BlockDecoder* host = g_.grid(which);
-    const uint32_t p = pg.grid->side();
-    std::vector<uint8_t> heavy(n_ ? n_ : 1, 0);
-#pragma omp parallel for schedule(static)
-    for (uint64_t v = 0; v < n_; ++v)
-      heavy[v] = (which == Grid::kIn ? g_.in_degree(v) : g_.out_degree(v)) > kHeavyInDegree;
-    pg.heavy = Vector<uint8_t>(heavy.begin(), heavy.end());
-    pg.arcs.resize(uint64_t{p} * p);
-    for (uint64_t k = 0; k < uint64_t{p} * p; ++k) {
-      std::vector<Id> targets;
-      std::vector<uint64_t> first, scan{0};
-      host[k].for_each_vertex([&](uint64_t v, uint64_t begin, uint64_t end) {
-        if (!heavy[v] || end == begin) return;
-        targets.push_back(static_cast<Id>(v));
-        first.push_back(begin);
-        scan.push_back(scan.back() + (end - begin));
-      });
-      HeavyArcs& h = pg.arcs[k];
-      h.total = scan.back();
-      h.targets = Vector<Id>(targets.begin(), targets.end());
-      h.first_arc = Vector<uint64_t>(first.begin(), first.end());
-      h.scan = Vector<uint64_t>(scan.begin(), scan.end());
-    }
-    return pg;
-  }
+  Set apply(const Program& program);
+  Set with_edges(typename Set::List list) const;
+  Vector<uint32_t> bitmap_of(const Set& set) const;
+  const PullGrid& pull_grid(Grid which);
 
   template <typename T>
   VertexArray<T> allocate() {
@@ -873,3 +472,5 @@ class DeviceEngine {
 };
 
 }  // namespace tg::device
+
+#include "engine/cuda/device_passes.h"
