@@ -193,6 +193,19 @@ void take(const nb::dict& options, const char* key, T& into) {
                                          nb::cast<std::string>(nb::type_name(shown.type())) + ")");
 }
 
+// One of a run choice's names (run/choices.h), kept as its enum: a word that names none is
+// InvalidInput, as the request's other checks are.
+template <typename E>
+void take_choice(const nb::dict& options, const char* key, E& into) {
+  std::string word(tg::run::choice_name(into));
+  take(options, key, word);
+  try {
+    into = tg::run::parse_choice<E>(key, word);
+  } catch (const tg::Error& e) {
+    raise_package_error("InvalidInput", e.what());
+  }
+}
+
 nb::dict run(const std::shared_ptr<const tg::GraphFile>& file, const std::string& algorithm,
              const nb::dict& o) {
   tg::run::RunRequest r;
@@ -207,9 +220,9 @@ nb::dict run(const std::shared_ptr<const tg::GraphFile>& file, const std::string
   take(o, "sources", r.radii_sources);
   take(o, "samples", r.samples);
   take(o, "seed", r.seed);
-  take(o, "direction", r.direction);
-  take(o, "schedule", r.schedule);
-  take(o, "store", r.store);
+  take_choice(o, "direction", r.direction);
+  take_choice(o, "schedule", r.schedule);
+  take_choice(o, "store", r.store);
   take(o, "delta", r.delta);
   take(o, "damping", r.damping);
   take(o, "tolerance", r.tolerance);

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "cli/budget_options.h"
+#include "cli/choice_option.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/validators.h"
@@ -33,7 +34,8 @@ struct PlanArgs {
   int threads = 0;
   uint32_t ranks = 0;                   // 0: no partition asked for
   std::string exchange_memory = "64M";  // --ranks under a budget: what each rank's exchange holds
-  std::string exchange = "collective";  // and which exchange (accumulate adds its inbox window)
+  Exchange exchange =
+      Exchange::kCollective;  // and which exchange (accumulate adds its inbox window)
   uint64_t exchange_bytes = 0;
   std::optional<double> partition_alpha;
 };
@@ -86,7 +88,8 @@ void plan_command(const PlanArgs& a) {
       const bool weights = kernel.weighted && !a.unit_weights && file->weighted();
       auto make = [&](const auto& view) {
         std::optional<run::RankShare> rank;
-        if (masters) rank = run::RankShare{*masters, a.exchange_bytes, a.exchange == "accumulate"};
+        if (masters)
+          rank = run::RankShare{*masters, a.exchange_bytes, a.exchange == Exchange::kAccumulate};
         plan = run::make_plan(a.budget, *file,
                               run::plan_inputs(kernel, view, weights, a.parents,
                                                static_cast<uint32_t>(omp_get_max_threads()), rank));
@@ -162,10 +165,9 @@ Runner add_plan(CLI::App& app) {
          "--exchange-memory", a->exchange_memory,
          "--ranks under a budget: what each rank's exchange buffers may hold (as run's option)")
       ->check(byte_size());
-  cmd->add_option("--exchange", a->exchange,
-                  "--ranks under a budget: the exchange the run would use (as run's option; "
-                  "accumulate also holds an inbox window per rank)")
-      ->check(CLI::IsMember({"collective", "ring", "accumulate"}));
+  add_choice(cmd, "--exchange", a->exchange,
+             "--ranks under a budget: the exchange the run would use (as run's option; "
+             "accumulate also holds an inbox window per rank)");
   cmd->add_flag("--json", a->json, "Print the plan as JSON");
   return [a, cmd] {
     a->far_given = cmd->count("--far") > 0;

@@ -14,6 +14,7 @@
 
 #include "algorithms/output.h"
 #include "cli/budget_options.h"
+#include "cli/choice_option.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/validators.h"
@@ -107,6 +108,7 @@ void run_command(const RunArgs& a) {
   Timer read_timer;
   mpi::agree([&] {
     run::check_run_request(r);
+    run::apply_threads(r.threads);  // reading the graph file checks its blocks on these threads
     if (a.output_given) {  // before any work: a bad name, directory or an existing file is refused
                            // at once
       check_output_path(a.output, a.overwrite);
@@ -230,19 +232,16 @@ Runner add_run(CLI::App& app) {
                   "Source vertex (original id, not negative) for bfs and sssp")
       ->check(vertex_id());
   cmd->add_option("--seed", a->request.seed, "Seed for source sampling (bfs, sssp, radii)");
-  cmd->add_option("--direction", a->request.direction,
-                  "Edge pass direction: auto (per iteration), push or pull")
-      ->check(CLI::IsMember({"auto", "push", "pull"}));
-  cmd->add_option("--schedule", a->request.schedule,
-                  "Edge passes vertex by vertex or block by block: auto (vertex-major when every "
-                  "block is resident, block-major when the store fetches), vertex or block")
-      ->check(CLI::IsMember({"auto", "vertex", "block"}));
-  cmd->add_option("--store", a->request.store,
-                  "Where edge blocks come from: mapped (the file's mapping, zero-copy), file (the "
-                  "disk tier: read with O_DIRECT through io_uring into a pool of buffers, no page "
-                  "cache) or copying (pread into the pool with injected latency and order; for "
-                  "tests and benchmarks of the block store)")
-      ->check(CLI::IsMember({"mapped", "copying", "file"}));
+  add_choice(cmd, "--direction", a->request.direction,
+             "Edge pass direction: auto (per iteration), push or pull");
+  add_choice(cmd, "--schedule", a->request.schedule,
+             "Edge passes vertex by vertex or block by block: auto (vertex-major when every "
+             "block is resident, block-major when the store fetches), vertex or block");
+  add_choice(cmd, "--store", a->request.store,
+             "Where edge blocks come from: mapped (the file's mapping, zero-copy), file (the "
+             "disk tier: read with O_DIRECT through io_uring into a pool of buffers, no page "
+             "cache) or copying (pread into the pool with injected latency and order; for "
+             "tests and benchmarks of the block store)");
   cmd->add_option("--store-buffers", a->request.store_buffers,
                   "copying store: buffers in the pool (default 8)");
   cmd->add_option("--store-buffer-bytes", a->request.store_buffer_bytes,
@@ -256,9 +255,8 @@ Runner add_run(CLI::App& app) {
       "copying store: its own threads completing requests, not counted in --threads (default 1)");
   cmd->add_option("--store-delay", a->request.store_delay,
                   "copying store: injected latency per request, in seconds (default 0)");
-  cmd->add_option("--store-order", a->request.store_order,
-                  "copying store: order requests complete in: in-order, reverse or shuffled")
-      ->check(CLI::IsMember({"in-order", "reverse", "shuffled"}));
+  add_choice(cmd, "--store-order", a->request.store_order,
+             "copying store: order requests complete in: in-order, reverse or shuffled");
   cmd->add_option("--alpha", a->request.alpha,
                   "Auto direction: pull when the frontier's edges exceed unexplored edges / alpha "
                   "(default 15)");
@@ -285,13 +283,12 @@ Runner add_run(CLI::App& app) {
   cmd->add_option("--damping", a->request.damping, "pr: damping factor (default 0.85)");
   cmd->add_option("-k,--samples", a->request.samples,
                   "radii: sampled sources, at most 64 (default 64)");
-  cmd->add_option(
-         "--exchange", a->request.exchange,
-         "On MPI ranks (mpirun -np N tiergraph run ...): how a push pass's updates reach their "
-         "owners: collective (one MPI_Alltoallv of combined updates per pass; the default), ring "
-         "(batches written one-sidedly into a ring per peer, taken in while the receiver still "
-         "sends: Nezha) or accumulate (MPI_Accumulate into the owners' windows: GraCXL)")
-      ->check(CLI::IsMember({"collective", "ring", "accumulate"}));
+  add_choice(
+      cmd, "--exchange", a->request.exchange,
+      "On MPI ranks (mpirun -np N tiergraph run ...): how a push pass's updates reach their "
+      "owners: collective (one MPI_Alltoallv of combined updates per pass; the default), ring "
+      "(batches written one-sidedly into a ring per peer, taken in while the receiver still "
+      "sends: Nezha) or accumulate (MPI_Accumulate into the owners' windows: GraCXL)");
   cmd->add_option("--exchange-memory", a->request.exchange_memory,
                   "On MPI ranks: the most the exchange's buffers hold at once per rank, e.g. 64M "
                   "(default). collective: a pass with more updates exchanges them in rounds; ring: "
@@ -320,13 +317,12 @@ Runner add_run(CLI::App& app) {
                 "in an MPI window; a rank whose own slices are taken marks a peer's with an atomic "
                 "fetch-and-add and reads it one-sidedly, with its source values, and pushes it "
                 "(Nezha's stealing between machines)");
-  cmd->add_option(
-         "--barrier", a->request.barrier,
-         "On MPI ranks: relaxed (the default) lets a push pass that follows a vertex pass (pr's "
-         "apply, then its gather) ready each source on its owner just before its messages leave, "
-         "so no rank waits for the others' vertex passes (GraCXL's relaxed barrier); strict ends "
-         "every rank's vertex pass first. Pull passes always wait (they read every source's value)")
-      ->check(CLI::IsMember({"relaxed", "strict"}));
+  add_choice(
+      cmd, "--barrier", a->request.barrier,
+      "On MPI ranks: relaxed (the default) lets a push pass that follows a vertex pass (pr's "
+      "apply, then its gather) ready each source on its owner just before its messages leave, "
+      "so no rank waits for the others' vertex passes (GraCXL's relaxed barrier); strict ends "
+      "every rank's vertex pass first. Pull passes always wait (they read every source's value)");
   cmd->add_option("--partition-alpha", a->request.partition_alpha,
                   "On MPI ranks: balance ranks on alpha * vertices + edges (default 8 * (ranks - "
                   "1), as Gemini)")

@@ -81,16 +81,16 @@ nlohmann::json report_json(const RunRequest& a, const GraphFile& file, const Run
                    {"directed", file.directed()},
                    {"threads", omp_get_max_threads()},
                    {"read_seconds", read_seconds},
-                   {"schedule", a.schedule},
+                   {"schedule", choice_name(a.schedule)},
                    {"store", extras.store},
                    {"trials", trials},
                    {"average_seconds", total / static_cast<double>(out.trials.size())}};
   if (out.ranks > 1) {
     j["ranks"] = out.ranks;
-    j["exchange"] = a.exchange;
+    j["exchange"] = choice_name(a.exchange);
     j["slices"] = a.slices;
     j["steal"] = a.steal;
-    j["barrier"] = a.barrier;
+    j["barrier"] = choice_name(a.barrier);
   }
   if (a.verify) j["verification"] = out.all_verified ? "PASS" : "FAIL";
   j["peak_rss_bytes"] = out.peak_rss;
@@ -129,7 +129,7 @@ void check_run_request(const RunRequest& a) {
     fail("unknown algorithm '{}': one of bfs, sssp, wcc (cc, components), pr (pagerank), radii",
          a.algorithm);
   }
-  apply_threads(a.threads);
+  check_threads(a.threads);
   // Options Python passes too are named as its user wrote them (util/option_names.h).
   if (a.trials < 1) fail("{} must be at least 1", option_name("trials"));
   if (a.samples < 1 || a.samples > 64)
@@ -142,15 +142,6 @@ void check_run_request(const RunRequest& a) {
   if (!(a.alpha > 0) || !(a.beta > 0)) fail("--alpha and --beta must be positive");
   if (!(a.pull_share > 0)) fail("--pull-share must be positive");
   if (!(a.delta >= 0)) fail("{} must be positive, got {}", option_name("delta"), a.delta);
-  if (a.direction != "auto" && a.direction != "push" && a.direction != "pull") {
-    fail("{} must be auto, push or pull, got '{}'", option_name("direction"), a.direction);
-  }
-  if (a.schedule != "auto" && a.schedule != "vertex" && a.schedule != "block") {
-    fail("{} must be auto, vertex or block, got '{}'", option_name("schedule"), a.schedule);
-  }
-  if (a.store != "mapped" && a.store != "copying" && a.store != "file") {
-    fail("{} must be mapped, copying or file, got '{}'", option_name("store"), a.store);
-  }
   if (a.store_buffers < 1) fail("--store-buffers must be at least 1");
   if (a.store_depth < 1) fail("--store-depth must be at least 1");
   if (a.store_io_threads < 1 || a.store_io_threads > 64)
@@ -158,15 +149,12 @@ void check_run_request(const RunRequest& a) {
   if (!(a.store_delay >= 0 && a.store_delay <= 60))
     fail("--store-delay must be between 0 and 60 seconds, got {}", a.store_delay);
   check_budget_options(a.budget, a.far_given);
-  if (a.exchange != "collective" && a.exchange != "ring" && a.exchange != "accumulate") {
-    fail("--exchange must be collective, ring or accumulate, got '{}'", a.exchange);
-  }
   if (a.ring_batch < 1 || a.ring_batch > (1u << 20))
     fail("--ring-batch must be 1 to 1048576 records, got {}", a.ring_batch);
   if (!(a.ring_hurried > 0 && a.ring_hurried <= 1))
     fail("--ring-hurried must be a share of the ring in (0, 1], got {}", a.ring_hurried);
   if (a.slices < 1 || a.slices > 4096) fail("--slices must be 1 to 4096, got {}", a.slices);
-  if (a.slices > 1 && a.exchange == "collective") {
+  if (a.slices > 1 && a.exchange == Exchange::kCollective) {
     fail(
         "--slices {} needs --exchange ring or accumulate: the collective exchange sends once, "
         "after the pass",
@@ -186,15 +174,15 @@ void check_run_request(const RunRequest& a) {
           "eighth of it holds no task",
           a.slices, a.exchange_memory);
     }
-    if (a.steal && (a.budget.given() || a.store != "mapped")) {
+    if (a.steal && (a.budget.given() || a.store != StoreKind::kMapped)) {
       fail(
           "--steal with {} on MPI ranks is not built: a stolen slice's sources lie in another "
           "rank's rows, and a "
           "rank's block-major passes read only the rows of its own masters",
-          a.budget.given() ? "a memory budget" : "--store " + a.store);
+          a.budget.given() ? "a memory budget" : fmt::format("--store {}", choice_name(a.store)));
     }
   }
-  if (a.budget.given() && a.store != "mapped") {
+  if (a.budget.given() && a.store != StoreKind::kMapped) {
     fail("{} puts every block in one store; under {} or {} the planner places them",
          option_name("store"), option_name("memory-budget"), option_name("far-ratio"));
   }
@@ -203,6 +191,7 @@ void check_run_request(const RunRequest& a) {
 RunOutcome run_algorithm(const RunRequest& a, std::shared_ptr<const GraphFile> file,
                          double read_seconds, uint64_t baseline_rss) {
   check_run_request(a);
+  apply_threads(a.threads);
   RunOutcome out;
   RunExtras extras;
   with_kernel(a.algorithm, [&](const auto& kernel) {

@@ -17,6 +17,7 @@
 #include "graph/graph_file.h"
 #include "plan/tier_plan.h"
 #include "run/budget.h"
+#include "run/choices.h"
 #include "run/kernels.h"
 #include "util/memory.h"
 
@@ -34,7 +35,10 @@ struct RunRequest {
   double alpha = EngineOptions{}.alpha, beta = EngineOptions{}.beta,
          pull_share = EngineOptions{}.pull_share;
   double tolerance = 0, damping = 0.85, delta = 0;
-  std::string direction = "auto", schedule = "auto", store = "mapped", store_order = "in-order";
+  Direction direction = Direction::kAuto;
+  Schedule schedule = Schedule::kAuto;
+  StoreKind store = StoreKind::kMapped;
+  StoreOrder store_order = StoreOrder::kInOrder;
   uint32_t store_buffers = 8, store_depth = 4, store_io_threads = 1;
   std::string store_buffer_bytes;  // empty: the largest block's size
   double store_delay = 0;
@@ -47,22 +51,22 @@ struct RunRequest {
   // (Gemini's chunking with this alpha; negative: Gemini's default) and updates travel by
   // `exchange`. Rank 0 gets the results and the report.
   bool distributed = false;
-  std::string exchange = "collective";
+  Exchange exchange = Exchange::kCollective;
   std::string exchange_memory = "64M";  // what the exchange's buffers may hold at once, per rank
   uint32_t ring_batch = 128;            // --exchange ring: records per batch
   double ring_hurried = 0.8;  // --exchange ring: how full a ring is before batches are hurried
   uint32_t slices =
       1;               // ring, accumulate: a push pass's frontier slices, each sent before the next
   bool steal = false;  // with slices: ranks take each other's slices when their own are done
-  std::string barrier =
-      "relaxed";  // relaxed: a push pass readies its sources as it goes (pr); strict
+  Barrier barrier = Barrier::kRelaxed;  // relaxed: a push pass readies its sources as it goes (pr)
   double partition_alpha = -1;
   // Called after every edge pass, on the calling thread; may throw to end the run (Python's
   // Ctrl-C), which unwinds cleanly out of the engine.
   std::function<void()> after_pass;
 };
 
-// Refuses impossible options with the message `run` prints (before any graph is read).
+// Refuses impossible options with the message `run` prints (before any graph is read). It only
+// reads the request: run_algorithm applies its thread count.
 void check_run_request(const RunRequest& request);
 
 struct TrialOutcome {

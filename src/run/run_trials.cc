@@ -18,21 +18,19 @@ namespace tg::run {
 
 std::unique_ptr<BlockStore> make_store(const RunRequest& a, std::shared_ptr<const GraphFile> file,
                                        bool weights) {
-  if (a.store == "mapped") return nullptr;
+  if (a.store == StoreKind::kMapped) return nullptr;
   CopyingStoreOptions o;
   o.buffers = a.store_buffers;
   if (!a.store_buffer_bytes.empty()) o.buffer_bytes = *parse_byte_size(a.store_buffer_bytes);
   o.depth = a.store_depth;
   o.io_threads = a.store_io_threads;
   o.delay_seconds = a.store_delay;
-  o.completion = a.store_order == "reverse"    ? CopyingStoreOptions::Completion::kReverse
-                 : a.store_order == "shuffled" ? CopyingStoreOptions::Completion::kShuffled
-                                               : CopyingStoreOptions::Completion::kInOrder;
+  o.completion = a.store_order;
   o.with_weights = weights;
   o.check_hashes = !a.no_checksums;
   std::unique_ptr<Transfer> transfer;
-  if (a.store == "file") {
-    if (a.store_delay > 0 || a.store_order != "in-order") {
+  if (a.store == StoreKind::kFile) {
+    if (a.store_delay > 0 || a.store_order != StoreOrder::kInOrder) {
       fail(
           "--store-delay and --store-order shape the copying store's reads; the file store reads "
           "the disk as it is");

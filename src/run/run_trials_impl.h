@@ -184,15 +184,13 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
     comm = std::make_unique<mpi::Comm>(std::move(bounds));
     out.ranks = comm->size();
   }
-  const DistOptions dist_options{.exchange = a.exchange == "accumulate" ? Exchange::kAccumulate
-                                             : a.exchange == "ring"     ? Exchange::kRing
-                                                                        : Exchange::kCollective,
+  const DistOptions dist_options{.exchange = a.exchange,
                                  .exchange_bytes = comm ? *parse_byte_size(a.exchange_memory) : 0,
                                  .ring_batch = a.ring_batch,
                                  .ring_hurried = a.ring_hurried,
                                  .slices = a.slices,
                                  .steal = a.steal,
-                                 .relaxed_barrier = a.barrier == "relaxed"};
+                                 .relaxed_barrier = a.barrier == Barrier::kRelaxed};
   std::unique_ptr<BlockStore> store;
   TieredStores tiers;
   if (a.budget.given()) {
@@ -227,12 +225,8 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
   }
   EngineOptions engine_options;
   engine_options.store = tiers.composite ? tiers.composite.get() : store.get();
-  engine_options.schedule = a.schedule == "vertex"  ? Schedule::kVertex
-                            : a.schedule == "block" ? Schedule::kBlock
-                                                    : Schedule::kAuto;
-  engine_options.direction = a.direction == "push"   ? Direction::kPush
-                             : a.direction == "pull" ? Direction::kPull
-                                                     : Direction::kAuto;
+  engine_options.schedule = a.schedule;
+  engine_options.direction = a.direction;
   engine_options.alpha = a.alpha;
   engine_options.beta = a.beta;
   engine_options.pull_share = a.pull_share;

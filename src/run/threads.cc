@@ -8,11 +8,15 @@
 
 namespace tg::run {
 
-void apply_threads(int threads) {
+void check_threads(int threads) {
   if (threads < 0) fail("--threads must be positive, got {}", threads);
   constexpr int kMaxThreads = 4096;  // far past any machine; beyond it thread creation fails
   if (threads > kMaxThreads)
     fail("--threads {} is more than the {} tiergraph supports", threads, kMaxThreads);
+}
+
+void apply_threads(int threads) {
+  check_threads(threads);
   if (threads > 0) omp_set_num_threads(threads);
 }
 

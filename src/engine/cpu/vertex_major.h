@@ -3,7 +3,8 @@
 // its in-edges from the frontier, one writer, no atomics), the apply that follows, and the edge
 // balance of push's tasks. They walk whatever adjacency they are handed: the mapped file's, or
 // the leased blocks of a block-major pass (engine/cpu/block_passes.inc). Member definitions of
-// Engine, declared in engine/cpu/engine.h, which includes this file at its end.
+// Engine, declared in engine/cpu/engine.h, which includes this file at its end. Each is marked
+// inline, as a definition inside the class is, so the compiler weighs inlining them the same.
 #pragma once
 
 #include "engine/cpu/engine.h"
@@ -14,7 +15,8 @@ namespace tg {
 // their out-edges.
 template <typename Id, typename W>
 template <typename Program>
-uint64_t Engine<Id, W>::apply_list(const Program& program, std::vector<Id>& list, bool claimed) {
+inline uint64_t Engine<Id, W>::apply_list(const Program& program, std::vector<Id>& list,
+                                          bool claimed) {
   size_t kept = 0;
   uint64_t edges = 0;
   for (Id v : list) {
@@ -37,8 +39,8 @@ uint64_t Engine<Id, W>::apply_list(const Program& program, std::vector<Id>& list
 // kron-22 took 0.76 of its time once they stayed in registers).
 template <typename Id, typename W>
 template <typename Program, typename Value>
-auto Engine<Id, W>::push_edge(const Program& program, Value value, const Bitmap* only,
-                              std::vector<Id>& mine) {
+inline auto Engine<Id, W>::push_edge(const Program& program, Value value, const Bitmap* only,
+                                     std::vector<Id>& mine) {
   using Op = typename Program::Op;
   return [&mine, claimed = &claimed_, program, value, only, target = program.target()](Id v, W w) {
     if (only && !only->get(v)) return;
@@ -67,8 +69,9 @@ auto Engine<Id, W>::push_edge(const Program& program, Value value, const Bitmap*
 // into the targets; with kFused, each thread applies the vertices it changed after the barrier.
 template <typename Id, typename W>
 template <bool kFused, typename Program>
-auto Engine<Id, W>::push(const Program& shared, const Set& frontier, const PassOptions<Id>& pass,
-                         Changed<Id>& c, const Adjacency<Id, W>& shared_adj) -> Set {
+inline auto Engine<Id, W>::push(const Program& shared, const Set& frontier,
+                                const PassOptions<Id>& pass, Changed<Id>& c,
+                                const Adjacency<Id, W>& shared_adj) -> Set {
   // The pass works on its own copy of the program and of the adjacency, as a rank or a device
   // would: the views they hold then stay in registers instead of being reloaded after every
   // store (see pull_loop).
@@ -112,8 +115,9 @@ auto Engine<Id, W>::push(const Program& shared, const Set& frontier, const PassO
 // once saturated) and combines the result into its own target: one writer, no atomics.
 template <typename Id, typename W>
 template <bool kFused, typename Program>
-auto Engine<Id, W>::pull(const Program& program, const Set& frontier, const PassOptions<Id>& pass,
-                         Changed<Id>& c, const Adjacency<Id, W>& adj) -> Set {
+inline auto Engine<Id, W>::pull(const Program& program, const Set& frontier,
+                                const PassOptions<Id>& pass, Changed<Id>& c,
+                                const Adjacency<Id, W>& adj) -> Set {
   frontier.prepare_dense();
   // Separately compiled loops: with every vertex active there is no membership test per
   // edge, and without a target set no test per vertex.
@@ -129,8 +133,8 @@ auto Engine<Id, W>::pull(const Program& program, const Set& frontier, const Pass
 
 template <typename Id, typename W>
 template <bool kFused, bool kEveryone, bool kOnlyTargets, typename Program>
-auto Engine<Id, W>::pull_loop(const Program& shared, const Set& frontier, const Bitmap* only,
-                              Changed<Id>& c, const Adjacency<Id, W>& shared_adj) -> Set {
+inline auto Engine<Id, W>::pull_loop(const Program& shared, const Set& frontier, const Bitmap* only,
+                                     Changed<Id>& c, const Adjacency<Id, W>& shared_adj) -> Set {
   // A copy on the stack: through a reference the compiler reloaded the adjacency's fields after
   // every store to the target (PageRank's pull was 1.17x slower than with the member that the
   // reference replaced, when the block store came).
@@ -207,8 +211,7 @@ auto Engine<Id, W>::pull_loop(const Program& shared, const Set& frontier, const 
 
 // Splits a frontier list into tasks of roughly equal out-edge counts.
 template <typename Id, typename W>
-
-std::vector<size_t> Engine<Id, W>::edge_balanced_tasks(const std::vector<Id>& list) const {
+inline std::vector<size_t> Engine<Id, W>::edge_balanced_tasks(const std::vector<Id>& list) const {
   const size_t threads = static_cast<size_t>(max_threads());
   std::vector<size_t> tasks{0};
   if (list.size() <= 64) {

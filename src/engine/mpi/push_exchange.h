@@ -15,8 +15,8 @@ namespace tg {
 // ready(sources) runs before the sources' messages are combined (edge_pass_after).
 template <typename Id, typename W>
 template <typename Program, typename Ready>
-auto DistEngine<Id, W>::push(const Program& program, const Set& frontier,
-                             const PassOptions<Id>& options, Ready ready) -> Set {
+inline auto DistEngine<Id, W>::push(const Program& program, const Set& frontier,
+                                    const PassOptions<Id>& options, Ready ready) -> Set {
   if (dist_.slices > 1 && dist_.exchange != Exchange::kCollective)
     return push_in_slices(program, frontier, options, ready);
   ready(frontier);
@@ -42,8 +42,8 @@ auto DistEngine<Id, W>::push(const Program& program, const Set& frontier,
 // its peers' that are left (with their source values) and pushes those too.
 template <typename Id, typename W>
 template <typename Program, typename Ready>
-auto DistEngine<Id, W>::push_in_slices(const Program& program, const Set& frontier,
-                                       const PassOptions<Id>& options, Ready ready) -> Set {
+inline auto DistEngine<Id, W>::push_in_slices(const Program& program, const Set& frontier,
+                                              const PassOptions<Id>& options, Ready ready) -> Set {
   using Value = typename Program::Op::Value;
   using S = std::remove_cvref_t<decltype(program.source_value(Id{}))>;
   struct Task {
@@ -161,8 +161,8 @@ auto DistEngine<Id, W>::push_in_slices(const Program& program, const Set& fronti
 // source with its value, written straight into the board's window.
 template <typename Id, typename W>
 template <typename Task, typename Program>
-void DistEngine<Id, W>::publish_tasks(const Program& program, const std::vector<Id>& list,
-                                      std::span<const size_t> cuts) {
+inline void DistEngine<Id, W>::publish_tasks(const Program& program, const std::vector<Id>& list,
+                                             std::span<const size_t> cuts) {
   const size_t from = cuts.empty() ? 0 : cuts.front(),
                count = cuts.empty() ? 0 : cuts.back() - from;
   std::byte* records = board_->records();  // the board's record size, whatever a Task's
@@ -182,7 +182,7 @@ void DistEngine<Id, W>::publish_tasks(const Program& program, const std::vector<
 // Returns the masters that it newly changed.
 template <typename Id, typename W>
 template <typename Program, typename Body>
-std::vector<Id> DistEngine<Id, W>::one_sided(const Program& program, Body body) {
+inline std::vector<Id> DistEngine<Id, W>::one_sided(const Program& program, Body body) {
   using Op = typename Program::Op;
   using Value = typename Op::Value;
   const auto target = program.target();
@@ -263,8 +263,8 @@ std::vector<Id> DistEngine<Id, W>::one_sided(const Program& program, Body body) 
 // newly changed here.
 template <typename Id, typename W>
 template <typename Program>
-std::vector<Id> DistEngine<Id, W>::send_collectively(const Program& program,
-                                                     const std::vector<std::vector<Id>>& changed) {
+inline std::vector<Id> DistEngine<Id, W>::send_collectively(
+    const Program& program, const std::vector<std::vector<Id>>& changed) {
   struct Update {
     Id v;
     typename Program::Op::Value x;
@@ -326,7 +326,7 @@ std::vector<Id> DistEngine<Id, W>::send_collectively(const Program& program,
 // The inbox for updates combined with Op (made on first use, by every rank in the same pass).
 template <typename Id, typename W>
 template <typename Op>
-dist::Inbox& DistEngine<Id, W>::inbox_for() {
+inline dist::Inbox& DistEngine<Id, W>::inbox_for() {
   using T = typename Op::Value;
   static_assert(dist::MpiValue<T>,
                 "the accumulate exchange carries 4- and 8-byte integers and doubles");
