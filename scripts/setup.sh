@@ -12,8 +12,8 @@ apt_packages=(cmake ninja-build g++ pkg-config libomp-dev libcli11-dev nlohmann-
   # ThreadSanitizer build (scripts/build.sh tsan): clang, its TSan runtime, LLVM's libomp with the
   # Archer tool (libarcher.so), and llvm-symbolizer for the reports' stacks; all LLVM 14.
   clang-14 libclang-rt-14-dev libomp-14-dev llvm-14
-  # the source habits the test command checks (scripts/check_style.sh)
-  clang-format-14)
+  # the source habits the test command checks (scripts/check_style.sh, scripts/check_tidy.sh)
+  clang-format-14 clang-tidy-14)
 missing=()
 for p in "${apt_packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -39,7 +39,9 @@ scripts/check_style.sh
 
 section "release build (the binary, the tests, tiergraph-gpu and the Python module)"
 scripts/build.sh release
-section "release: GoogleTest and MPI protocol tests (ctest)"
+section "source habits (scripts/check_tidy.sh: clang-tidy over the lower layers)"
+scripts/check_tidy.sh build/release
+section "release: GoogleTest, MPI tests and the conformance suite (ctest)"
 (cd build/release && ctest --output-on-failure -j "$jobs")
 section "release: the command line's tests (pytest)"
 TG_BIN=build/release/tiergraph python3 -m pytest -q -x -n "$jobs" tests/python

@@ -117,7 +117,8 @@ GraphFile::~GraphFile() {
   if (base_ != nullptr) munmap(const_cast<unsigned char*>(base_), size_);
 }
 
-std::shared_ptr<const GraphFile> GraphFile::open(const std::string& path, OpenOptions options) {
+std::shared_ptr<const GraphFile> GraphFile::open(const std::string& path,
+                                                 const OpenOptions& options) {
   std::shared_ptr<GraphFile> g(new GraphFile());
   g->path_ = path;
   g->name_ = options.name.empty() ? "'" + path + "'" : options.name;

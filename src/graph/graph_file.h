@@ -40,7 +40,8 @@ inline const char* grid_name(Grid g) { return g == Grid::kOut ? "out" : "in"; }
 
 class GraphFile {
  public:
-  static std::shared_ptr<const GraphFile> open(const std::string& path, OpenOptions options = {});
+  static std::shared_ptr<const GraphFile> open(const std::string& path,
+                                               const OpenOptions& options = {});
   ~GraphFile();
   GraphFile(const GraphFile&) = delete;
   GraphFile& operator=(const GraphFile&) = delete;

@@ -469,7 +469,7 @@ BuildReport BoundedBuilder::finish(const EdgeList& list, GraphWriter& writer) {
   const uint64_t index_bytes = uint64_t{grid.p} * grid.p * (sizeof(format::BlockEntry) + 16);
   const uint64_t held = n * 8 + ids.bytes() + index_bytes + budget / 8;
   const uint64_t room = budget > held ? budget - held : 0;
-  writer.write_all(writer.add_section(format::SectionKind::kRanges, 8, (grid.p + 1) * 8),
+  writer.write_all(writer.add_section(format::SectionKind::kRanges, 8, (uint64_t{grid.p} + 1) * 8),
                    std::span<const uint64_t>(grid.bounds));
   auto write_grids = [&]<typename Id, typename WOut>() {
     using Writer = grid_build::GridWriter<RunSource, Id, WOut>;

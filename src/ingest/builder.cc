@@ -244,7 +244,7 @@ BuildReport build_dense(EdgeArray<Id, W>& edges, const EdgeList& list, IdResolut
   format::Header header = build::graph_header(facts, grid, options);
   const WeightType weight_type = static_cast<WeightType>(header.weight_type);
 
-  writer.write_all(writer.add_section(SectionKind::kRanges, 8, (p + 1) * 8),
+  writer.write_all(writer.add_section(SectionKind::kRanges, 8, (uint64_t{p} + 1) * 8),
                    std::span<const uint64_t>(bounds));
   // A sixth of the arcs per gathered chunk bounds the extra memory (at least 8 M arcs).
   const uint64_t arcs_bound = undirected ? 2 * edges.size() : edges.size();

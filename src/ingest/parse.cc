@@ -284,7 +284,8 @@ EdgeList read_edges(const std::string& path, const ParseOptions& options, EdgeBa
       const size_t bytes = static_cast<size_t>(end - begin);
       const char* cut = begin;
       for (int t = 0; t < threads * 4 && cut < end; ++t) {
-        const char* target = begin + bytes * (t + 1) / (threads * 4);
+        const char* target =
+            begin + bytes * static_cast<size_t>(t + 1) / (static_cast<size_t>(threads) * 4);
         const char* stop = target >= end ? end
                                          : static_cast<const char*>(std::memchr(
                                                target, '\n', static_cast<size_t>(end - target)));

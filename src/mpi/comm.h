@@ -17,8 +17,6 @@
 
 namespace tg::mpi {
 
-class Window;  // mpi/window.h: one-sided memory, held by the exchanges
-
 // How values reduce across ranks (in a collective, or accumulated one-sidedly), and the value
 // types that travel as MPI scalars; mpi/types.h maps both to MPI's handles, and the MPI engine's
 // engine/mpi/ops.h maps the engine's combine operators and vertex types to them.

@@ -168,7 +168,7 @@ void agree(const std::function<void()>& step) {
     auto it = std::find_if(messages.begin(), messages.end(),
                            [&](const auto& m) { return m.first == text; });
     if (it == messages.end())
-      messages.push_back({std::move(text), {r}});
+      messages.emplace_back(std::move(text), std::vector<int>{r});
     else
       it->second.push_back(r);
   }

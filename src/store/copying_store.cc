@@ -71,7 +71,7 @@ CopyingStore::CopyingStore(std::shared_ptr<const GraphFile> file, CopyingStoreOp
 uint64_t CopyingStore::mapping_bytes(uint64_t piece_bytes, uint64_t alignment) {
   // Each of a piece's four parts may need up to two alignment units more than its bytes (its
   // start rounded down, its end rounded up); mprotect works in whole pages.
-  const uint64_t slack = uint64_t{4 * 2} * std::max<uint64_t>(alignment, format::kPartAlignment);
+  const uint64_t slack = uint64_t{4} * 2 * std::max<uint64_t>(alignment, format::kPartAlignment);
   return std::max<uint64_t>(kPage, format::align_up(piece_bytes + slack, kPage));
 }
 

@@ -10,7 +10,7 @@ namespace tg {
 
 using namespace far_rank;
 
-FarRankStore::FarRankStore(std::shared_ptr<const GraphFile> file,
+FarRankStore::FarRankStore(const std::shared_ptr<const GraphFile>& file,
                            const std::vector<unsigned char>& far_slots, const BlockDecoder* out,
                            const BlockDecoder* in, bool weights, bool check_hashes)
     : ResidentStore(file) {

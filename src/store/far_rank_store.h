@@ -19,8 +19,9 @@ class FarRankStore final : public ResidentStore {
   // Collective with rank 1's serve_far_blocks (in_place true): sends the far slots, opens the
   // shared window, waits until rank 1 holds every far block, and checks them there (structure,
   // and hashes unless told not to). out/in: the view's decoders. far_slots: as RankTransfer's.
-  FarRankStore(std::shared_ptr<const GraphFile> file, const std::vector<unsigned char>& far_slots,
-               const BlockDecoder* out, const BlockDecoder* in, bool weights, bool check_hashes);
+  FarRankStore(const std::shared_ptr<const GraphFile>& file,
+               const std::vector<unsigned char>& far_slots, const BlockDecoder* out,
+               const BlockDecoder* in, bool weights, bool check_hashes);
   // Tells rank 1 the run is over and closes the window (collective).
   ~FarRankStore() override;
   FarRankStore(const FarRankStore&) = delete;

@@ -25,6 +25,7 @@
 #include <memory>
 
 #include "mpi/comm.h"
+#include "mpi/window.h"
 
 namespace tg::dist {
 

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "mpi/comm.h"
+#include "mpi/window.h"
 
 namespace tg::dist {
 

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "mpi/comm.h"
+#include "mpi/window.h"
 
 namespace tg::dist {
 
