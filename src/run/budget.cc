@@ -138,6 +138,13 @@ TieredStores make_tiered_stores(const TierPlan& plan, std::shared_ptr<const Grap
   s.local = std::make_unique<MappedStore>(out, in, file->blocks_per_side());
   if (plan.far == "numa") {
     const NumaNodes nodes = numa_nodes();
+    if (!numa_built()) {
+      fail(
+          "{} binds memory to a node with libnuma, and this build of tiergraph has none (libnuma "
+          "was not found when it was built: install libnuma-dev, as scripts/setup.sh does, and "
+          "build again)",
+          option_with("far", "numa"));
+    }
     if (!nodes.available)
       fail("{} needs NUMA support, and this kernel has none", option_with("far", "numa"));
     const int node = options.far_node.value_or(nodes.farthest);

@@ -2,8 +2,10 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#if TG_HAVE_NUMA
 #include <numa.h>
 #include <numaif.h>
+#endif
 #include <sched.h>
 #include <unistd.h>
 
@@ -14,6 +16,9 @@
 #include "util/read_at.h"
 
 namespace tg {
+#if TG_HAVE_NUMA
+
+bool numa_built() { return true; }
 
 namespace {
 
@@ -112,4 +117,21 @@ NumaStore::NumaStore(std::shared_ptr<const GraphFile> file,
        fmt::format("placed on NUMA node {}", node));
 }
 
+#else  // built without libnuma: no node is known, and the numa tier is refused
+
+bool numa_built() { return false; }
+NumaNodes numa_nodes() { return {}; }
+int NumaStore::node_of(const void*) { return -1; }
+void FreeOnNode::operator()(unsigned char*) const {}
+NumaStore::NumaStore(std::shared_ptr<const GraphFile> file,
+                     const std::function<bool(const BlockId&)>&, const BlockDecoder*,
+                     const BlockDecoder*, int node, bool, bool)
+    : ResidentStore(std::move(file)), node_(node) {
+  fail(
+      "the numa tier binds memory to a node with libnuma, and this build of tiergraph has none "
+      "(libnuma was not found when it was built: install libnuma-dev, as scripts/setup.sh does, "
+      "and build again)");
+}
+
+#endif
 }  // namespace tg

@@ -14,6 +14,10 @@
 
 namespace tg {
 
+// Whether this build has the numa tier (libnuma was found); without it numa_nodes() says none
+// is available and NumaStore refuses, saying why.
+bool numa_built();
+
 // NUMA nodes as libnuma sees them.
 struct NumaNodes {
   bool available = false;  // libnuma works (the kernel has NUMA support)

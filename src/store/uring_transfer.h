@@ -3,9 +3,8 @@
 // be aligned to 4 KiB (offsets, lengths, buffer addresses); the store rounds them out.
 #pragma once
 
-#include <liburing.h>
-
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -16,6 +15,9 @@ namespace tg {
 
 class UringTransfer final : public Transfer {
  public:
+  // Whether this build has the file tier (liburing was found); without it the constructor
+  // refuses, saying why.
+  static bool built();
   static constexpr uint64_t kAlignment = 4096;
   // The most ranges one request may have (a selection's groups; a piece has four). A sparse
   // step over a large block reads a few KiB for each of thousands of vertices, so a request
@@ -45,7 +47,8 @@ class UringTransfer final : public Transfer {
 
   std::string path_;
   int fd_ = -1;
-  io_uring ring_{};
+  struct Ring;  // liburing's io_uring (uring_transfer.cc)
+  std::unique_ptr<Ring> ring_;
   std::mutex mutex_;       // the submission side and the pending table
   std::mutex reap_mutex_;  // one thread reaps completions at a time
   std::unordered_map<uint64_t, Pending> pending_;

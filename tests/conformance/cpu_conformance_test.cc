@@ -63,6 +63,8 @@ class CpuConformance : public ::testing::TestWithParam<CpuSetup> {};
 
 TEST_P(CpuConformance, EveryKernelGivesTheReferenceAnswer) {
   const CpuSetup& setup = GetParam();
+  if (setup.store == Store::kFile && !UringTransfer::built())
+    GTEST_SKIP() << "built without io_uring";
   conformance::expect_every_kernel_conforms(
       setup.name, [&](const auto& g, const auto& file, auto run) -> std::optional<AlgorithmResult> {
         constexpr bool kWeights =

@@ -64,6 +64,7 @@ uint64_t expect_same_everywhere(const std::vector<std::shared_ptr<const GraphFil
          {StoreKind::kMapped, StoreKind::kCopying, StoreKind::kPieces, StoreKind::kFile}) {
       for (Schedule schedule : {Schedule::kVertex, Schedule::kBlock}) {
         if (store == StoreKind::kPieces && schedule == Schedule::kVertex) continue;
+        if (store == StoreKind::kFile && !UringTransfer::built()) continue;  // no io_uring built
         for (int threads : {1, 2}) {
           const Setup s{store, schedule, threads};
           omp_set_num_threads(threads);
@@ -434,6 +435,7 @@ TEST(CopyingStore, APieceThatFailsItsCheckIsNamed) {
 // The file tier reads the graph through a descriptor opened with O_DIRECT (no page cache), and
 // its reads are whole 4 KiB units: bytes moved are a multiple of 4096 and at least the blocks'.
 TEST(FileStore, ReadsWithODirectInWholePages) {
+  if (!UringTransfer::built()) GTEST_SKIP() << "built without io_uring";
   auto file = kronecker_graph(12, false, GeneratedWeights::kNone, 4, "bs-odirect", true);
   GraphView<uint32_t, NoWeight> g(file);
   Engine reference(g, EngineOptions{});

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "store/file_calibration.h"
+#include "store/uring_transfer.h"
 #include "test_graphs.h"
 #include "util/error.h"
 
@@ -123,6 +124,7 @@ TEST(FetchProfile, BadValuesAreShownAsWritten) {
 }
 
 TEST(FileCalibration, MeasuresReadsOfARealFile) {
+  if (!UringTransfer::built()) GTEST_SKIP() << "built without io_uring";
   const std::string path = temp_path("calibrate.bin");
   {
     std::ofstream out(path, std::ios::binary);

@@ -18,7 +18,7 @@ using testing::kronecker_graph;
 
 TEST(NumaStore, HoldsTheFilesBlocksOnItsNode) {
   const NumaNodes nodes = numa_nodes();
-  if (!nodes.available) GTEST_SKIP() << "no NUMA support in this kernel";
+  if (!nodes.available) GTEST_SKIP() << "no NUMA support (in this kernel, or in this build)";
   const auto file = kronecker_graph(11, false, GeneratedWeights::kInteger, 4, "numa-store.tg");
   const GraphView<uint32_t, int32_t> view(file);
   // Every other block: the store must route by block, not hold a prefix of the file.
@@ -56,7 +56,7 @@ TEST(NumaStore, HoldsTheFilesBlocksOnItsNode) {
 }
 
 TEST(NumaStore, RefusesANodeWithoutMemory) {
-  if (!numa_nodes().available) GTEST_SKIP() << "no NUMA support in this kernel";
+  if (!numa_nodes().available) GTEST_SKIP() << "no NUMA support (in this kernel, or in this build)";
   const auto file = kronecker_graph(8, false, GeneratedWeights::kNone, 2, "numa-refuse.tg");
   const GraphView<uint32_t, NoWeight> view(file);
   EXPECT_THROW(NumaStore(
