@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <cctype>
 #include <memory>
 #include <optional>
 #include <string>
@@ -66,6 +67,18 @@ AlgorithmResult reference(const Kernel& k, const View& g, const KernelArgs& args
   omp_set_num_threads(threads);
   return r;
 }
+
+// A test's name from its setup's name ("ring, 4 slices" -> "ring__4_slices"): GoogleTest takes
+// letters, digits and '_' only.
+struct SetupName {
+  template <typename Info>
+  std::string operator()(const Info& info) const {
+    std::string name;
+    for (const char* c = info.param.name; *c; ++c)
+      name += std::isalnum(static_cast<unsigned char>(*c)) ? *c : '_';
+    return name;
+  }
+};
 
 // f(view) over the graph: weighted where the kernel reads weights and the graph has them. The
 // graphs have 32-bit ids and int32 or double weights, so only those views are compiled.

@@ -79,12 +79,7 @@ TEST_P(CpuConformance, EveryKernelGivesTheReferenceAnswer) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Setups, CpuConformance, ::testing::ValuesIn(kSetups),
-                         [](const ::testing::TestParamInfo<CpuSetup>& param) {
-                           std::string name;
-                           for (const char* c = param.param.name; *c; ++c)
-                             name += std::isalnum(static_cast<unsigned char>(*c)) ? *c : '_';
-                           return name;
-                         });
+                         conformance::SetupName{});
 
 }  // namespace
 }  // namespace tg

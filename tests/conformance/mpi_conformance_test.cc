@@ -82,12 +82,7 @@ TEST_P(RankConformance, EveryKernelGivesTheReferenceAnswer) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Setups, RankConformance, ::testing::ValuesIn(kSetups),
-                         [](const ::testing::TestParamInfo<RankSetup>& param) {
-                           std::string name;
-                           for (const char* c = param.param.name; *c; ++c)
-                             name += std::isalnum(static_cast<unsigned char>(*c)) ? *c : '_';
-                           return name;
-                         });
+                         conformance::SetupName{});
 
 }  // namespace
 }  // namespace tg
