@@ -240,7 +240,7 @@ nb::dict run(const std::shared_ptr<const tg::GraphFile>& file, const std::string
     r.budget.far_ratio = ratio;
   }
   if (o.contains("far")) {
-    take(o, "far", r.budget.far);
+    take_choice(o, "far", r.budget.far);
     r.far_given = true;
   }
   if (o.contains("far_node")) {

@@ -1,5 +1,6 @@
 #include "cli/budget_options.h"
 
+#include "cli/choice_option.h"
 #include "cli/validators.h"
 
 namespace tg::cli {
@@ -16,16 +17,15 @@ void add_budget_options(CLI::App& cmd, run::BudgetArgs& a) {
   cmd.add_option(
       "--far-ratio", a.far_ratio,
       "The share of edge bytes placed on the far tier, 0 to 1 (the other way to give a budget)");
-  cmd.add_option(
-         "--far", a.far,
-         "The far tier under a budget: file (the graph file, read with O_DIRECT through io_uring "
-         "into a "
-         "pipeline of buffers), numa (memory bound to a NUMA node, read in place) or rank (a "
-         "far-memory rank "
-         "read with one-sided MPI_Rget: start with mpirun -np 2); paging is the kernel-paging "
-         "baseline (every "
-         "block through the file's mapping with MADV_RANDOM; run it inside a cgroup memory limit)")
-      ->check(CLI::IsMember({"file", "numa", "rank", "paging"}));
+  add_choice(
+      &cmd, "--far", a.far,
+      "The far tier under a budget: file (the graph file, read with O_DIRECT through io_uring "
+      "into a "
+      "pipeline of buffers), numa (memory bound to a NUMA node, read in place) or rank (a "
+      "far-memory rank "
+      "read with one-sided MPI_Rget: start with mpirun -np 2); paging is the kernel-paging "
+      "baseline (every "
+      "block through the file's mapping with MADV_RANDOM; run it inside a cgroup memory limit)");
   cmd.add_option("--profile", a.profile,
                  "A fetch profile from `tiergraph calibrate` for the far tier (file or rank): the "
                  "chunk size and depth "

@@ -98,7 +98,7 @@ std::shared_ptr<const GraphFile> open_graph(const RunArgs& a) {
 void run_command(const RunArgs& a) {
   const run::RunRequest& r = a.request;
   const uint64_t baseline_rss = current_rss_bytes();
-  const bool far_ranks = r.budget.given() && r.budget.far == "rank";
+  const bool far_ranks = r.budget.given() && r.budget.far == FarTier::kRank;
   const bool under_mpirun = mpi::launched() && mpi::launched_size() > 1;
   // Under mpirun every process checks the same options and opens the same file: MPI starts
   // first, so the start is agreed on (mpi::agree) and an error every rank meets is told once.

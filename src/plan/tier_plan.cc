@@ -49,16 +49,19 @@ std::string hot_parts(const TierPlan& plan) {
   return parts;
 }
 
+// The engine's declaration (PlanRequest::engine_holding).
+EngineHolding engine_holding(const PlanRequest& r, uint64_t largest_range) {
+  return r.engine_holding ? r.engine_holding(largest_range) : EngineHolding{};
+}
+
 // When a pull's slice accumulators (a range's worth a thread) are much of what the run needs, a
 // finer grid is the cure: said in a refusal.
 std::string grid_hint(const GraphFile& file, const PlanRequest& r, uint64_t needed) {
   const uint64_t n = file.num_vertices();
-  const uint64_t pull =
-      pull_scratch_bytes(n, largest_range(file), file.id_bytes(), r.passes, r.threads);
+  const uint64_t pull = engine_holding(r, largest_range(file)).pull_scratch;
   const uint32_t p = file.blocks_per_side(), finer = p * 8;
   if (pull * 8 < needed || p >= 64) return "";
-  const uint64_t then =
-      pull_scratch_bytes(n, (n + finer - 1) / finer, file.id_bytes(), r.passes, r.threads);
+  const uint64_t then = engine_holding(r, (n + finer - 1) / finer).pull_scratch;
   return fmt::format(
       "; of that, a pull's accumulators take {} on this {}x{} grid (a range's worth for each of {} "
       "threads, at most every vertex), which a finer grid cuts: the graph built (or reblocked) "
@@ -70,34 +73,12 @@ std::string grid_hint(const GraphFile& file, const PlanRequest& r, uint64_t need
 
 }  // namespace
 
-uint64_t pull_scratch_bytes(uint64_t n, uint64_t largest_range, unsigned id_bytes,
-                            const PassShape& passes, uint32_t threads) {
-  const uint64_t live = std::min(n, uint64_t{std::max<uint32_t>(threads, 1)} * largest_range);
-  return live * passes.pull_scratch_bytes(id_bytes);
-}
-
 uint64_t largest_range(const GraphFile& file) {
   const auto ranges = file.ranges();
   uint64_t largest = 0;
   for (size_t r = 0; r + 1 < ranges.size(); ++r)
     largest = std::max(largest, ranges[r + 1] - ranges[r]);
   return largest;
-}
-
-// The engine's own sets and an algorithm's frontiers, at most: the claim bitmap, the pull
-// pass's chunks, the push buffers (an id per vertex activated in a pass) and two frontiers (this
-// pass's and the next, each a list of ids or a bitmap). A kernel without frontier lists (PageRank's
-// passes run over every vertex and activate none) holds bitmaps only (the claim bitmap, a fused
-// pull's next set, one spare): counting lists for it made Kronecker-27 (2^27 vertices) need 7 GiB
-// where 5.6 do.
-uint64_t frontier_bytes(uint64_t n, uint64_t largest_range, unsigned id_bytes,
-                        const PassShape& passes, uint32_t threads) {
-  const uint64_t bitmap = (n + 63) / 64 * 8;
-  // The pull pass's balanced chunks: 32 a thread (Adjacency::balanced_chunks).
-  const uint64_t chunks = (uint64_t{std::max<uint32_t>(threads, 1)} * 32 + 1) * 8;
-  const uint64_t pull = pull_scratch_bytes(n, largest_range, id_bytes, passes, threads);
-  if (!passes.frontier_lists) return 3 * bitmap + chunks + pull;
-  return bitmap + n * id_bytes + 2 * (n * id_bytes + bitmap) + chunks + pull;
 }
 
 uint64_t machine_memory_bytes() {
@@ -159,9 +140,8 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
     plan.end_row_ = r.rows->second;
   }
   plan.profile_source = r.profile.source;
-  const uint64_t n = file.num_vertices();
   plan.vertex_state = r.vertex_state_bytes;
-  plan.frontiers = frontier_bytes(n, largest_range(file), file.id_bytes(), r.passes, r.threads);
+  plan.frontiers = engine_holding(r, largest_range(file)).bytes;
   plan.index = r.index_bytes + small_section_bytes(file);
   const uint64_t results = r.result_bytes * std::max<uint32_t>(r.trials, 1);
   plan.result = results - (r.result_in_state ? r.result_bytes : 0);
@@ -184,7 +164,7 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
   for (Grid g : {Grid::kOut, Grid::kIn}) {
     if (g == Grid::kIn && !file.directed()) break;
     const double share = g == Grid::kOut ? out_share : in_share;
-    if (share <= 0 && r.far != "paging") {
+    if (share <= 0 && r.far != FarTier::kPaging) {
       unread_grid = true;
       for (uint32_t i = plan.first_row_; i < plan.end_row_; ++i)
         for (uint32_t j = 0; j < p; ++j) {
@@ -215,8 +195,7 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
   plan.buffer_bytes = std::min(largest, std::max(kWholeBlockBytes, r.profile.chunk_bytes));
   plan.chunk_bytes = r.profile.chunk_bytes;
   // The numa tier, and a far rank on this machine, are read in place: no pipeline.
-  const bool fetching =
-      r.far != "numa" && r.far != "paging" && !(r.far == "rank" && r.far_in_place);
+  const bool fetching = r.far == FarTier::kFile || (r.far == FarTier::kRank && !r.far_in_place);
   auto pool_of = [&](uint64_t buffer) {
     return fetching
                ? CopyingStore::pool_bytes_for(plan.buffers, plan.depth, buffer, kTransferAlignment)
@@ -230,7 +209,7 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
         plan.first_row_, plan.end_row_ - 1, p));
   }
   uint64_t local_target = 0;
-  if (r.far == "paging") {
+  if (r.far == FarTier::kPaging) {
     // The kernel-paging baseline: every block is the file's mapping, and the kernel pages them
     // in and out within the process's memory limit; tiergraph places nothing.
     local_target = ~uint64_t{0};
@@ -368,7 +347,7 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
     plan.reasons.push_back(fmt::format(
         "{} of {} blocks local ({}), {} far on the {} tier ({}): far ratio {:.3f}",
         plan.local_blocks, plan.local_blocks + plan.far_blocks, bytes_text(plan.local_bytes),
-        plan.far_blocks, r.far, bytes_text(plan.far_bytes), plan.far_ratio));
+        plan.far_blocks, far_tier_name(r.far), bytes_text(plan.far_bytes), plan.far_ratio));
     plan.reasons.push_back(
         fmt::format("a pass is expected to read {} from the far tier (far blocks weighted by the "
                     "share of passes reading their grid)",
@@ -378,7 +357,7 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
           "pipeline: {} buffers of {}, {} requests in flight, read in chunks of {} ({} profile)",
           plan.buffers, bytes_text(plan.buffer_bytes), plan.depth, bytes_text(plan.chunk_bytes),
           plan.profile_source));
-    } else if (r.far == "rank") {
+    } else if (r.far == FarTier::kRank) {
       plan.reasons.push_back(
           "rank: the far-memory rank shares this machine, so its window is shared memory that "
           "every "
@@ -399,7 +378,7 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
 }
 
 nlohmann::json TierPlan::to_json() const {
-  nlohmann::json j{{"far", far},
+  nlohmann::json j{{"far", far_tier_name(far)},
                    {"minimum_bytes", minimum()},
                    {"memory",
                     {{"vertex_state", vertex_state},
@@ -430,7 +409,7 @@ nlohmann::json TierPlan::to_json() const {
 std::string TierPlan::describe() const {
   std::string out;
   for (const auto& line : reasons) out += "- " + line + "\n";
-  if (far == "paging")
+  if (far == FarTier::kPaging)
     return out + fmt::format(
                      "local memory: {} hot; the kernel keeps what fits of the {} of edge blocks\n",
                      format_byte_size(minimum()), format_byte_size(edge_bytes));

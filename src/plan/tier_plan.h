@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -24,6 +25,7 @@
 #include <vector>
 
 #include "graph/graph_file.h"
+#include "plan/far_tier.h"
 #include "plan/pass_shape.h"
 #include "store/block_store.h"
 #include "store/fetch_profile.h"
@@ -39,19 +41,21 @@ inline constexpr uint64_t kFixedOverheadBytes = uint64_t{64} << 20;
 // whole blocks can be read as selections).
 inline constexpr uint64_t kWholeBlockBytes = uint64_t{4} << 20;
 
-// What the engine's own sets and a kernel's frontiers hold at most on n vertices whose largest
-// vertex range (of the block grid) has `largest_range` vertices (the plan's `frontiers`).
-uint64_t frontier_bytes(uint64_t n, uint64_t largest_range, unsigned id_bytes,
-                        const PassShape& passes, uint32_t threads);
-
-// Of those, a block-major pull's slice accumulators: each thread works on one slice at a time and
-// a slice lies within one range, so at most `threads` ranges' worth (all n on a 1x1 grid).
-uint64_t pull_scratch_bytes(uint64_t n, uint64_t largest_range, unsigned id_bytes,
-                            const PassShape& passes, uint32_t threads);
-
 // The vertices of the file's largest vertex range.
 uint64_t largest_range(const GraphFile& file);
 
+// What the engine holds besides vertex state (its sets and a kernel's frontiers: the plan's
+// `frontiers`), as the engine declares it (the CPU engine's: engine/cpu/working_memory.h); of
+// that, a block-major pull's accumulators, which a finer grid cuts.
+struct EngineHolding {
+  uint64_t bytes = 0, pull_scratch = 0;
+};
+
+// What a run holds besides edge blocks comes from the component that holds it, each declaring
+// its own bound: the kernel its vertex state and result (run/kernels.h), the engine its sets
+// (engine_holding), the view its block index, an MPI rank's exchange its buffers
+// (engine/mpi/rank_memory.h), the fetching store its pool (CopyingStore::pool_bytes_for, sized
+// here). The plan sums them and places edge blocks in the rest.
 struct PlanRequest {
   std::string algorithm;            // its name, for messages
   PassShape passes;                 // the grids its passes read, its frontiers (the kernel's)
@@ -60,11 +64,14 @@ struct PlanRequest {
   uint32_t trials = 1;              // each trial's result is held to the end of the run
   bool result_in_state =
       false;  // the last trial's result is within vertex_state_bytes (its joint peak)
-  uint64_t index_bytes = 0;         // the in-memory block index (decoders, DCSR presence)
+  uint64_t index_bytes = 0;  // the in-memory block index (decoders, DCSR presence)
+  // The engine's declaration for a grid whose largest vertex range has this many vertices: asked
+  // for the file's grid, and for a finer one to name the cure in a refusal. Unset: none held.
+  std::function<EngineHolding(uint64_t largest_range)> engine_holding;
   bool weights = false;             // passes read the weights part
   std::optional<uint64_t> budget;   // --memory-budget
   std::optional<double> far_ratio;  // --far-ratio (give one of the two)
-  std::string far = "file";         // the far tier: file, numa, rank or paging
+  FarTier far = FarTier::kFile;
   bool far_in_place = false;  // rank: its window is shared memory, read in place (no pipeline)
   uint32_t threads = 1;
   FetchProfile profile;
@@ -88,7 +95,7 @@ struct TierPlan {
     return vertex_state + frontiers + index + result + pool + communication;
   }
   std::optional<uint64_t> budget;
-  std::string far;
+  FarTier far = FarTier::kFile;
   // Edge bytes of the grids the algorithm reads, and how they are placed.
   uint64_t edge_bytes = 0, local_bytes = 0, far_bytes = 0;
   uint64_t local_blocks = 0, far_blocks = 0;

@@ -36,11 +36,11 @@ void check_budget_options(const BudgetArgs& a, bool far_given) {
   }
   if (!a.given() && far_given)
     fail("{} places blocks under a budget: give {} or {} too", option_name("far"), budget, ratio);
-  if (a.far_node && a.far != "numa") {
+  if (a.far_node && a.far != FarTier::kNuma) {
     fail("{} names the node of the numa tier: give {} too", option_name("far-node"),
          option_with("far", "numa"));
   }
-  if (a.far_rank_copy && a.far != "rank") {
+  if (a.far_rank_copy && a.far != FarTier::kRank) {
     fail("{} says how a far-memory rank is read: give {} too", option_name("far-rank-copy"),
          option_with("far", "rank"));
   }
@@ -48,9 +48,9 @@ void check_budget_options(const BudgetArgs& a, bool far_given) {
     fail("{} sizes the fetch pipeline under a budget: give {} or {} too", option_name("profile"),
          budget, ratio);
   }
-  if (!a.profile.empty() && a.far != "file" && a.far != "rank") {
+  if (!a.profile.empty() && a.far != FarTier::kFile && a.far != FarTier::kRank) {
     fail("{} sizes the fetch pipeline of the file and rank tiers; {} fetches nothing",
-         option_name("profile"), option_with("far", a.far));
+         option_name("profile"), option_with("far", far_tier_name(a.far)));
   }
 }
 
@@ -64,13 +64,15 @@ TierPlan make_plan(const BudgetArgs& a, const GraphFile& file, const PlanInputs&
   r.result_in_state = in.result_in_state;
   r.trials = in.trials;
   r.index_bytes = in.index_bytes;
+  r.engine_holding = in.engine_holding;
   r.weights = in.weights;
   if (!a.memory_budget.empty()) r.budget = parse_byte_size(a.memory_budget);
   r.far_ratio = a.far_ratio;
   r.far = a.far;
   r.threads = in.threads;
   r.far_in_place = in.far_in_place;
-  if (!a.profile.empty()) r.profile = load_fetch_profile(a.profile, a.far);
+  if (!a.profile.empty())
+    r.profile = load_fetch_profile(a.profile, std::string(far_tier_name(a.far)));
   r.machine_bytes = machine_memory_bytes();
   if (in.masters) {
     // The rows of the ranges that hold the masters (rank bounds are 64-aligned; ranges need not
@@ -127,16 +129,16 @@ TieredStores make_tiered_stores(const TierPlan& plan, std::shared_ptr<const Grap
                                 const TierOptions& options) {
   TieredStores s;
   if (!plan.needs_far_tier()) {
-    if (plan.far == "rank" && options.far_rank_in_place) {
+    if (plan.far == FarTier::kRank && options.far_rank_in_place) {
       s.idle_far_rank = std::make_shared<FarRankStore>(file, plan.far_slots(), out, in,
                                                        options.weights, options.check_hashes);
-    } else if (plan.far == "rank") {
+    } else if (plan.far == FarTier::kRank) {
       s.idle_far_rank = std::make_shared<RankTransfer>(*file, plan.far_slots(), 1 << 20);
     }
     return s;
   }
   s.local = std::make_unique<MappedStore>(out, in, file->blocks_per_side());
-  if (plan.far == "numa") {
+  if (plan.far == FarTier::kNuma) {
     const NumaNodes nodes = numa_nodes();
     if (!numa_built()) {
       fail(
@@ -157,7 +159,7 @@ TieredStores make_tiered_stores(const TierPlan& plan, std::shared_ptr<const Grap
     s.far = std::make_unique<NumaStore>(
         file, [&plan](const BlockId& b) { return plan.is_far(b); }, out, in, node, options.weights,
         options.check_hashes);
-  } else if (plan.far == "rank" && options.far_rank_in_place) {
+  } else if (plan.far == FarTier::kRank && options.far_rank_in_place) {
     s.far = std::make_unique<FarRankStore>(file, plan.far_slots(), out, in, options.weights,
                                            options.check_hashes);
   } else {
@@ -169,7 +171,7 @@ TieredStores make_tiered_stores(const TierPlan& plan, std::shared_ptr<const Grap
     o.with_weights = options.weights;
     o.check_hashes = options.check_hashes;
     std::unique_ptr<Transfer> transfer;
-    if (plan.far == "rank") {
+    if (plan.far == FarTier::kRank) {
       transfer = std::make_unique<RankTransfer>(*file, plan.far_slots(), plan.chunk_bytes);
     } else {
       transfer =

@@ -3,12 +3,14 @@
 // graph.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 
+#include "engine/cpu/working_memory.h"
 #include "engine/mpi/rank_memory.h"
 #include "graph/graph_file.h"
 #include "plan/tier_plan.h"
@@ -19,7 +21,7 @@ namespace tg::run {
 struct BudgetArgs {
   std::string memory_budget;  // empty: none
   std::optional<double> far_ratio;
-  std::string far = "file";
+  FarTier far = FarTier::kFile;
   std::optional<int> far_node;  // --far numa: the node (default: the farthest from this CPU's)
   std::string profile;          // --profile: a calibrated fetch profile (empty: the defaults)
   bool far_rank_copy =
@@ -33,10 +35,11 @@ void check_budget_options(const BudgetArgs& args, bool far_given);
 // What one trial of `algorithm` holds besides edge blocks, and the plan for the rest.
 struct PlanInputs {
   std::string_view algorithm;
-  PassShape passes;             // the kernel's
-  uint64_t state_bytes = 0;     // the kernel's vertex state
-  uint64_t index_bytes = 0;     // the view's block index
-  bool weights = false;         // its passes read weights
+  PassShape passes;                                       // the kernel's
+  uint64_t state_bytes = 0;                               // the kernel's vertex state
+  uint64_t index_bytes = 0;                               // the view's block index
+  std::function<EngineHolding(uint64_t)> engine_holding;  // the engine's sets (PlanRequest)
+  bool weights = false;                                   // its passes read weights
   bool parents = false;         // bfs --parents: a second per-vertex result
   bool result_in_state = true;  // the last trial's result is within state_bytes (not on an MPI
                                 // rank: rank 0 gathers a copy)
@@ -65,6 +68,11 @@ PlanInputs plan_inputs(const Kernel& kernel, const View& view, bool weights, boo
                 .passes = kernel.passes,
                 .state_bytes = kernel.state_bytes(view.file(), id_bytes, weights, parents),
                 .index_bytes = view.index_bytes(),
+                .engine_holding =
+                    [n = view.file().num_vertices(), id_bytes, passes = kernel.passes,
+                     threads](uint64_t largest_range) {
+                      return cpu_engine_holding(n, largest_range, id_bytes, passes, threads);
+                    },
                 .weights = weights,
                 .parents = parents,
                 .result_in_state = !rank,

@@ -1,6 +1,6 @@
 // The options of a run that name one of a few choices (--direction, --schedule, --store,
-// --store-order, --exchange, --barrier), each an enum with one table of its names: the fronts
-// parse a user's word once, with one message ("--direction must be auto, push or pull, got
+// --store-order, --exchange, --barrier, --far), each an enum with one table of its names: the
+// fronts parse a user's word once, with one message ("--direction must be auto, push or pull, got
 // 'sideways'"; from Python "direction must be ..."), and reports name a value back from the same
 // table. Below the fronts no layer sees the words.
 #pragma once
@@ -14,6 +14,7 @@
 #include "engine/direction.h"
 #include "engine/mpi/dist_types.h"
 #include "engine/schedule.h"
+#include "plan/far_tier.h"
 #include "store/pread_transfer.h"
 #include "util/error.h"
 #include "util/option_names.h"
@@ -60,6 +61,10 @@ struct Choices<Exchange> {
       {{"collective", Exchange::kCollective},
        {"ring", Exchange::kRing},
        {"accumulate", Exchange::kAccumulate}}};
+};
+template <>
+struct Choices<FarTier> {
+  static constexpr auto kNames = kFarTierNames;  // the plan names the tier in its reports too
 };
 template <>
 struct Choices<Barrier> {

@@ -104,7 +104,7 @@ nlohmann::json report_json(const RunRequest& a, const GraphFile& file, const Run
     // the numa tier's node is the local one, and RSS cannot tell them apart); on ranks, the
     // largest rank's against the budget each rank plans for.
     // The paging baseline is held to its budget by the kernel (a cgroup limit), not by tiergraph.
-    if (out.plan->budget && out.plan->far != "paging") {
+    if (out.plan->budget && out.plan->far != FarTier::kPaging) {
       j["within_budget"] = extras.local_peak_rss <= *out.plan->budget + kFixedOverheadBytes;
     }
   }

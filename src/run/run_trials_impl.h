@@ -210,7 +210,7 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
     }
     if (a.verify && root && out.plan->budget)
       check_verifier_fits(*out.plan, a.trials, kernel.verify_bytes(*file));
-    if (out.plan->far == "paging") file->advise_random();
+    if (out.plan->far == FarTier::kPaging) file->advise_random();
     Timer check_timer;
     check_local_blocks(*file, *out.plan, !a.no_checksums, kWeights);
     extras.check_seconds = check_timer.seconds();

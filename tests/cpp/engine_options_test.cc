@@ -9,6 +9,7 @@
 
 #include "algorithms/sources.h"
 #include "engine/cpu/engine.h"
+#include "engine/cpu/working_memory.h"
 #include "plan/tier_plan.h"
 #include "run/kernels.h"
 #include "store/copying_store.h"

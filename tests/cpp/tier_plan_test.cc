@@ -10,6 +10,7 @@
 
 #include "algorithms/pagerank.h"
 #include "engine/cpu/engine.h"
+#include "engine/cpu/working_memory.h"
 #include "run/kernels.h"
 #include "test_graphs.h"
 #include "util/error.h"
@@ -20,8 +21,8 @@ namespace {
 using testing::kronecker_graph;
 
 // A request for the kernel of that name, with its own pass shape (as run/budget.h makes one).
-PlanRequest request(const std::string& algorithm, std::optional<uint64_t> budget,
-                    std::optional<double> ratio) {
+PlanRequest request(const GraphFile& g, const std::string& algorithm,
+                    std::optional<uint64_t> budget, std::optional<double> ratio) {
   PlanRequest r;
   r.algorithm = algorithm;
   for_each_kernel([&](const auto& kernel) {
@@ -33,6 +34,10 @@ PlanRequest request(const std::string& algorithm, std::optional<uint64_t> budget
   r.budget = budget;
   r.far_ratio = ratio;
   r.threads = 2;
+  r.engine_holding = [n = g.num_vertices(), id_bytes = g.id_bytes(),
+                      passes = r.passes](uint64_t largest_range) {
+    return cpu_engine_holding(n, largest_range, id_bytes, passes, 2);
+  };
   return r;
 }
 
@@ -60,9 +65,9 @@ Placed placed(const GraphFile& g, const TierPlan& plan, Grid grid) {
 
 TEST(TierPlan, ABudgetsClassesFitAndAddUp) {
   const auto g = kronecker_graph(12, true, GeneratedWeights::kNone, 8, "plan-undirected.tg");
-  const auto all_far = plan_tiers(*g, request("bfs", std::nullopt, 1.0));
+  const auto all_far = plan_tiers(*g, request(*g, "bfs", std::nullopt, 1.0));
   const uint64_t budget = all_far.minimum() + all_far.edge_bytes / 2;
-  const auto plan = plan_tiers(*g, request("bfs", budget, std::nullopt));
+  const auto plan = plan_tiers(*g, request(*g, "bfs", budget, std::nullopt));
   EXPECT_LE(plan.minimum() + plan.local_bytes, budget);
   EXPECT_EQ(plan.local_bytes + plan.far_bytes, plan.edge_bytes);
   EXPECT_GT(plan.local_bytes, 0u);
@@ -80,7 +85,7 @@ TEST(TierPlan, ABudgetsClassesFitAndAddUp) {
 
 TEST(TierPlan, DenseBlocksStayLocalFirstAndNoFarBlockWouldFit) {
   const auto g = kronecker_graph(12, true, GeneratedWeights::kNone, 8, "plan-dense.tg");
-  const auto plan = plan_tiers(*g, request("bfs", std::nullopt, 0.5));
+  const auto plan = plan_tiers(*g, request(*g, "bfs", std::nullopt, 0.5));
   const auto target = static_cast<uint64_t>(0.5 * static_cast<double>(plan.edge_bytes));
   ASSERT_LE(plan.local_bytes, target);
   double densest = 0;
@@ -108,7 +113,7 @@ TEST(TierPlan, DenseBlocksStayLocalFirstAndNoFarBlockWouldFit) {
 TEST(TierPlan, PageRankKeepsTheInGridAndPlacesTheOutGridFar) {
   const auto g = kronecker_graph(12, false, GeneratedWeights::kNone, 4, "plan-pr.tg");
   ASSERT_TRUE(g->directed());
-  const auto plan = plan_tiers(*g, request("pr", std::nullopt, 0.5));
+  const auto plan = plan_tiers(*g, request(*g, "pr", std::nullopt, 0.5));
   const Placed in = placed(*g, plan, Grid::kIn), out = placed(*g, plan, Grid::kOut);
   EXPECT_EQ(out.local_blocks, 0u);  // PageRank pulls: the out grid is never expected to be read
   EXPECT_EQ(in.local + in.far, plan.edge_bytes);  // the ratio counts the grid it reads
@@ -116,7 +121,7 @@ TEST(TierPlan, PageRankKeepsTheInGridAndPlacesTheOutGridFar) {
   EXPECT_GT(in.local, 0u);
   EXPECT_GT(plan.pool, 0u);
   // SSSP pushes: the other way round.
-  const auto sssp = plan_tiers(*g, request("sssp", std::nullopt, 0.0));
+  const auto sssp = plan_tiers(*g, request(*g, "sssp", std::nullopt, 0.0));
   EXPECT_EQ(placed(*g, sssp, Grid::kIn).local_blocks, 0u);
   EXPECT_EQ(placed(*g, sssp, Grid::kOut).far_blocks, 0u);
   EXPECT_GT(sssp.pool, 0u);  // the in grid is far, so a pipeline exists should a pass pull
@@ -127,7 +132,7 @@ TEST(TierPlan, PageRankKeepsTheInGridAndPlacesTheOutGridFar) {
 // after the state is gone; a verifier finds them all.
 TEST(TierPlan, ResultsCountTheTrialsAndNotWhatTheStateHolds) {
   const auto g = kronecker_graph(10, true, GeneratedWeights::kNone, 1, "plan-results.tg");
-  PlanRequest r = request("radii", std::nullopt, 1.0);
+  PlanRequest r = request(*g, "radii", std::nullopt, 1.0);
   const auto copied = plan_tiers(*g, r);
   EXPECT_EQ(copied.result, 800u);
   EXPECT_EQ(copied.results_held, 800u);
@@ -148,11 +153,11 @@ TEST(TierPlan, ResultsCountTheTrialsAndNotWhatTheStateHolds) {
 TEST(TierPlan, PageRankCountsBitmapsNotFrontierLists) {
   const auto g = kronecker_graph(14, false, GeneratedWeights::kNone, 1, "plan-pr-frontiers.tg");
   const uint64_t n = g->num_vertices(), bitmap = (n + 63) / 64 * 8;
-  const auto pr = plan_tiers(*g, request("pr", std::nullopt, 0.5));
+  const auto pr = plan_tiers(*g, request(*g, "pr", std::nullopt, 0.5));
   // And the pull's chunks (32 a thread, 2 here) and its slice accumulators (a double and a state
   // byte a vertex: a fetching store's block-major pull holds one slice a thread, the whole range).
   EXPECT_EQ(pr.frontiers, 3 * bitmap + (2 * 32 + 1) * 8 + n * 9);
-  EXPECT_GE(plan_tiers(*g, request("bfs", std::nullopt, 0.5)).frontiers, 3 * n * g->id_bytes());
+  EXPECT_GE(plan_tiers(*g, request(*g, "bfs", std::nullopt, 0.5)).frontiers, 3 * n * g->id_bytes());
   GraphView<uint32_t, NoWeight> view(g);
   for (Schedule schedule : {Schedule::kVertex, Schedule::kBlock}) {
     Engine engine(view, EngineOptions{.schedule = schedule});
@@ -172,10 +177,10 @@ TEST(TierPlan, PullAccumulatorsAreARangeAThreadAndARefusalNamesAFinerGrid) {
   EXPECT_EQ(pull_scratch_bytes(n, largest_range(*four), 4, kPageRankShape, 2),
             2 * largest_range(*four) * 9);
   EXPECT_LT(largest_range(*four), n / 2);  // ranges balance arcs, not vertices
-  EXPECT_LT(plan_tiers(*four, request("pr", std::nullopt, 0.5)).frontiers,
-            plan_tiers(*one, request("pr", std::nullopt, 0.5)).frontiers);
+  EXPECT_LT(plan_tiers(*four, request(*four, "pr", std::nullopt, 0.5)).frontiers,
+            plan_tiers(*one, request(*one, "pr", std::nullopt, 0.5)).frontiers);
   try {
-    plan_tiers(*one, request("pr", 100000, std::nullopt));
+    plan_tiers(*one, request(*one, "pr", 100000, std::nullopt));
     FAIL() << "a budget below the minimum was accepted";
   } catch (const Error& e) {
     const std::string m = e.what();
@@ -186,11 +191,11 @@ TEST(TierPlan, PullAccumulatorsAreARangeAThreadAndARefusalNamesAFinerGrid) {
 
 TEST(TierPlan, FarRatiosZeroAndOne) {
   const auto g = kronecker_graph(12, true, GeneratedWeights::kInteger, 4, "plan-ratios.tg");
-  const auto none = plan_tiers(*g, request("sssp", std::nullopt, 0.0));
+  const auto none = plan_tiers(*g, request(*g, "sssp", std::nullopt, 0.0));
   EXPECT_EQ(none.far_bytes, 0u);
   EXPECT_FALSE(none.any_far());
   EXPECT_EQ(none.pool, 0u);  // no pipeline when nothing is far
-  const auto all = plan_tiers(*g, request("sssp", std::nullopt, 1.0));
+  const auto all = plan_tiers(*g, request(*g, "sssp", std::nullopt, 1.0));
   EXPECT_EQ(all.local_bytes, 0u);
   EXPECT_DOUBLE_EQ(all.far_ratio, 1.0);
   EXPECT_GT(all.pool, 0u);
@@ -199,7 +204,7 @@ TEST(TierPlan, FarRatiosZeroAndOne) {
 TEST(TierPlan, ImpossibleBudgetsAreRefusedWithWhatWouldFit) {
   const auto g = kronecker_graph(12, false, GeneratedWeights::kNone, 4, "plan-refuse.tg");
   try {
-    plan_tiers(*g, request("pr", 1000, std::nullopt));
+    plan_tiers(*g, request(*g, "pr", 1000, std::nullopt));
     FAIL() << "a budget below the minimum was accepted";
   } catch (const Error& e) {
     const std::string m = e.what();
@@ -207,21 +212,21 @@ TEST(TierPlan, ImpossibleBudgetsAreRefusedWithWhatWouldFit) {
     EXPECT_NE(m.find("needs at least"), std::string::npos) << m;
     EXPECT_NE(m.find("give --memory-budget"), std::string::npos) << m;
   }
-  auto over = request("pr", uint64_t{1} << 40, std::nullopt);
+  auto over = request(*g, "pr", uint64_t{1} << 40, std::nullopt);
   over.machine_bytes = uint64_t{1} << 30;
   EXPECT_THROW(plan_tiers(*g, over), Error);
-  EXPECT_THROW(plan_tiers(*g, request("pr", 0, std::nullopt)), Error);
-  EXPECT_THROW(plan_tiers(*g, request("pr", std::nullopt, 1.5)), Error);
-  EXPECT_THROW(plan_tiers(*g, request("pr", 1 << 30, 0.5)), Error);                // both
-  EXPECT_THROW(plan_tiers(*g, request("pr", std::nullopt, std::nullopt)), Error);  // neither
+  EXPECT_THROW(plan_tiers(*g, request(*g, "pr", 0, std::nullopt)), Error);
+  EXPECT_THROW(plan_tiers(*g, request(*g, "pr", std::nullopt, 1.5)), Error);
+  EXPECT_THROW(plan_tiers(*g, request(*g, "pr", 1 << 30, 0.5)), Error);                // both
+  EXPECT_THROW(plan_tiers(*g, request(*g, "pr", std::nullopt, std::nullopt)), Error);  // neither
 }
 
 // On an MPI rank the plan places only the blocks of its rows, counts its exchange as hot data,
 // and keeps what fits of those rows local under the rank's own budget.
 TEST(TierPlan, ARanksPlanPlacesOnlyItsRows) {
   const auto g = kronecker_graph(12, false, GeneratedWeights::kNone, 8, "plan-rows.tg");
-  const auto whole = plan_tiers(*g, request("pr", std::nullopt, 0.0));
-  PlanRequest r = request("pr", std::nullopt, 0.0);
+  const auto whole = plan_tiers(*g, request(*g, "pr", std::nullopt, 0.0));
+  PlanRequest r = request(*g, "pr", std::nullopt, 0.0);
   r.rows = {{2, 5}};
   r.communication_bytes = 4096;
   const auto rows = plan_tiers(*g, r);

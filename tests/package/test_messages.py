@@ -66,6 +66,7 @@ def test_a_far_ratio_out_of_range_is_invalid_input(on_disk, ratio):
     ({"schedule": "sideways"}, "schedule must be auto, vertex or block, got 'sideways'"),
     ({"far": "numa", "far_node": "x", "far_ratio": 0.5}, "far_node must be an int, got 'x' (str)"),
     ({"far": "paging"}, "far places blocks under a budget: give memory_budget or far_ratio too"),
+    ({"far": "cxl", "far_ratio": 0.5}, "far must be file, numa, rank or paging, got 'cxl'"),
     ({"memory_budget": "1G", "far_ratio": 0.5}, "give memory_budget or far_ratio, not both"),
     ({"profile": "p.json"}, "profile sizes the fetch pipeline under a budget: give memory_budget or far_ratio too"),
 ])

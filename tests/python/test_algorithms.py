@@ -875,6 +875,8 @@ def _bad(tgb, tmp_path, *args):
     (["sssp", "{g}", "--unit-weights", "-r", "0"], 1, "no vertex with id 0"),
     (["dfs", "{g}"], None, "dfs"),
     (["bfs", "{g}", "--direction", "sideways"], None, "sideways"),
+    (["bfs", "{g}", "--far-ratio", "0.5", "--far", "cxl"], None,
+     "--far: must be file, numa, rank or paging, got 'cxl'"),
 ])
 def test_bad_options(store, tgb, tmp_path, args, code, needle):
     graph = str(store.graph("karate"))
