@@ -16,17 +16,22 @@
 //   collect(array)                              the result, gathered
 //
 // The files, one job each (all in engine/cpu/):
-//   engine.h          this class, the facade: its interface and its state.
+//   engine.h          this class, the facade: the edge passes' interface and the engine's state.
+//   vertex_arrays.h   its base: the vertex arrays it hands out and what a vertex function does
+//                     to one (combine_at, root, link), collect, scopes.
+//   vertex_passes.h   that base's base: vertex sets, passes over them, and the priority bins.
+//   vertex_state.h    the arrays' storage, and the bytes they hold.
 //   engine_types.h    the options and figures its interface takes and returns.
-//   vertex_state.h    the vertex arrays it hands out, and the bytes they hold.
-//   vertex_passes.h   vertex sets, passes over them, and the priority bins.
-//   vertex_major.h    push and pull walked vertex by vertex (out-of-class members).
-//   block_passes.inc  the choice of schedule, and push and pull walked block by block over the
-//                     block store (members, included inside the class).
+//   vertex_major.h    push and pull walked vertex by vertex.
+//   pass_frame.h      every edge pass opened (direction, schedule), walked and closed.
+//   block_major.h     push and pull walked block by block over the block store.
+//                     (These three: out-of-class members.)
 //   block_tasks.h     the tasks of a block-major pass and the store plan they read.
 //   adjacency.h       a vertex's edges across the block grid; balanced vertex chunks.
 //   frontier.h, bins.h, vertex_ops.h  vertex sets, delta-stepping's bins, the handle a vertex
 //                     function reaches the engine through.
+//   working_memory.h, pull_scratch.h  what it declares it holds, and what a pull's accumulators
+//                     held (measured).
 // What only MPI ranks need (a push in slices, messages from other ranks) is engine/mpi's
 // (sliced_push.h), over the few primitives for backends this engine offers.
 #pragma once
@@ -52,12 +57,10 @@
 #include "engine/cpu/block_tasks.h"
 #include "engine/cpu/engine_types.h"
 #include "engine/cpu/frontier.h"
+#include "engine/cpu/pull_scratch.h"
+#include "engine/cpu/vertex_arrays.h"
 #include "engine/cpu/vertex_ops.h"
-#include "engine/cpu/vertex_passes.h"
-#include "engine/cpu/vertex_state.h"
-#include "engine/forest.h"
 #include "engine/program.h"
-#include "engine/sampled_mode.h"
 #include "engine/schedule.h"
 #include "engine/stats.h"
 #include "engine/vertex_array.h"
@@ -70,7 +73,7 @@
 namespace tg {
 
 template <typename Id, typename W>
-class Engine {
+class Engine : public VertexArrays<Id, W> {
  public:
   using Graph = GraphView<Id, W>;
   using Set = Frontier<Id>;
@@ -78,14 +81,15 @@ class Engine {
   using Weight = W;
 
   Engine(const Graph& graph, EngineOptions options)
-      : g_(graph),
+      : VertexArrays<Id, W>(graph, std::min(options.owned.first, graph.num_vertices()),
+                            std::min(options.owned.end, graph.num_vertices()), options.threads,
+                            options.serial_work),
+        g_(graph),
         adj_(graph),
         options_(options),
         claimed_(graph.num_vertices()),
         lo_(std::min(options.owned.first, graph.num_vertices())),
-        hi_(std::min(options.owned.end, graph.num_vertices())),
-        state_(graph.num_vertices()),
-        vertices_(graph, lo_, hi_, options.threads, options.serial_work) {
+        hi_(std::min(options.owned.end, graph.num_vertices())) {
     const TeamSize team(options_.threads);
     if (options_.store) {
       store_ = options_.store;
@@ -110,25 +114,20 @@ class Engine {
   bool owns(uint64_t v) const { return v >= lo_ && v < hi_; }
   uint64_t first_owned() const { return lo_; }
   uint64_t end_owned() const { return hi_; }
+  // Starts a trial's figures: pass stats, and the peak of the vertex state and results held.
   void reset_stats() {
     stats_.clear();
-    state_.reset_held();
+    this->reset_held_bytes();
   }
-  // The vertex state and the results collect handed out since reset_stats, at their peak
-  // together (a kernel's state_bytes promises this): a result moved out of an array adds
-  // nothing, a mapped one adds its bytes while the arrays still held count.
-  uint64_t peak_held_bytes() const { return state_.peak_held_bytes(); }
-  uint64_t vertex_bytes() const { return state_.bytes(); }  // vertex state held now
-  uint64_t peak_vertex_bytes() const { return state_.peak_bytes(); }
-  // The most a block-major pull's slice accumulators held at once (the plan's pull_scratch_bytes
-  // promises this), since the engine was made.
-  uint64_t peak_pull_scratch_bytes() const { return pull_scratch_peak_; }
+  // The most a block-major pull's slice accumulators held at once (working_memory.h's
+  // pull_scratch_bytes promises this), since the engine was made.
+  uint64_t peak_pull_scratch_bytes() const { return pull_scratch_.peak(); }
   // What the run holds now, by class. Frontiers an algorithm keeps are its own (they hold at
   // most one id per vertex, or a bitmap) and are not counted here.
   MemoryUse memory() const {
     MemoryUse m;
-    m.vertex_state = state_.bytes();
-    m.vertex_state_peak = state_.peak_bytes();
+    m.vertex_state = this->vertex_bytes();
+    m.vertex_state_peak = this->peak_vertex_bytes();
     m.engine_sets =
         claimed_.words() * sizeof(uint64_t) + pull_chunks_.capacity() * sizeof(uint64_t);
     for (const auto& list : found_) m.engine_sets += list.capacity() * sizeof(Id);
@@ -139,148 +138,8 @@ class Engine {
     return m;
   }
 
-  // ---- vertex state ------------------------------------------------------------------------
-
-  // Frees, when it goes out of scope, every vertex array made after it was taken.
-  class [[nodiscard]] Scope {
-   public:
-    explicit Scope(Engine& e) : state_(e.state_), mark_(e.state_.mark()) {}
-    ~Scope() { state_.free_to(mark_); }
-    Scope(const Scope&) = delete;
-    Scope& operator=(const Scope&) = delete;
-
-   private:
-    VertexState& state_;
-    size_t mark_;
-  };
-  Scope scope() { return Scope(*this); }
   // The handle a vertex function reaches the engine through (engine/cpu/vertex_ops.h).
   EngineOps<Engine> ops() { return {this}; }
-
-  // A value per vertex, every one `init`.
-  template <typename T>
-  VertexArray<T> vertex_array(T init) {
-    return state_.allocate<T>(init);
-  }
-  // A value per vertex, f(v) for each.
-  template <typename F>
-  auto vertex_array_from(F f) {
-    auto a = state_.allocate<std::invoke_result_t<F, Id>>({});
-    for_each([&](Id v) { a[v] = f(v); });
-    return a;
-  }
-  // A copy of another vertex array.
-  template <typename T>
-  VertexArray<T> copy(VertexArray<T> from) {
-    return vertex_array_from([=](Id v) { return from[v]; });
-  }
-  template <typename T>
-  void set(VertexArray<T> a, uint64_t v, T x) const {
-    a[v] = x;
-  }
-  // Writes x to a[v] if it differs; true if it did (v's own entry, from the thread handling v).
-  template <typename T>
-  bool update(VertexArray<T> a, uint64_t v, T x) const {
-    if (a[v] == x) return false;
-    a[v] = x;
-    return true;
-  }
-
-  // The array's values in vertex order (gathered on rank 0, under MPI), each through map if given.
-  // Collecting consumes the array: here its values move into the result without a copy.
-  template <typename T>
-  std::vector<T> collect(VertexArray<T> a) {
-    auto values = state_.take(a);  // the array's bytes, now the result's
-    values.resize(a.size());       // an empty graph's array holds one spare value
-    return values;
-  }
-  template <typename T, typename Map>
-  auto collect(VertexArray<T> a, Map map) {
-    const TeamSize team(options_.threads);
-    std::vector<std::invoke_result_t<Map, T>> out(a.size());
-    state_.add_result(out.size() * sizeof(out[0]));  // beside the arrays still held
-#pragma omp parallel for schedule(static) if (hi_ - lo_ > options_.serial_work)
-    for (uint64_t v = lo_; v < hi_; ++v) out[v] = map(a[v]);  // other ranks map their own
-    state_.free(a);
-    return out;
-  }
-
-  // Combines x into a[v] atomically (any vertex, from any thread); true if a[v] changed.
-  template <typename Op>
-  bool combine_at(Op, VertexArray<typename Op::Value> a, uint64_t v, typename Op::Value x) const {
-    return Op::atomic_combine(a[v], x);
-  }
-  // The forest primitives (engine/forest.h): root walks and a lock-free hook of the larger root
-  // under the smaller, a compare-and-swap on a root's pointer (MPI_Compare_and_swap on ranks).
-  Id root(VertexArray<Id> parent, Id v) const { return forest::root(parent, v); }
-  Id root_halving(VertexArray<Id> parent, Id v) const { return forest::root_halving(parent, v); }
-  // Points every vertex straight at its root.
-  void compress(VertexArray<Id> parent) const {
-    for_each([&](Id v) { parent.store(v, root_halving(parent, v)); });
-  }
-  void link(VertexArray<Id> parent, Id u, Id v) const {
-    forest::link(parent, u, v, [](Id& slot, Id expected, Id desired) {
-      return std::atomic_ref<Id>(slot).compare_exchange_strong(expected, desired,
-                                                               std::memory_order_relaxed);
-    });
-  }
-  // The most frequent value among `samples` entries drawn with a fixed seed
-  // (engine/sampled_mode.h).
-  template <typename T>
-  T most_frequent(VertexArray<T> a, int samples) const {
-    std::vector<T> drawn;
-    for (uint64_t at : sample_positions(a.size(), samples)) drawn.push_back(a[at]);
-    return mode_of(drawn);
-  }
-
-  // ---- vertex sets and vertex passes (engine/cpu/vertex_passes.h) ------------------------------
-
-  Set all() const { return vertices_.all(); }
-  Set frontier_of(uint64_t v) const { return vertices_.frontier_of(v); }
-  Set frontier_of(std::span<const uint64_t> vertices) const {
-    return vertices_.frontier_of(vertices);
-  }
-  // f(v) for every vertex, or every member of a set.
-  template <typename F>
-  void for_each(F f) const {
-    vertices_.for_each(f);
-  }
-  template <typename F>
-  void for_each(const Set& set, F f) const {
-    vertices_.for_each(set, f);
-  }
-  // op-combination of f(v) over every vertex (an allreduce across ranks), a set, or a list.
-  template <typename Op, typename F>
-  typename Op::Value reduce(Op op, F f) const {
-    return vertices_.reduce(op, f);
-  }
-  template <typename Op, typename F>
-  typename Op::Value reduce(Op op, const Set& set, F f) const {
-    return vertices_.reduce(op, set, f);
-  }
-  template <typename Op, typename F>
-  typename Op::Value reduce(Op op, std::span<const Id> vertices, F f) const {
-    return vertices_.reduce(op, vertices, f);
-  }
-  // The members of `input` for which keep(v) holds; keep may update v's own state.
-  template <typename Keep>
-  Set select(const Set& input, Keep keep) const {
-    return vertices_.select(input, keep);
-  }
-  // Delta-stepping's bins: each member of a set into bin key(v), the lowest live bin as a set.
-  Bins<Id> bins() const { return vertices_.bins(); }
-  template <typename Key>
-  void to_bins(Bins<Id>& bins, const Set& set, Key key) const {
-    vertices_.to_bins(bins, set, key);
-  }
-  template <typename Key>
-  Set next_bin(Bins<Id>& bins, Key key) const {
-    return vertices_.next_bin(bins, key);
-  }
-  template <typename Key>
-  Set take_bin(Bins<Id>& bins, uint64_t b, Key key) const {
-    return vertices_.take_bin(bins, b, key);
-  }
 
   // ---- edges ---------------------------------------------------------------------------------
 
@@ -324,7 +183,7 @@ class Engine {
   std::pair<Set, typename Op::Value> edge_pass_after(Op op, Before before, Wanted wanted,
                                                      const Program& program, const Set& frontier,
                                                      PassOptions<Id> pass = {}) {
-    const auto value = reduce(op, frontier, before);
+    const auto value = this->reduce(op, frontier, before);
     if (!wanted(value)) return {Set::sparse(g_.num_vertices(), {}, 0), value};
     return {edge_pass(program, frontier, pass), value};
   }
@@ -388,43 +247,17 @@ class Engine {
   }
 
  private:
+  // Every edge pass's frame: opened (direction, schedule, figures, hooks), walked in the chosen
+  // schedule, closed (engine/cpu/pass_frame.h).
   template <typename Program>
-  Changed<Id> begin_pass(const Set& frontier, const PassOptions<Id>& pass) const {
-    Changed<Id> c;
-    c.stats.iteration = stats_.size();
-    c.stats.frontier_size = frontier.size();
-    c.stats.frontier_edges = frontier.out_edges();
-    c.stats.direction = direction_for<Program>(frontier, pass);
-    // As in GAPBS, only push passes count as exploring: after a pull phase the traversal goes
-    // back to push and stays there until the frontier's edges are again a large share.
-    c.explored = frontier.explored_edges() +
-                 (c.stats.direction == Direction::kPush ? frontier.out_edges() : 0);
-    c.previous_size = frontier.size();
-    c.stats.schedule = choose_schedule(c.stats.schedule_reason);
-    if (pass.targets) pass.targets->prepare_dense();
-    if (options_.hooks.begin) options_.hooks.begin(c.stats);
-    return c;
-  }
-  Set finish_pass(Set next, Changed<Id>& c, double seconds) {
-    next.set_history(c.explored, c.stats.direction == Direction::kPull, c.previous_size);
-    c.stats.activated = next.size();
-    c.stats.seconds = seconds;
-    // Workers' waits are summed; the mean worker waited wait / threads of the pass's time.
-    c.stats.compute_seconds =
-        std::max(0.0, seconds - c.stats.wait_seconds / std::max(1, max_threads()));
-    if (options_.record_stats) stats_.push_back(c.stats);
-    if (options_.hooks.end) options_.hooks.end(c.stats);
-    return next;
-  }
-
+  Changed<Id> begin_pass(const Set& frontier, const PassOptions<Id>& pass) const;
+  Set finish_pass(Set next, Changed<Id>& c, double seconds);
   template <typename Program>
-  Direction choose_direction(const Set& frontier) const {
-    if (options_.direction != Direction::kAuto) return options_.direction;
-    const FrontierFacts facts{frontier.size(), frontier.out_edges(), frontier.explored_edges(),
-                              frontier.previous_size(), frontier.came_from_pull()};
-    return DirectionRule{options_.alpha, options_.beta, options_.pull_share}.choose(
-        HasSaturated<Program>, ActivatesOnce<Program>, g_.num_arcs(), g_.num_vertices(), facts);
-  }
+  Direction choose_direction(const Set& frontier) const;
+  Schedule choose_schedule(const char*& reason) const;
+  template <bool kFused, typename Program>
+  Set run_edges(const Program& program, const Set& frontier, const PassOptions<Id>& pass,
+                Changed<Id>& c);
 
   // Vertex-major edge passes and their helpers (engine/cpu/vertex_major.h).
   template <typename Program>
@@ -443,7 +276,27 @@ class Engine {
 
   std::vector<size_t> edge_balanced_tasks(const std::vector<Id>& list) const;
 
-#include "engine/cpu/block_passes.inc"
+  // Block-major edge passes, and vertex-major ones over a fetching store
+  // (engine/cpu/block_major.h).
+  template <typename Program>
+  uint64_t pass_grids(bool) const;
+  template <bool kFused, typename Program>
+  Set vertex_major_held(const Program& program, const Set& frontier, const PassOptions<Id>& pass,
+                        Changed<Id>& c);
+  const Slices& block_slices(bool pushing);
+  PassPlan plan_blocks(bool pushing, bool both, const std::vector<char>& active,
+                       const Slices& slices, bool in_turns = true,
+                       const ActiveSources* sources = nullptr);
+  template <typename Task>
+  void run_block_tasks(const Slices& slices, const PassPlan& plan, Task task);
+  template <bool kFused, typename Program>
+  Set push_blocks(const Program& shared, const Set& frontier, const PassOptions<Id>& pass,
+                  Changed<Id>& c);
+  template <bool kFused, typename Program>
+  Set pull_blocks(const Program& shared, const Set& frontier, const PassOptions<Id>& pass,
+                  Changed<Id>& c);
+  template <typename F>
+  void sample_blocks(uint32_t k, F& f);
 
   const Graph& g_;
   Adjacency<Id, W> adj_;
@@ -455,10 +308,8 @@ class Engine {
   std::vector<std::vector<Id>> found_;
   std::vector<uint64_t> pull_chunks_;
   std::vector<IterationStats> stats_;
-  uint64_t pull_scratch_live_ = 0, pull_scratch_peak_ = 0;  // under omp critical(tg_pull_scratch)
-  uint64_t lo_ = 0, hi_ = 0;                                // the masters (EngineOptions::owned)
-  VertexState state_;
-  VertexPasses<Id, W> vertices_;
+  PullScratchCount pull_scratch_;
+  uint64_t lo_ = 0, hi_ = 0;  // the masters (EngineOptions::owned)
 };
 
 // Checked here, where the engine is defined, as well as at every driver that runs on it.
@@ -467,4 +318,6 @@ static_assert(GraphEngine<Engine<uint64_t, double>>);
 
 }  // namespace tg
 
+#include "engine/cpu/block_major.h"   // the definitions of the block-major passes
+#include "engine/cpu/pass_frame.h"    // the definitions of a pass's frame
 #include "engine/cpu/vertex_major.h"  // the definitions of the vertex-major passes

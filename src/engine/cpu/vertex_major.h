@@ -2,7 +2,7 @@
 // out-edges, combined atomically into the targets), pull (each target reduces the messages of
 // its in-edges from the frontier, one writer, no atomics), the apply that follows, and the edge
 // balance of push's tasks. They walk whatever adjacency they are handed: the mapped file's, or
-// the leased blocks of a block-major pass (engine/cpu/block_passes.inc). Member definitions of
+// the leased blocks of a block-major pass (engine/cpu/block_major.h). Member definitions of
 // Engine, declared in engine/cpu/engine.h, which includes this file at its end. Each is marked
 // inline, as a definition inside the class is, so the compiler weighs inlining them the same.
 #pragma once

@@ -37,7 +37,9 @@
 // decided on job-wide figures, so every rank takes the same branch.
 //
 // The files, one job each (all in engine/mpi/):
-//   dist_engine.h    this class, the facade: its interface, pull, and its state.
+//   dist_engine.h    this class, the facade: its interface and its state.
+//   pull_exchange.h  an edge pass's direction, pull over shipped values, the job-wide sets
+//                    (out-of-class members).
 //   dist_types.h     its options and per-pass figures; the program a pull runs on shipped values.
 //   replicas.h       the vertex arrays' standing across ranks, and the syncs after vertex passes.
 //   push_exchange.h  push, whole or in slices with stealing, and its three exchanges
@@ -377,89 +379,23 @@ class DistEngine {
     return o;
   }
 
-  // x combined over all ranks, in rank order (so every rank gets the same bits of a sum).
+  // Edge passes on ranks: the direction from job-wide figures, pull over shipped source values,
+  // and the job-wide sets and counts (engine/mpi/pull_exchange.h).
+  template <typename Program, typename Ready>
+  Set edge_pass_readying(const Program& program, const Set& frontier, PassOptions<Id> options,
+                         Ready ready);
+  template <typename Program>
+  Set pull(const Program& program, const Set& frontier, const PassOptions<Id>& options);
+  Set whole(const Set& s);
+  void count_globally(Set& s);
   template <typename Op>
-  typename Op::Value across_ranks(Op, typename Op::Value x) {
-    using Value = typename Op::Value;
-    const auto bytes = comm_.allgather(&x, sizeof(Value));
-    Value total = Op::identity();
-    for (int r = 0; r < comm_.size(); ++r) {
-      Value part;
-      std::memcpy(&part, bytes.data() + static_cast<size_t>(r) * sizeof(Value), sizeof(Value));
-      total = Op::combine(total, part);
-    }
-    return total;
-  }
+  typename Op::Value across_ranks(Op, typename Op::Value x);
   // How many of this rank's masters a set, or a slice of its members, holds.
   uint64_t local_members(const Set& s) const {
     return s.kind() == Set::Kind::kAll ? local_.end_owned() - local_.first_owned()
                                        : s.list().size();
   }
   static uint64_t local_members(std::span<const Id> slice) { return slice.size(); }
-  // Gives a set the job-wide counts (it holds this rank's members, and their counts).
-  void count_globally(Set& s) {
-    const auto total =
-        across_ranks(SumOp<Pair<uint64_t>>{}, Pair<uint64_t>{s.size(), s.out_edges()});
-    s.set_counts(total.first, total.second);
-  }
-  // The set with every rank's members (a bitmap), the same counts and history.
-  Set whole(const Set& s) {
-    if (s.kind() == Set::Kind::kAll) return s;
-    s.prepare_dense();
-    Bitmap bits(num_vertices());
-    const Bitmap* mine = s.membership();
-    const uint64_t first_word = local_.first_owned() / 64,
-                   end_word = (local_.end_owned() + 63) / 64;
-    for (uint64_t w = first_word; w < end_word; ++w) bits.data()[w] = mine->word(w);
-    comm_.allgather_bits(bits.data());
-    Set g = Set::dense(num_vertices(), std::move(bits), s.size(), s.out_edges());
-    g.set_history(s.explored_edges(), s.came_from_pull(), s.previous_size());
-    return g;
-  }
-
-  template <typename Program>
-  Set pull(const Program& program, const Set& frontier, const PassOptions<Id>& options) {
-    using S = std::remove_cvref_t<decltype(program.source_value(Id{}))>;
-    const Set sources = whole(frontier);
-    // A source that sends its own id (BFS) needs only the frontier's bitmap: nothing to ship, and
-    // no shipped value to read per source found.
-    if constexpr (SourceIsVertex<Program>)
-      return local_.apply_pass(program, local_.combine_pass(program, sources, options));
-    // Every active master's source value, computed here and gathered on every rank.
-    const uint64_t n = num_vertices();
-    if (shipped_.size() < n * sizeof(S)) shipped_.resize(n * sizeof(S));
-    auto values = VertexArray<S>::over(reinterpret_cast<S*>(shipped_.data()), 0, n);
-    local_.for_each(frontier, [&](Id u) { values[u] = program.source_value(u); });
-    comm_.allgather_slices(values.data(), sizeof(S));
-    const ShippedSources<Program, Id, S> shipped{program, values};
-    return local_.apply_pass(program, local_.combine_pass(shipped, sources, options));
-  }
-
-  // An edge pass whose push runs ready(sources) before the sources' messages are combined
-  // (edge_pass_after; dist::NoHook for a plain edge pass).
-  template <typename Program, typename Ready>
-  Set edge_pass_readying(const Program& program, const Set& frontier, PassOptions<Id> options,
-                         Ready ready) {
-    Timer timer;
-    between_edge_passes_ +=
-        comm_.take_counters();  // the vertex passes' syncs and reductions since the last
-    const Direction direction = local_.template direction_for<Program>(frontier, options);
-    options.direction = direction;
-    Set next = Set::sparse(num_vertices(), {}, 0);
-    if (direction == Direction::kPull) {
-      next = pull(program, frontier, options);
-    } else {
-      // Push combines into any vertex: a target set must name every rank's members.
-      std::optional<Set> targets;
-      if (options.targets) options.targets = &targets.emplace(whole(*options.targets));
-      next = push(program, frontier, options, ready);
-    }
-    count_globally(next);
-    passes_.push_back({comm_.take_counters(), timer.seconds(), updates_sent_, updates_sent_early_,
-                       slices_stolen_, updates_held_, sources_readied_});
-    updates_sent_ = updates_sent_early_ = slices_stolen_ = updates_held_ = sources_readied_ = 0;
-    return next;
-  }
 
   // Push and the exchanges that carry its updates (engine/mpi/push_exchange.h).
   template <typename Program, typename Ready>
@@ -530,4 +466,5 @@ static_assert(GraphEngine<DistEngine<uint64_t, double>>);
 
 }  // namespace tg
 
+#include "engine/mpi/pull_exchange.h"  // the definitions of an edge pass, pull, the job-wide sets
 #include "engine/mpi/push_exchange.h"  // the definitions of push and its exchanges

@@ -1,94 +1,28 @@
-// Part of class Engine (engine.h includes this inside the class body): the edge passes as they
-// meet the block store. run_edges picks vertex-major or block-major for a pass; the block-major
-// push and pull run tasks over the block grid (block_tasks.h), each block read as its lease
-// arrives; vertex-major over a fetching store holds every block of the pass at once.
-// Kept apart from engine.h so that each file reads as one thing: the vertex-major loops there,
-// the block-major loops here.
+// The CPU engine's edge passes as they meet a fetching block store (out-of-class members of
+// Engine, engine.h): the block-major push and pull run tasks over the block grid (block_tasks.h),
+// each block read as its lease arrives; vertex-major over a fetching store holds every block of
+// the pass at once; the sampled pass reads the heads of a row's blocks. run_edges (pass_frame.h)
+// picks among them; the vertex-major loops themselves are vertex_major.h's.
+#pragma once
 
-private:
-Schedule choose_schedule(const char*& reason) const {
-  if (options_.schedule == Schedule::kVertex) {
-    reason = "asked for";
-    return Schedule::kVertex;
-  }
-  if (options_.schedule == Schedule::kBlock) {
-    reason = "asked for";
-    return Schedule::kBlock;
-  }
-  if (store_->zero_copy() && g_.blocks_per_side() <= kVertexMajorMaxSide) {
-    reason =
-        "auto: every block is resident (zero-copy store) and the grid is coarse, where "
-        "vertex-major is fastest";
-    return Schedule::kVertex;
-  }
-  if (store_->zero_copy()) {
-    reason =
-        "auto: every block is resident, but on a grid this fine block-major keeps each block's "
-        "targets in cache";
-    return Schedule::kBlock;
-  }
-  reason = "auto: the store fetches blocks, and block-major overlaps fetching with computing";
-  return Schedule::kBlock;
-}
+#include "engine/cpu/engine.h"
 
-// The pass's edges in the chosen schedule and direction, with the store's figures in c.stats.
-template <bool kFused, typename Program>
-Set run_edges(const Program& program, const Set& frontier, const PassOptions<Id>& pass,
-              Changed<Id>& c) {
-  const StoreCounters before = store_->counters();
-  const auto tiers_before =
-      store_->zero_copy() ? std::vector<TierCounters>{} : store_->tier_counters();
-  const bool pushing = c.stats.direction == Direction::kPush;
-  Set next = Set::sparse(g_.num_vertices(), {}, 0);
-  if (c.stats.schedule == Schedule::kBlock) {
-    next = pushing ? push_blocks<kFused>(program, frontier, pass, c)
-                   : pull_blocks<kFused>(program, frontier, pass, c);
-  } else if (store_->zero_copy()) {
-    next = pushing ? push<kFused>(program, frontier, pass, c, adj_)
-                   : pull<kFused>(program, frontier, pass, c, adj_);
-    c.stats.blocks_read =
-        pass_grids<Program>(pushing) * uint64_t{g_.blocks_per_side()} * g_.blocks_per_side();
-  } else {
-    next = vertex_major_held<kFused>(program, frontier, pass, c);
-  }
-  const StoreCounters after = store_->counters();
-  if (c.stats.schedule == Schedule::kBlock || !store_->zero_copy())
-    c.stats.blocks_read = after.blocks - before.blocks;
-  c.stats.bytes_fetched = after.bytes - before.bytes;
-  c.stats.requests = after.requests - before.requests;
-  c.stats.wait_seconds = after.wait_seconds - before.wait_seconds;
-  c.stats.request_seconds = after.request_seconds - before.request_seconds;
-  const uint64_t all =
-      pass_grids<Program>(pushing) * uint64_t{g_.blocks_per_side()} * g_.blocks_per_side();
-  c.stats.blocks_skipped = all - std::min(all, c.stats.blocks_read);
-  c.stats.blocks_partial = after.partial_blocks - before.partial_blocks;
-  c.stats.bytes_partial = after.partial_bytes - before.partial_bytes;
-  if (tiers_before.size() > 1) {
-    const auto tiers_after = store_->tier_counters();
-    for (size_t t = 0; t < tiers_after.size(); ++t) {
-      const StoreCounters& a = tiers_after[t].counters;
-      const StoreCounters& b = tiers_before[t].counters;
-      c.stats.tiers.push_back(
-          {tiers_after[t].name, a.blocks - b.blocks, a.partial_blocks - b.partial_blocks,
-           a.bytes - b.bytes, a.partial_bytes - b.partial_bytes, a.requests - b.requests,
-           a.wait_seconds - b.wait_seconds, a.request_seconds - b.request_seconds});
-    }
-  }
-  return next;
-}
+namespace tg {
 
 // How many grids a pass reads: its direction's, and the other one too when a program follows
 // edges both ways on a directed graph.
+template <typename Id, typename W>
 template <typename Program>
-uint64_t pass_grids(bool) const {
+inline auto Engine<Id, W>::pass_grids(bool) const -> uint64_t {
   return BothDirections<Program> && g_.directed() ? 2 : 1;
 }
 
 // Vertex-major over a fetching store: every block of the pass's grids is leased for the whole
 // pass (the pool must hold them all), and the vertex-major loops read the leased copies.
+template <typename Id, typename W>
 template <bool kFused, typename Program>
-Set vertex_major_held(const Program& program, const Set& frontier, const PassOptions<Id>& pass,
-                      Changed<Id>& c) {
+inline auto Engine<Id, W>::vertex_major_held(const Program& program, const Set& frontier,
+                                             const PassOptions<Id>& pass, Changed<Id>& c) -> Set {
   const bool pushing = c.stats.direction == Direction::kPush;
   const uint32_t p = g_.blocks_per_side();
   const uint64_t per_grid = uint64_t{p} * p;
@@ -152,7 +86,8 @@ Set vertex_major_held(const Program& program, const Set& frontier, const PassOpt
   return next;
 }
 
-const Slices& block_slices(bool pushing) {
+template <typename Id, typename W>
+inline auto Engine<Id, W>::block_slices(bool pushing) -> const Slices& {
   auto& slices = pushing ? push_slices_ : pull_slices_;
   if (!slices) {
     // A fetching store gets at most one slice per thread in a range (see block_tasks.h).
@@ -172,8 +107,10 @@ const Slices& block_slices(bool pushing) {
 // With `sources` (a sparse push over a fetching store), a block or piece holding none of the
 // active sources is not planned, and one where reading only their entries moves fewer bytes
 // (the store says) is planned as that selection.
-PassPlan plan_blocks(bool pushing, bool both, const std::vector<char>& active, const Slices& slices,
-                     bool in_turns = true, const ActiveSources* sources = nullptr) {
+template <typename Id, typename W>
+inline auto Engine<Id, W>::plan_blocks(bool pushing, bool both, const std::vector<char>& active,
+                                       const Slices& slices, bool in_turns,
+                                       const ActiveSources* sources) -> PassPlan {
   const uint32_t p = g_.blocks_per_side();
   const Grid main = pushing ? Grid::kOut : Grid::kIn;
   const Grid other = pushing ? Grid::kIn : Grid::kOut;
@@ -297,8 +234,10 @@ PassPlan plan_blocks(bool pushing, bool both, const std::vector<char>& active, c
 // the deadlock-freedom argument of block_tasks.h needs a range's tasks to start before any
 // later range's, and OpenMP's default dynamic schedule is nonmonotonic (LLVM's libomp splits
 // the iterations between threads first and steals later, which hung a pass of 3 buffers).
+template <typename Id, typename W>
 template <typename Task>
-void run_block_tasks(const Slices& slices, const PassPlan& plan, Task task) {
+inline auto Engine<Id, W>::run_block_tasks(const Slices& slices, const PassPlan& plan, Task task)
+    -> void {
   const auto& planned = plan.of_range;
   std::vector<uint64_t> tasks;
   uint64_t widest = 0;  // the most tasks of one range
@@ -344,9 +283,10 @@ void run_block_tasks(const Slices& slices, const PassPlan& plan, Task task) {
 
 // Block-major push: each task walks its source slice through the blocks of its row; messages
 // combine atomically at the targets, as in the vertex-major push.
+template <typename Id, typename W>
 template <bool kFused, typename Program>
-Set push_blocks(const Program& shared, const Set& frontier, const PassOptions<Id>& pass,
-                Changed<Id>& c) {
+inline auto Engine<Id, W>::push_blocks(const Program& shared, const Set& frontier,
+                                       const PassOptions<Id>& pass, Changed<Id>& c) -> Set {
   const Program program = shared;  // see push()
   const bool both = BothDirections<Program> && g_.directed();
   frontier.prepare_dense();
@@ -393,36 +333,14 @@ Set push_blocks(const Program& shared, const Set& frontier, const PassOptions<Id
   }
 }
 
-// Counts a task's slice accumulators while it holds them (twice a task: a critical section is
-// cheap beside the task).
-class PullScratchHeld {
- public:
-  PullScratchHeld(Engine& e, uint64_t bytes) : e_(e), bytes_(bytes) {
-#pragma omp critical(tg_pull_scratch)
-    {
-      e_.pull_scratch_live_ += bytes_;
-      e_.pull_scratch_peak_ = std::max(e_.pull_scratch_peak_, e_.pull_scratch_live_);
-    }
-  }
-  ~PullScratchHeld() {
-#pragma omp critical(tg_pull_scratch)
-    e_.pull_scratch_live_ -= bytes_;
-  }
-  PullScratchHeld(const PullScratchHeld&) = delete;
-  PullScratchHeld& operator=(const PullScratchHeld&) = delete;
-
- private:
-  Engine& e_;
-  const uint64_t bytes_;
-};
-
 // Block-major pull: each task owns a 64-aligned destination slice and reduces the messages of
 // the slice's in-edges block by block into a slice-local accumulator (plain stores; a vertex
 // that saturates is skipped in later blocks), then combines each vertex's result into its
 // target once: one writer, no atomics.
+template <typename Id, typename W>
 template <bool kFused, typename Program>
-Set pull_blocks(const Program& shared, const Set& frontier, const PassOptions<Id>& pass,
-                Changed<Id>& c) {
+inline auto Engine<Id, W>::pull_blocks(const Program& shared, const Set& frontier,
+                                       const PassOptions<Id>& pass, Changed<Id>& c) -> Set {
   using Op = typename Program::Op;
   using Value = typename Op::Value;
   const Program program = shared;  // see push()
@@ -443,8 +361,8 @@ Set pull_blocks(const Program& shared, const Set& frontier, const PassOptions<Id
     const uint64_t a = slices.first[t], len = slices.last[t] - a;
     std::vector<Value> acc(len, Op::identity()), current(kTargetFirst ? len : 0);
     std::vector<uint8_t> state(len, kOpen);
-    const PullScratchHeld held(*this,
-                               len * ((kTargetFirst ? 2 : 1) * sizeof(Value) + sizeof(uint8_t)));
+    const PullScratchCount::Held held(
+        pull_scratch_, len * ((kTargetFirst ? 2 : 1) * sizeof(Value) + sizeof(uint8_t)));
     for (uint64_t x = 0; x < len; ++x) {
       if (only && !only->get(a + x)) state[x] = kSkipped;
       if constexpr (kTargetFirst) current[x] = target[a + x];
@@ -519,8 +437,9 @@ Set pull_blocks(const Program& shared, const Set& frontier, const PassOptions<Id
 // sample_pass over a fetching store: each task walks its source slice through the out-blocks
 // of its row in column order (the first k edges of a vertex are its first k across the row),
 // counting per vertex what it has taken.
+template <typename Id, typename W>
 template <typename F>
-void sample_blocks(uint32_t k, F& f) {
+inline auto Engine<Id, W>::sample_blocks(uint32_t k, F& f) -> void {
   const Slices& slices = block_slices(true);
   std::vector<char> every(g_.blocks_per_side(), 1);
   const PassPlan planned = plan_blocks(true, false, every, slices, false);
@@ -544,4 +463,4 @@ void sample_blocks(uint32_t k, F& f) {
   });
 }
 
-private:
+}  // namespace tg

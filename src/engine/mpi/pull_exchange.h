@@ -1,0 +1,97 @@
+// An edge pass on MPI ranks, as every rank takes it: the direction decided on job-wide figures
+// (so every rank takes the same branch into the collectives that follow), pull over the active
+// masters' source values shipped to every rank (or only the frontier's bitmap, for a program
+// whose source value is the source's own id), and the job-wide sets and counts both use. Member
+// definitions of DistEngine, declared in engine/mpi/dist_engine.h, which includes this file at
+// its end; push and its exchanges are push_exchange.h's.
+#pragma once
+
+#include "engine/mpi/dist_engine.h"
+
+namespace tg {
+
+// An edge pass whose push runs ready(sources) before the sources' messages are combined
+// (edge_pass_after; dist::NoHook for a plain edge pass).
+template <typename Id, typename W>
+template <typename Program, typename Ready>
+inline auto DistEngine<Id, W>::edge_pass_readying(const Program& program, const Set& frontier,
+                                                  PassOptions<Id> options, Ready ready) -> Set {
+  Timer timer;
+  between_edge_passes_ +=
+      comm_.take_counters();  // the vertex passes' syncs and reductions since the last
+  const Direction direction = local_.template direction_for<Program>(frontier, options);
+  options.direction = direction;
+  Set next = Set::sparse(num_vertices(), {}, 0);
+  if (direction == Direction::kPull) {
+    next = pull(program, frontier, options);
+  } else {
+    // Push combines into any vertex: a target set must name every rank's members.
+    std::optional<Set> targets;
+    if (options.targets) options.targets = &targets.emplace(whole(*options.targets));
+    next = push(program, frontier, options, ready);
+  }
+  count_globally(next);
+  passes_.push_back({comm_.take_counters(), timer.seconds(), updates_sent_, updates_sent_early_,
+                     slices_stolen_, updates_held_, sources_readied_});
+  updates_sent_ = updates_sent_early_ = slices_stolen_ = updates_held_ = sources_readied_ = 0;
+  return next;
+}
+
+template <typename Id, typename W>
+template <typename Program>
+inline auto DistEngine<Id, W>::pull(const Program& program, const Set& frontier,
+                                    const PassOptions<Id>& options) -> Set {
+  using S = std::remove_cvref_t<decltype(program.source_value(Id{}))>;
+  const Set sources = whole(frontier);
+  // A source that sends its own id (BFS) needs only the frontier's bitmap: nothing to ship, and
+  // no shipped value to read per source found.
+  if constexpr (SourceIsVertex<Program>)
+    return local_.apply_pass(program, local_.combine_pass(program, sources, options));
+  // Every active master's source value, computed here and gathered on every rank.
+  const uint64_t n = num_vertices();
+  if (shipped_.size() < n * sizeof(S)) shipped_.resize(n * sizeof(S));
+  auto values = VertexArray<S>::over(reinterpret_cast<S*>(shipped_.data()), 0, n);
+  local_.for_each(frontier, [&](Id u) { values[u] = program.source_value(u); });
+  comm_.allgather_slices(values.data(), sizeof(S));
+  const ShippedSources<Program, Id, S> shipped{program, values};
+  return local_.apply_pass(program, local_.combine_pass(shipped, sources, options));
+}
+
+// The set with every rank's members (a bitmap), the same counts and history.
+template <typename Id, typename W>
+inline auto DistEngine<Id, W>::whole(const Set& s) -> Set {
+  if (s.kind() == Set::Kind::kAll) return s;
+  s.prepare_dense();
+  Bitmap bits(num_vertices());
+  const Bitmap* mine = s.membership();
+  const uint64_t first_word = local_.first_owned() / 64, end_word = (local_.end_owned() + 63) / 64;
+  for (uint64_t w = first_word; w < end_word; ++w) bits.data()[w] = mine->word(w);
+  comm_.allgather_bits(bits.data());
+  Set g = Set::dense(num_vertices(), std::move(bits), s.size(), s.out_edges());
+  g.set_history(s.explored_edges(), s.came_from_pull(), s.previous_size());
+  return g;
+}
+
+// Gives a set the job-wide counts (it holds this rank's members, and their counts).
+template <typename Id, typename W>
+inline auto DistEngine<Id, W>::count_globally(Set& s) -> void {
+  const auto total = across_ranks(SumOp<Pair<uint64_t>>{}, Pair<uint64_t>{s.size(), s.out_edges()});
+  s.set_counts(total.first, total.second);
+}
+
+// x combined over all ranks, in rank order (so every rank gets the same bits of a sum).
+template <typename Id, typename W>
+template <typename Op>
+inline auto DistEngine<Id, W>::across_ranks(Op, typename Op::Value x) -> typename Op::Value {
+  using Value = typename Op::Value;
+  const auto bytes = comm_.allgather(&x, sizeof(Value));
+  Value total = Op::identity();
+  for (int r = 0; r < comm_.size(); ++r) {
+    Value part;
+    std::memcpy(&part, bytes.data() + static_cast<size_t>(r) * sizeof(Value), sizeof(Value));
+    total = Op::combine(total, part);
+  }
+  return total;
+}
+
+}  // namespace tg
