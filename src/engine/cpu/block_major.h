@@ -5,6 +5,13 @@
 // picks among them; the vertex-major loops themselves are vertex_major.h's.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <optional>
+#include <span>
+#include <vector>
+
 #include "engine/cpu/engine.h"
 
 namespace tg {

@@ -4,16 +4,11 @@
 // Because no algorithm runs a loop of its own, the same algorithm text can run where the loops
 // are issued differently: over a block store, across MPI ranks, on a GPU.
 //
-// Primitives, each named after what a distributed or device backend issues for it:
-//   vertex_array(init) / vertex_array_from(f)   engine-placed state (a window, device memory)
-//   for_each, reduce(op, f), select             vertex passes (reduce: an allreduce across ranks)
-//   combine_at(op, array, v, x)                 an atomic at an index (MPI_Accumulate, atomicMin)
-//   root(parent, v), link(parent, u, v)         pointer jumping and a compare-and-swap hook
-//   edge_pass, or combine_pass + apply_pass     messages along the frontier's edges
-//   edge_pass_after(op, before, wanted, ...)    a vertex pass readying the sources, then an edge
-//                                               pass that need not wait for it (relaxed barrier)
-//   bins, to_bins, next_bin                     delta-stepping bins (thread-local)
-//   collect(array)                              the result, gathered
+// The primitives are engine/concept.h's, each named after what a distributed or device backend
+// issues for it: vertex arrays are engine-placed state (a window, device memory), reduce an
+// allreduce, combine_at an atomic at an index (MPI_Accumulate, atomicMin), link a compare-and-
+// swap hook, edge_pass_after a vertex pass readying the sources and an edge pass that need not
+// wait for it (a relaxed barrier), collect a gather.
 //
 // The files, one job each (all in engine/cpu/):
 //   engine.h          this class, the facade: the edge passes' interface and the engine's state.
@@ -39,14 +34,9 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <concepts>
 #include <cstdint>
-#include <exception>
-#include <functional>
 #include <memory>
 #include <optional>
-#include <span>
-#include <stdexcept>
 #include <utility>
 #include <vector>
 

@@ -7,6 +7,10 @@
 // inline, as a definition inside the class is, so the compiler weighs inlining them the same.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
+#include <vector>
+
 #include "engine/cpu/engine.h"
 
 namespace tg {

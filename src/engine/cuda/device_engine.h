@@ -23,8 +23,9 @@
 // update state, as WCC's does) before compacting.
 //
 // The files, one job each (all in engine/cuda/):
-//   device_engine.h    this class, the facade: its interface (vertex state, sets, vertex passes,
-//                      edge_pass and its direction, priority bins) and its state.
+//   device_engine.h    this class, the facade: edge_pass and its direction, and the state the
+//                      edge passes keep (the resident grids).
+//   device_vertices.h  its base: vertex arrays, sets, vertex passes and the priority bins.
 //   device_passes.h    the edge passes behind edge_pass (push, pull, apply, the pull grids'
 //                      index): the class's out-of-class members, included at the end of this file.
 //   device_functors.h  what the Thrust algorithms run per index, vertex or arc (a kernel's
@@ -62,6 +63,7 @@
 #include "engine/cuda/device_grid.h"
 #include "engine/cuda/device_ops.h"
 #include "engine/cuda/device_set.h"
+#include "engine/cuda/device_vertices.h"
 #include "engine/cuda/temporary_cache.h"
 #include "engine/direction.h"
 #include "engine/program.h"
@@ -85,14 +87,17 @@ struct DevicePassStats {
 };
 
 template <typename Id, typename W, typename Backend>
-class DeviceEngine {
+class DeviceEngine : public DeviceVertices<Id, W, Backend> {
+  using Vertices = DeviceVertices<Id, W, Backend>;
+
  public:
   using Graph = GraphView<Id, W>;
   using VertexId = Id;
   using Weight = W;
-  using Set = DeviceSet<Id, Backend>;
+  using Set = typename Vertices::Set;
   template <typename T>
   using Vector = typename Backend::template Vector<T>;
+  using Vertices::reduce;  // (names of the dependent base, found unqualified below)
   // In-arcs beyond which a pull target is handled arc-parallel (see the header comment).
   static constexpr uint64_t kHeavyInDegree = 256;
 
@@ -103,196 +108,30 @@ class DeviceEngine {
   };
 
   DeviceEngine(const Graph& graph, DeviceEngineOptions options)
-      : g_(graph), options_(options), n_(graph.num_vertices()) {
+      : Vertices(graph), options_(options) {
     Timer timer;
     out_ = DeviceGrid<W, Backend>(graph.grid(Grid::kOut), graph.blocks_per_side());
     if (graph.directed())
       in_ = DeviceGrid<W, Backend>(graph.grid(Grid::kIn), graph.blocks_per_side());
-    std::vector<uint64_t> degree(n_ ? n_ : 1, 0);
-#pragma omp parallel for schedule(static)
-    for (uint64_t v = 0; v < n_; ++v) degree[v] = graph.out_degree(v);
-    degree_ = Vector<uint64_t>(degree.begin(), degree.end());
     ranges_ = Vector<uint64_t>(graph.ranges().begin(), graph.ranges().end());
     pull_grid(graph.directed()
                   ? Grid::kIn
                   : Grid::kOut);  // indexed before the first pass, so its cost is copy-in
-    claimed_ = Vector<uint32_t>(n_ ? n_ : 1, 0);
     changed_ = Vector<Id>(n_ ? n_ : 1);
     count_ = Vector<unsigned long long>(1, 0);
     Backend::synchronize();
-    copy_in_seconds_ = timer.seconds();
+    copy_in_seconds_ = Vertices::setup_seconds() + timer.seconds();
   }
 
   const Graph& graph() const { return g_; }
   uint64_t num_vertices() const { return n_; }
   uint64_t num_arcs() const { return g_.num_arcs(); }
   uint64_t out_degree(uint64_t v) const { return g_.out_degree(v); }
-  DeviceOps<Id> ops() const { return {thrust::raw_pointer_cast(degree_.data())}; }
   // Bytes of graph blocks copied to the device, and how long copying them took.
   uint64_t graph_bytes() const { return out_.bytes() + in_.bytes(); }
   double copy_in_seconds() const { return copy_in_seconds_; }
-  uint64_t vertex_bytes() const { return vertex_bytes_; }
-  uint64_t peak_vertex_bytes() const { return peak_vertex_bytes_; }
   const std::vector<DevicePassStats>& stats() const { return stats_; }
   void reset_stats() { stats_.clear(); }
-
-  // ---- vertex state ------------------------------------------------------------------------
-
-  class [[nodiscard]] Scope {
-   public:
-    explicit Scope(DeviceEngine& e) : e_(e), mark_(e.storage_.size()) {}
-    ~Scope() {
-      while (e_.storage_.size() > mark_) {
-        e_.vertex_bytes_ -= e_.storage_.back()->size() * sizeof(uint64_t);
-        e_.storage_.pop_back();
-      }
-    }
-    Scope(const Scope&) = delete;
-    Scope& operator=(const Scope&) = delete;
-
-   private:
-    DeviceEngine& e_;
-    size_t mark_;
-  };
-  Scope scope() { return Scope(*this); }
-
-  template <typename T>
-  VertexArray<T> vertex_array(T init) {
-    auto a = allocate<T>();
-    thrust::fill_n(policy(), a.data(), n_, init);
-    return a;
-  }
-  template <typename F>
-  auto vertex_array_from(F f) {
-    auto a = allocate<std::invoke_result_t<F, Id>>();
-    for_each(Fill<Id, decltype(a), F>{a, f});
-    return a;
-  }
-  template <typename T>
-  VertexArray<T> copy(VertexArray<T> from) {
-    auto a = allocate<T>();
-    thrust::copy_n(policy(), from.data(), n_, a.data());
-    return a;
-  }
-  template <typename T>
-  void set(VertexArray<T> a, uint64_t v, T x) const {
-    Backend::to_device(&a[v], &x, sizeof(T));
-  }
-  template <typename T>
-  T get(VertexArray<T> a, uint64_t v) const {
-    T x;
-    Backend::to_host(&x, &a[v], sizeof(T));
-    return x;
-  }
-  template <typename T>
-  bool update(VertexArray<T> a, uint64_t v, T x) const {
-    if (get(a, v) == x) return false;
-    set(a, v, x);
-    return true;
-  }
-  // One combine into a[v], from the host (Radii's sources).
-  template <typename Op>
-  bool combine_at(Op, VertexArray<typename Op::Value> a, uint64_t v, typename Op::Value x) const {
-    const auto now = get(a, v), combined = Op::combine(now, x);
-    if (combined == now) return false;
-    set(a, v, combined);
-    return true;
-  }
-
-  // The values in vertex order on the host, each through map if given (map runs on the device).
-  template <typename T>
-  std::vector<T> collect(VertexArray<T> a) {
-    std::vector<T> values(n_);
-    if (n_) Backend::to_host(values.data(), a.data(), n_ * sizeof(T));
-    return values;
-  }
-  template <typename T, typename Map>
-  auto collect(VertexArray<T> a, Map map) {
-    using R = std::invoke_result_t<Map, T>;
-    Vector<R> mapped(n_ ? n_ : 1);
-    thrust::transform(policy(), a.data(), a.data() + n_, mapped.begin(), map);
-    std::vector<R> values(n_);
-    if (n_)
-      Backend::to_host(values.data(), thrust::raw_pointer_cast(mapped.data()), n_ * sizeof(R));
-    return values;
-  }
-
-  void compress(VertexArray<Id> parent) { for_each(Compress<Id>{ops(), parent}); }
-  // The most frequent value among `samples` entries drawn as the CPU engine draws them (the same
-  // seed, so the same answer).
-  template <typename T>
-  T most_frequent(VertexArray<T> a, int samples) const {
-    const std::vector<uint64_t> at = sample_positions(n_, samples);
-    const Vector<uint64_t> device_at(at.begin(), at.end());
-    Vector<T> device_drawn(at.size() + 1);
-    thrust::gather(policy(), device_at.begin(), device_at.end(), a.data(), device_drawn.begin());
-    std::vector<T> drawn(at.size());
-    if (!at.empty())
-      Backend::to_host(drawn.data(), thrust::raw_pointer_cast(device_drawn.data()),
-                       at.size() * sizeof(T));
-    return mode_of(drawn);
-  }
-
-  // ---- vertex sets and vertex passes ---------------------------------------------------------
-
-  Set all() const { return Set::all(n_, g_.num_arcs()); }
-  Set frontier_of(uint64_t v) const {
-    typename Set::List list(1, static_cast<Id>(v));
-    return Set::of(std::move(list), g_.out_degree(v));
-  }
-  Set frontier_of(std::span<const uint64_t> vertices) const {
-    std::vector<Id> host(vertices.begin(), vertices.end());
-    uint64_t edges = 0;
-    for (Id v : host) edges += g_.out_degree(v);
-    return Set::of(typename Set::List(host.begin(), host.end()), edges);
-  }
-
-  template <typename F>
-  void for_each(F f) const {
-    thrust::for_each_n(policy(), thrust::counting_iterator<uint64_t>(0), n_, AsId<Id, F>{f});
-  }
-  template <typename F>
-  void for_each(const Set& set, F f) const {
-    if (set.is_all()) return for_each(f);
-    thrust::for_each_n(policy(), set.list().begin(), set.size(), f);
-  }
-  template <typename Op, typename F>
-  typename Op::Value reduce(Op, F f) const {
-    return thrust::transform_reduce(policy(), thrust::counting_iterator<uint64_t>(0),
-                                    thrust::counting_iterator<uint64_t>(n_), AsId<Id, F>{f},
-                                    Op::identity(), Combine<Op>{});
-  }
-  template <typename Op, typename F>
-  typename Op::Value reduce(Op op, const Set& set, F f) const {
-    if (set.is_all()) return reduce(op, f);
-    return thrust::transform_reduce(policy(), set.list().begin(), set.list().end(), f,
-                                    Op::identity(), Combine<Op>{});
-  }
-  // The members of `input` for which keep(v) holds; keep runs exactly once per member.
-  template <typename Keep>
-  Set select(const Set& input, Keep keep) const {
-    const uint64_t count = input.size();
-    Vector<uint8_t> kept(count ? count : 1);
-    typename Set::List out(count ? count : 1);
-    uint64_t selected = 0;
-    if (input.is_all()) {
-      thrust::transform(policy(), thrust::counting_iterator<uint64_t>(0),
-                        thrust::counting_iterator<uint64_t>(count), kept.begin(),
-                        AsFlag<Id, Keep>{keep});
-      selected = thrust::copy_if(policy(), thrust::counting_iterator<Id>(0),
-                                 thrust::counting_iterator<Id>(static_cast<Id>(count)),
-                                 kept.begin(), out.begin(), IsSet{}) -
-                 out.begin();
-    } else {
-      thrust::transform(policy(), input.list().begin(), input.list().end(), kept.begin(),
-                        AsFlag<Id, Keep>{keep});
-      selected = thrust::copy_if(policy(), input.list().begin(), input.list().end(), kept.begin(),
-                                 out.begin(), IsSet{}) -
-                 out.begin();
-    }
-    out.resize(selected);
-    return with_edges(std::move(out));
-  }
 
   // ---- edges ---------------------------------------------------------------------------------
 
@@ -367,47 +206,6 @@ class DeviceEngine {
                                 facts);
   }
 
-  // ---- priority bins -------------------------------------------------------------------------
-
-  // Delta-stepping's bins on the device: one pending list of every vertex put in any bin; a
-  // vertex's bin is read from its key when the lowest bin is taken (so an entry never goes
-  // stale: a vertex whose distance dropped is taken with its new bin), and a vertex listed twice
-  // is taken once.
-  struct Bins {
-    typename Set::List pending;
-    uint64_t current = 0;
-  };
-  Bins bins() const { return {}; }
-  template <typename Key>
-  void to_bins(Bins& bins, const Set& set, Key) const {
-    const uint64_t had = bins.pending.size();
-    bins.pending.resize(had + set.size());
-    thrust::copy(policy(), set.list().begin(), set.list().end(), bins.pending.begin() + had);
-  }
-  template <typename Key>
-  Set next_bin(Bins& bins, Key key) {
-    if (bins.pending.empty()) return Set::of({}, 0);
-    const BinOf<Id, Key> bin_of{key, bins.current};
-    const uint64_t b = thrust::transform_reduce(policy(), bins.pending.begin(), bins.pending.end(),
-                                                bin_of, ~uint64_t{0}, Lowest{});
-    bins.current = b;
-    const uint64_t count = bins.pending.size();
-    Vector<uint8_t> taken(count);
-    thrust::transform(policy(), bins.pending.begin(), bins.pending.end(), taken.begin(),
-                      TakeOnce<Id, Key>{{key, b}, thrust::raw_pointer_cast(claimed_.data()), b});
-    typename Set::List members(count), rest(count);
-    members.resize(thrust::copy_if(policy(), bins.pending.begin(), bins.pending.end(),
-                                   taken.begin(), members.begin(), IsSet{}) -
-                   members.begin());
-    rest.resize(thrust::copy_if(policy(), bins.pending.begin(), bins.pending.end(), rest.begin(),
-                                NotInBin<Id, Key>{{key, b}, b}) -
-                rest.begin());
-    bins.pending = std::move(rest);
-    thrust::for_each(policy(), members.begin(), members.end(),
-                     Unclaim<Id>{thrust::raw_pointer_cast(claimed_.data())});
-    return with_edges(std::move(members));
-  }
-
   // The pull grids' types are not part of the engine's interface: they are public as they were
   // beside the passes' functors (which nvcc's generated kernel stubs name from outside the class,
   // and which now live in device_functors.h).
@@ -427,6 +225,13 @@ class DeviceEngine {
   };
 
  private:
+  using Vertices::claimed_;
+  using Vertices::degree_;
+  using Vertices::g_;
+  using Vertices::n_;
+  using Vertices::policy;
+  using Vertices::with_edges;
+
   // ---- passes (defined in device_passes.h) ---------------------------------------------------
 
   PassState<Id> pass_state();
@@ -438,35 +243,15 @@ class DeviceEngine {
             const PullGrid& pg);
   template <typename Program>
   Set apply(const Program& program);
-  Set with_edges(typename Set::List list) const;
   Vector<uint32_t> bitmap_of(const Set& set) const;
   const PullGrid& pull_grid(Grid which);
 
-  template <typename T>
-  VertexArray<T> allocate() {
-    storage_.push_back(std::make_unique<Vector<uint64_t>>((n_ * sizeof(T) + 7) / 8 +
-                                                          1));  // by pointer: views stay valid
-    vertex_bytes_ += storage_.back()->size() * sizeof(uint64_t);
-    peak_vertex_bytes_ = std::max(peak_vertex_bytes_, vertex_bytes_);
-    return VertexArray<T>::over(
-        reinterpret_cast<T*>(thrust::raw_pointer_cast(storage_.back()->data())), 0, n_);
-  }
-
-  // Thrust's algorithms with their temporary storage from the cache.
-  auto policy() const { return Backend::policy()(*cache_); }
-
-  const Graph& g_;
   DeviceEngineOptions options_;
-  std::unique_ptr<TemporaryCache<Backend>> cache_ = std::make_unique<TemporaryCache<Backend>>();
-  uint64_t n_ = 0;
   DeviceGrid<W, Backend> out_, in_;
-  Vector<uint64_t> degree_, ranges_;
+  Vector<uint64_t> ranges_;
   PullGrid pull_in_, pull_out_;
-  Vector<uint32_t> claimed_;
   Vector<Id> changed_;
   Vector<unsigned long long> count_;
-  std::vector<std::unique_ptr<Vector<uint64_t>>> storage_;
-  uint64_t vertex_bytes_ = 0, peak_vertex_bytes_ = 0;
   std::vector<DevicePassStats> stats_;
   double copy_in_seconds_ = 0;
 };

@@ -104,14 +104,6 @@ auto DeviceEngine<Id, W, Backend>::apply(const Program& program) -> Set {
 }
 
 template <typename Id, typename W, typename Backend>
-auto DeviceEngine<Id, W, Backend>::with_edges(typename Set::List list) const -> Set {
-  const uint64_t edges = thrust::transform_reduce(
-      policy(), list.begin(), list.end(), Degree<Id>{thrust::raw_pointer_cast(degree_.data())},
-      uint64_t{0}, thrust::plus<uint64_t>());
-  return Set::of(std::move(list), edges);
-}
-
-template <typename Id, typename W, typename Backend>
 auto DeviceEngine<Id, W, Backend>::bitmap_of(const Set& set) const -> Vector<uint32_t> {
   Vector<uint32_t> map(n_ / 32 + 1, 0);
   thrust::for_each(policy(), set.list().begin(), set.list().end(),

@@ -37,7 +37,9 @@
 // decided on job-wide figures, so every rank takes the same branch.
 //
 // The files, one job each (all in engine/mpi/):
-//   dist_engine.h    this class, the facade: its interface and its state.
+//   dist_engine.h    this class, the facade: its edge passes' interface and its state.
+//   rank_vertices.h  its base: vertex arrays, sets, vertex passes and bins on a rank, kept
+//                    consistent across ranks, and job-wide reductions and counts.
 //   pull_exchange.h  an edge pass's direction, pull over shipped values, the job-wide sets
 //                    (out-of-class members).
 //   dist_types.h     its options and per-pass figures; the program a pull runs on shipped values.
@@ -67,6 +69,7 @@
 #include "engine/mpi/dist_types.h"
 #include "engine/mpi/inbox.h"
 #include "engine/mpi/ops.h"
+#include "engine/mpi/rank_vertices.h"
 #include "engine/mpi/replicas.h"
 #include "engine/mpi/ring.h"
 #include "engine/mpi/sliced_push.h"
@@ -78,26 +81,22 @@
 namespace tg {
 
 template <typename Id, typename W>
-class DistEngine {
+class DistEngine : public dist::RankVertices<Id, W> {
+  using Vertices = dist::RankVertices<Id, W>;
+
  public:
   using Local = Engine<Id, W>;
   using Graph = GraphView<Id, W>;
   using Set = Frontier<Id>;
   using VertexId = Id;
   using Weight = W;
+  using Vertices::num_vertices;  // (names of the dependent base, found unqualified below)
+  using Vertices::reduce;
 
   DistEngine(const Graph& graph, EngineOptions options, mpi::Comm& comm, DistOptions dist = {})
-      : comm_(comm),
-        local_(graph, restricted(options, comm)),
-        sliced_(local_),
-        replicas_(comm, local_),
-        dist_(dist) {}
+      : Vertices(graph, options, comm), sliced_(local_), dist_(dist) {}
 
-  const Graph& graph() const { return local_.graph(); }
   BlockStore& store() const { return local_.store(); }
-  uint64_t num_vertices() const { return local_.num_vertices(); }
-  uint64_t num_arcs() const { return local_.num_arcs(); }
-  uint64_t out_degree(uint64_t v) const { return local_.out_degree(v); }
   std::vector<IterationStats>& stats() { return local_.stats(); }
   void reset_stats() {
     local_.reset_stats();
@@ -144,157 +143,11 @@ class DistEngine {
   MemoryUse memory() const { return local_.memory(); }
   mpi::Comm& comm() { return comm_; }
   const std::vector<RankPassStats>& rank_passes() const { return passes_; }
+  // The handle a vertex function reaches the engine through (engine/cpu/vertex_ops.h).
+  EngineOps<DistEngine> ops() { return {this}; }
   // What this rank sent and spent outside edge passes (vertex passes' array syncs, reductions,
   // gathers) since reset_stats(), up to the last edge pass; the rest is still in comm().
   const mpi::CommCounters& between_edge_passes() const { return between_edge_passes_; }
-
-  // ---- vertex state ------------------------------------------------------------------------
-
-  class [[nodiscard]] Scope {
-   public:
-    explicit Scope(DistEngine& e) : inner_(e.local_), e_(e), mark_(e.replicas_.mark()) {}
-    ~Scope() { e_.replicas_.forget_to(mark_); }
-    Scope(const Scope&) = delete;
-    Scope& operator=(const Scope&) = delete;
-
-   private:
-    typename Local::Scope inner_;
-    DistEngine& e_;
-    size_t mark_;
-  };
-  Scope scope() { return Scope(*this); }
-  // The handle a vertex function reaches the engine through (engine/cpu/vertex_ops.h).
-  EngineOps<DistEngine> ops() { return {this}; }
-
-  template <typename T>
-  VertexArray<T> vertex_array(T init) {
-    return replicas_.known(local_.vertex_array(init));
-  }
-  template <typename F>
-  auto vertex_array_from(F f) {
-    auto a = replicas_.known(local_.vertex_array_from(f));
-    comm_.allgather_slices(a.data(), sizeof(*a.data()));
-    return a;
-  }
-  template <typename T>
-  VertexArray<T> copy(VertexArray<T> from) {
-    if (!replicas_.info_of(from).whole.load(std::memory_order_relaxed))
-      return vertex_array_from([=](Id v) { return from[v]; });
-    auto a =
-        replicas_.known(local_.vertex_array(T{}));  // every rank holds all of `from`: copy it here
-    std::memcpy(a.data(), from.data(), from.size() * sizeof(T));
-    return a;
-  }
-  template <typename T>
-  void set(VertexArray<T> a, uint64_t v, T x) const {
-    a[v] = x;
-  }
-  template <typename T>
-  bool update(VertexArray<T> a, uint64_t v, T x) const {
-    return local_.update(a, v, x);
-  }
-
-  // The values on rank 0, in vertex order; other ranks get an empty vector.
-  template <typename T>
-  std::vector<T> collect(VertexArray<T> a) {
-    comm_.gather_slices_to_root(a.data(), sizeof(T));
-    replicas_.forget(a);
-    auto values = local_.collect(a);
-    if (comm_.rank() != 0) values.clear();
-    return values;
-  }
-  template <typename T, typename Map>
-  auto collect(VertexArray<T> a, Map map) {
-    auto values = local_.collect(a, map);  // each rank maps its masters
-    replicas_.forget(a);
-    comm_.gather_slices_to_root(values.data(), sizeof(values[0]));
-    if (comm_.rank() != 0) values.clear();
-    return values;
-  }
-
-  // In a vertex pass, a combine into another rank's vertex lands in this rank's replica, and the
-  // array is merged across ranks with the operator when the pass ends (so only idempotent
-  // operators: min, max, or). Outside a pass every rank makes the same call.
-  // A remote vertex the combine improved is listed, and sent with its value when the pass ends.
-  template <typename Op>
-  bool combine_at(Op op, VertexArray<typename Op::Value> a, uint64_t v, typename Op::Value x) {
-    if (!replicas_.in_pass() || local_.owns(v)) return local_.combine_at(op, a, v, x);
-    ArrayInfo& info = replicas_.template merge_after_pass<Op>(a);
-    if (!local_.combine_at(op, a, v, x)) return false;
-    const std::lock_guard lock(info.remote_mutex);  // rare: most combines improve nothing
-    info.remote_combined.push_back(v);
-    return true;
-  }
-  Id root(VertexArray<Id> parent, Id v) {
-    replicas_.keep_whole(parent);
-    return local_.root(parent, v);
-  }
-  void compress(VertexArray<Id> parent) {
-    replicas_.keep_whole(parent);
-    // Halving also shortens this rank's replica of other ranks' paths (each pointer moves to an
-    // ancestor: the same roots), which the gather after the pass replaces with their owners'.
-    for_each([&](Id v) { parent.store(v, local_.root_halving(parent, v)); });
-  }
-  void link(VertexArray<Id> parent, Id u, Id v) {
-    // Each rank's forest is valid; so is their minimum, and merge_forest keeps every rank's links.
-    ArrayInfo& info = replicas_.template merge_after_pass<MinOp<Id>>(parent);
-    if (!info.forest.load(std::memory_order_relaxed))
-      info.forest.store(true, std::memory_order_relaxed);
-    local_.link(parent, u, v);
-  }
-  template <typename T>
-  T most_frequent(VertexArray<T> a, int samples) {
-    replicas_.keep_whole(a);
-    return local_.most_frequent(a, samples);
-  }
-
-  // ---- vertex sets and vertex passes ---------------------------------------------------------
-
-  Set all() const { return local_.all(); }
-  Set frontier_of(uint64_t v) const {
-    Set s =
-        Set::sparse(num_vertices(),
-                    local_.owns(v) ? std::vector<Id>{static_cast<Id>(v)} : std::vector<Id>{}, 0);
-    s.set_counts(1, out_degree(v));
-    return s;
-  }
-  Set frontier_of(std::span<const uint64_t> vertices) const {
-    std::vector<Id> mine;
-    uint64_t edges = 0;
-    for (uint64_t v : vertices) {
-      edges += out_degree(v);
-      if (local_.owns(v)) mine.push_back(static_cast<Id>(v));
-    }
-    Set s = Set::sparse(num_vertices(), std::move(mine), 0);
-    s.set_counts(vertices.size(), edges);
-    return s;
-  }
-
-  template <typename F>
-  void for_each(F f) {
-    pass([&] { local_.for_each(f); });
-  }
-  template <typename F>
-  void for_each(const Set& set, F f) {
-    pass([&] { local_.for_each(set, f); });
-  }
-  template <typename Op, typename F>
-  typename Op::Value reduce(Op op, F f) {
-    return reduce(op, all(), f);
-  }
-  template <typename Op, typename F>
-  typename Op::Value reduce(Op op, const Set& set, F f) {
-    typename Op::Value mine{};
-    pass([&] { mine = local_.reduce(op, set, f); });
-    return across_ranks(op, mine);
-  }
-  template <typename Keep>
-  Set select(const Set& input, Keep keep) {
-    Set s = Set::sparse(num_vertices(), {}, 0);
-    pass([&] { s = local_.select(input, keep); });
-    count_globally(s);
-    return s;
-  }
 
   // ---- edges ---------------------------------------------------------------------------------
 
@@ -339,57 +192,23 @@ class DistEngine {
     return {std::move(next), across_ranks(op, mine)};
   }
 
-  // ---- priority bins -------------------------------------------------------------------------
-
-  Bins<Id> bins() const { return local_.bins(); }
-  template <typename Key>
-  void to_bins(Bins<Id>& bins, const Set& set, Key key) const {
-    local_.to_bins(bins, set, key);
-  }
-  // The lowest bin any rank holds live entries in, taken on every rank.
-  template <typename Key>
-  Set next_bin(Bins<Id>& bins, Key key) {
-    for (;;) {
-      const uint64_t b = across_ranks(MinOp<uint64_t>{}, bins.lowest());
-      if (b == Bins<Id>::kNone) return Set::sparse(num_vertices(), {}, 0);
-      bins.set_current(b);
-      Set s = local_.take_bin(bins, b, key);
-      count_globally(s);
-      if (!s.empty()) return s;
-    }
-  }
-
  private:
-  using ArrayInfo = typename dist::Replicas<Local>::ArrayInfo;
-
-  // Runs a vertex pass on this rank's masters, then brings the arrays kept whole up to date.
-  template <typename F>
-  void pass(F run) {
-    replicas_.run_in_pass(run);
-    replicas_.sync();
-  }
-
-  // The rank's engine masters its range. Both schedules read only its rows: vertex-major walks
-  // its masters' adjacency, block-major plans the slices of its masters (make_slices). auto
-  // chooses as in one process (schedule.h): over the mapped file vertex-major on coarse grids and
-  // block-major on fine ones (PageRank on kron-22 at 8x8, two ranks: 5.4 s block-major, 9.3 s
-  // vertex-major); a fetching store (a rank under a budget) is read block-major.
-  static EngineOptions restricted(EngineOptions o, const mpi::Comm& comm) {
-    o.owned = {comm.first(comm.rank()), comm.end(comm.rank())};
-    return o;
-  }
+  using typename Vertices::ArrayInfo;
+  using Vertices::across_ranks;
+  using Vertices::comm_;
+  using Vertices::count_globally;
+  using Vertices::local_;
+  using Vertices::pass;
+  using Vertices::replicas_;
 
   // Edge passes on ranks: the direction from job-wide figures, pull over shipped source values,
-  // and the job-wide sets and counts (engine/mpi/pull_exchange.h).
+  // and every rank's members of a set (engine/mpi/pull_exchange.h).
   template <typename Program, typename Ready>
   Set edge_pass_readying(const Program& program, const Set& frontier, PassOptions<Id> options,
                          Ready ready);
   template <typename Program>
   Set pull(const Program& program, const Set& frontier, const PassOptions<Id>& options);
   Set whole(const Set& s);
-  void count_globally(Set& s);
-  template <typename Op>
-  typename Op::Value across_ranks(Op, typename Op::Value x);
   // How many of this rank's masters a set, or a slice of its members, holds.
   uint64_t local_members(const Set& s) const {
     return s.kind() == Set::Kind::kAll ? local_.end_owned() - local_.first_owned()
@@ -440,10 +259,7 @@ class DistEngine {
     mpi::Scalar scalar;
   };
 
-  mpi::Comm& comm_;
-  Local local_;
   dist::SlicedPush<Id, W> sliced_;  // push passes in slices, and messages from other ranks
-  dist::Replicas<Local> replicas_;  // the vertex arrays' standing across ranks
   DistOptions dist_;
   std::unique_ptr<dist::Rings> rings_;
   dist::RingCounters rings_at_reset_;

@@ -1,9 +1,9 @@
 // An edge pass on MPI ranks, as every rank takes it: the direction decided on job-wide figures
 // (so every rank takes the same branch into the collectives that follow), pull over the active
 // masters' source values shipped to every rank (or only the frontier's bitmap, for a program
-// whose source value is the source's own id), and the job-wide sets and counts both use. Member
-// definitions of DistEngine, declared in engine/mpi/dist_engine.h, which includes this file at
-// its end; push and its exchanges are push_exchange.h's.
+// whose source value is the source's own id), and every rank's members of a set, which both need.
+// Member definitions of DistEngine, declared in engine/mpi/dist_engine.h, which includes this file
+// at its end; push and its exchanges are push_exchange.h's.
 #pragma once
 
 #include "engine/mpi/dist_engine.h"
@@ -70,28 +70,6 @@ inline auto DistEngine<Id, W>::whole(const Set& s) -> Set {
   Set g = Set::dense(num_vertices(), std::move(bits), s.size(), s.out_edges());
   g.set_history(s.explored_edges(), s.came_from_pull(), s.previous_size());
   return g;
-}
-
-// Gives a set the job-wide counts (it holds this rank's members, and their counts).
-template <typename Id, typename W>
-inline auto DistEngine<Id, W>::count_globally(Set& s) -> void {
-  const auto total = across_ranks(SumOp<Pair<uint64_t>>{}, Pair<uint64_t>{s.size(), s.out_edges()});
-  s.set_counts(total.first, total.second);
-}
-
-// x combined over all ranks, in rank order (so every rank gets the same bits of a sum).
-template <typename Id, typename W>
-template <typename Op>
-inline auto DistEngine<Id, W>::across_ranks(Op, typename Op::Value x) -> typename Op::Value {
-  using Value = typename Op::Value;
-  const auto bytes = comm_.allgather(&x, sizeof(Value));
-  Value total = Op::identity();
-  for (int r = 0; r < comm_.size(); ++r) {
-    Value part;
-    std::memcpy(&part, bytes.data() + static_cast<size_t>(r) * sizeof(Value), sizeof(Value));
-    total = Op::combine(total, part);
-  }
-  return total;
 }
 
 }  // namespace tg
