@@ -87,21 +87,24 @@ TrialsOutput run_trials(const Kernel& kernel, const GraphView<Id, W>& g, const T
   return out;
 }
 
-// The first place two answers of one kernel differ, or "" if they agree (PageRank: within 1e-9
-// in L1; BFS: depths, since trees may differ).
+// The first place two answers of one kernel differ, or "" if they agree (real answers within the
+// L1 distance the kernel declares, agree_within_l1: PageRank's 1e-9; BFS: depths, since trees
+// may differ).
 inline std::string compare_answers(const std::string& kernel, const AlgorithmResult& a,
                                    const AlgorithmResult& b) {
+  double within = 0;
+  with_kernel(kernel, [&](const auto& k) { within = k.agree_within_l1; });
   if (a.real != b.real) return "one answer is real, the other integer";
   if (a.real) {
     if (a.reals.size() != b.reals.size()) return "answers of different lengths";
     double l1 = 0;
     for (size_t i = 0; i < a.reals.size(); ++i) {
-      if (kernel != "pr" && !(a.reals[i] == b.reals[i]))
+      if (within == 0 && !(a.reals[i] == b.reals[i]))
         return fmt::format("vertex {}: {} against {}", i, a.reals[i], b.reals[i]);
       l1 += a.reals[i] > b.reals[i] ? a.reals[i] - b.reals[i] : b.reals[i] - a.reals[i];
     }
-    if (kernel == "pr" && !(l1 <= 1e-9))
-      return fmt::format("ranks differ by {} in L1 (more than 1e-9)", l1);
+    if (within > 0 && !(l1 <= within))
+      return fmt::format("values differ by {} in L1 (more than {})", l1, within);
     return "";
   }
   if (a.ints.size() != b.ints.size()) return "answers of different lengths";

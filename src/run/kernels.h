@@ -66,6 +66,9 @@ struct Kernel {
   Sources sources;
   bool weighted;
   PassShape passes;  // the grids its passes read, its frontiers (for the planner)
+  // Two engines' answers agree when equal or, for real answers, within this L1 distance (0: equal
+  // only). PageRank's sums combine in another order on another engine or team.
+  double agree_within_l1;
   StateBytes state_bytes;
   ExchangeStateOf exchange_state;
   VerifyBytes verify_bytes;
@@ -79,9 +82,10 @@ struct Kernel {
 template <typename Run, typename Verify>
 constexpr Kernel<Run, Verify> kernel(std::string_view name, std::array<std::string_view, 2> aliases,
                                      Sources sources, bool weighted, PassShape passes,
-                                     StateBytes state_bytes, ExchangeStateOf exchange_state,
-                                     VerifyBytes verify_bytes, Run run, Verify verify) {
-  return {name,        aliases,        sources,      weighted, passes,
+                                     double agree_within_l1, StateBytes state_bytes,
+                                     ExchangeStateOf exchange_state, VerifyBytes verify_bytes,
+                                     Run run, Verify verify) {
+  return {name,        aliases,        sources,      weighted, passes, agree_within_l1,
           state_bytes, exchange_state, verify_bytes, run,      verify};
 }
 
@@ -123,7 +127,7 @@ auto sssp_delta(const Engine& engine, const KernelArgs& a) {
 
 inline constexpr auto kKernels = std::make_tuple(
     kernel(
-        "bfs", {}, Sources::kOne, false, kBfsShape,
+        "bfs", {}, Sources::kOne, false, kBfsShape, 0,
         [](const GraphFile& f, unsigned id, bool,
            bool parents) {  // parent, depth; with parents, them widened beside
           return values_for(f.num_vertices()) * (id + (parents ? 16 : 8));
@@ -139,7 +143,7 @@ inline constexpr auto kKernels = std::make_tuple(
           return verify_bfs(g, a.source, r);
         }),
     kernel(
-        "sssp", {}, Sources::kOne, true, kSsspShape,
+        "sssp", {}, Sources::kOne, true, kSsspShape, 0,
         [](const GraphFile& f, unsigned, bool weights,
            bool) {  // distance (the bins are the engine's)
           // 32-bit distances are widened into the result beside them.
@@ -164,7 +168,7 @@ inline constexpr auto kKernels = std::make_tuple(
           return verify_sssp(g, a.source, r);
         }),
     kernel(
-        "wcc", {"cc", "components"}, Sources::kNone, false, kWccShape,
+        "wcc", {"cc", "components"}, Sources::kNone, false, kWccShape, 0,
         [](const GraphFile& f, unsigned id, bool,
            bool) {  // parent, grandparent, least; then parent and the labels
           return values_for(f.num_vertices()) * std::max(3 * id, id + 8);
@@ -179,7 +183,7 @@ inline constexpr auto kKernels = std::make_tuple(
           return verify_wcc(g, r);
         }),
     kernel(
-        "pr", {"pagerank"}, Sources::kNone, false, kPageRankShape,
+        "pr", {"pagerank"}, Sources::kNone, false, kPageRankShape, 1e-9,
         [](const GraphFile& f, unsigned, bool, bool) {
           return values_for(f.num_vertices()) * 3 * 8;
         },  // contribution (the rank), two sums
@@ -192,7 +196,7 @@ inline constexpr auto kKernels = std::make_tuple(
           return verify_pagerank(g, a.pagerank, r);
         }),
     kernel(
-        "radii", {}, Sources::kSample, false, kRadiiShape,
+        "radii", {}, Sources::kSample, false, kRadiiShape, 0,
         [](const GraphFile& f, unsigned, bool, bool) {
           return values_for(f.num_vertices()) * 3 * 8;
         },  // two source masks, eccentricity

@@ -441,6 +441,21 @@ inline auto Engine<Id, W>::pull_blocks(const Program& shared, const Set& frontie
   }
 }
 
+// sample_pass: over the mapped file, each vertex's first k arcs in its adjacency; over a fetching
+// store, block by block (sample_blocks).
+template <typename Id, typename W>
+template <typename F>
+inline void Engine<Id, W>::sample_pass(uint32_t k, F f) {
+  const TeamSize team(options_.threads);
+  if (store_->zero_copy()) {
+#pragma omp parallel for schedule(dynamic, 1024)
+    for (uint64_t u = lo_; u < hi_; ++u)
+      adj_.for_first_out(u, k, [&](Id v) { f(static_cast<Id>(u), v); });
+    return;
+  }
+  sample_blocks(k, f);
+}
+
 // sample_pass over a fetching store: each task walks its source slice through the out-blocks
 // of its row in column order (the first k edges of a vertex are its first k across the row),
 // counting per vertex what it has taken.

@@ -64,22 +64,23 @@ namespace tg {
 
 template <typename Id, typename W>
 class Engine : public VertexArrays<Id, W> {
+  using Vertices = VertexArrays<Id, W>;
+
  public:
   using Graph = GraphView<Id, W>;
   using Set = Frontier<Id>;
   using VertexId = Id;
   using Weight = W;
+  using Vertices::owns;  // (a name of the dependent base, found unqualified in the passes)
 
   Engine(const Graph& graph, EngineOptions options)
-      : VertexArrays<Id, W>(graph, std::min(options.owned.first, graph.num_vertices()),
-                            std::min(options.owned.end, graph.num_vertices()), options.threads,
-                            options.serial_work),
+      : Vertices(graph, std::min(options.owned.first, graph.num_vertices()),
+                 std::min(options.owned.end, graph.num_vertices()), options.threads,
+                 options.serial_work),
         g_(graph),
         adj_(graph),
         options_(options),
-        claimed_(graph.num_vertices()),
-        lo_(std::min(options.owned.first, graph.num_vertices())),
-        hi_(std::min(options.owned.end, graph.num_vertices())) {
+        claimed_(graph.num_vertices()) {
     const TeamSize team(options_.threads);
     if (options_.store) {
       store_ = options_.store;
@@ -100,10 +101,6 @@ class Engine : public VertexArrays<Id, W> {
   uint64_t out_degree(uint64_t v) const { return g_.out_degree(v); }
   std::vector<IterationStats>& stats() { return stats_; }
   const EngineOptions& options() const { return options_; }
-  // Whether v is one of this engine's masters (always, unless EngineOptions::owned says less).
-  bool owns(uint64_t v) const { return v >= lo_ && v < hi_; }
-  uint64_t first_owned() const { return lo_; }
-  uint64_t end_owned() const { return hi_; }
   // Starts a trial's figures: pass stats, and the peak of the vertex state and results held.
   void reset_stats() {
     stats_.clear();
@@ -134,18 +131,9 @@ class Engine : public VertexArrays<Id, W> {
   // ---- edges ---------------------------------------------------------------------------------
 
   // f(u, v) for the first k out-edges of every vertex u: the sampled subgraph that Afforest-style
-  // connectivity links first (a tier fetches only the heads of the blocks).
+  // connectivity links first (a tier fetches only the heads of the blocks; block_major.h).
   template <typename F>
-  void sample_pass(uint32_t k, F f) {
-    const TeamSize team(options_.threads);
-    if (store_->zero_copy()) {
-#pragma omp parallel for schedule(dynamic, 1024)
-      for (uint64_t u = lo_; u < hi_; ++u)
-        adj_.for_first_out(u, k, [&](Id v) { f(static_cast<Id>(u), v); });
-      return;
-    }
-    sample_blocks(k, f);
-  }
+  void sample_pass(uint32_t k, F f);
 
   // One pass of messages along the edges out of `frontier`; returns the vertices apply() activated.
   template <typename Program>
@@ -230,13 +218,12 @@ class Engine : public VertexArrays<Id, W> {
   // The direction a pass of `program` over `frontier` takes (the same on every rank: it looks at
   // the frontier's job-wide counts only).
   template <typename Program>
-  Direction direction_for(const Set& frontier, const PassOptions<Id>& pass) const {
-    return options_.direction == Direction::kAuto && pass.direction != Direction::kAuto
-               ? pass.direction
-               : choose_direction<Program>(frontier);
-  }
+  Direction direction_for(const Set& frontier, const PassOptions<Id>& pass) const;
 
  private:
+  using Vertices::hi_;  // the masters (EngineOptions::owned), the vertex side's
+  using Vertices::lo_;
+
   // Every edge pass's frame: opened (direction, schedule, figures, hooks), walked in the chosen
   // schedule, closed (engine/cpu/pass_frame.h).
   template <typename Program>
@@ -299,7 +286,6 @@ class Engine : public VertexArrays<Id, W> {
   std::vector<uint64_t> pull_chunks_;
   std::vector<IterationStats> stats_;
   PullScratchCount pull_scratch_;
-  uint64_t lo_ = 0, hi_ = 0;  // the masters (EngineOptions::owned)
 };
 
 // Checked here, where the engine is defined, as well as at every driver that runs on it.

@@ -52,6 +52,17 @@ inline auto Engine<Id, W>::choose_direction(const Set& frontier) const -> Direct
       HasSaturated<Program>, ActivatesOnce<Program>, g_.num_arcs(), g_.num_vertices(), facts);
 }
 
+// The pass's own direction where it names one and the options leave it to the engine; else the
+// options', or the shared rule's.
+template <typename Id, typename W>
+template <typename Program>
+inline auto Engine<Id, W>::direction_for(const Set& frontier, const PassOptions<Id>& pass) const
+    -> Direction {
+  return options_.direction == Direction::kAuto && pass.direction != Direction::kAuto
+             ? pass.direction
+             : choose_direction<Program>(frontier);
+}
+
 template <typename Id, typename W>
 inline auto Engine<Id, W>::choose_schedule(const char*& reason) const -> Schedule {
   if (options_.schedule == Schedule::kVertex) {

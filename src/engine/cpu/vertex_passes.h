@@ -29,6 +29,11 @@ class VertexPasses {
   VertexPasses(const Graph& graph, uint64_t first, uint64_t end, int threads, uint64_t serial_work)
       : g_(graph), lo_(first), hi_(end), threads_(threads), serial_work_(serial_work) {}
 
+  // Whether v is one of the masters (every vertex, unless EngineOptions::owned says less).
+  bool owns(uint64_t v) const { return v >= lo_ && v < hi_; }
+  uint64_t first_owned() const { return lo_; }
+  uint64_t end_owned() const { return hi_; }
+
   Set all() const { return Set::all(g_.num_vertices(), g_.num_arcs(), lo_, hi_); }
   Set frontier_of(uint64_t v) const {
     return Set::sparse(g_.num_vertices(), {static_cast<Id>(v)}, g_.out_degree(v));
@@ -197,7 +202,11 @@ class VertexPasses {
   }
 
   const Graph& g_;
-  uint64_t lo_, hi_;  // the masters
+
+ protected:
+  uint64_t lo_, hi_;  // the masters (the engine's passes read them too)
+
+ private:
   int threads_;
   uint64_t serial_work_;
 };
