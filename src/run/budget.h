@@ -69,9 +69,10 @@ PlanInputs plan_inputs(const Kernel& kernel, const View& view, bool weights, boo
                 .state_bytes = kernel.state_bytes(view.file(), id_bytes, weights, parents),
                 .index_bytes = view.index_bytes(),
                 .engine_holding =
-                    [n = view.file().num_vertices(), id_bytes, passes = kernel.passes,
+                    [n = view.file().num_vertices(), passes = kernel.passes,
                      threads](uint64_t largest_range) {
-                      return cpu_engine_holding(n, largest_range, id_bytes, passes, threads);
+                      return cpu_engine_holding(n, largest_range, sizeof(typename View::IdType),
+                                                passes, threads);
                     },
                 .weights = weights,
                 .parents = parents,

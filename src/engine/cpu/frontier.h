@@ -65,7 +65,7 @@ class Frontier {
     f.out_edges_ = out_edges;
     return f;
   }
-  static Frontier dense(uint64_t n, Bitmap bits, uint64_t size, uint64_t out_edges) {
+  static Frontier dense(uint64_t n, Bitmap&& bits, uint64_t size, uint64_t out_edges) {
     Frontier f(n);
     f.kind_ = Kind::kDense;
     f.bits_ = std::move(bits);
