@@ -39,7 +39,7 @@ scripts/check_style.sh
 
 section "release build (the binary, the tests, tiergraph-gpu and the Python module)"
 scripts/build.sh release
-section "source habits (scripts/check_tidy.sh: clang-tidy over the lower layers)"
+section "source habits (scripts/check_tidy.sh: clang-tidy over every C++ source)"
 scripts/check_tidy.sh build/release
 section "release: GoogleTest, MPI tests and the conformance suite (ctest)"
 (cd build/release && ctest --output-on-failure -j "$jobs")

@@ -99,8 +99,8 @@ tg::EdgeList edge_list_of(const uint64_t* src, const uint64_t* dst, const double
 
 // Builds a graph file from edge arrays (ids 0..n-1) in `scratch_dir` and opens it; the file is
 // unlinked at once, so nothing is left behind whatever happens next.
-GraphHandle graph_from_edges(InArray<uint64_t> src, InArray<uint64_t> dst,
-                             std::optional<InArray<double>> weights, uint64_t num_vertices,
+GraphHandle graph_from_edges(const InArray<uint64_t>& src, const InArray<uint64_t>& dst,
+                             const std::optional<InArray<double>>& weights, uint64_t num_vertices,
                              bool directed, bool keep_self_loops, bool keep_duplicates,
                              uint32_t blocks, const std::string& scratch_dir, int threads,
                              const std::string& name) {

@@ -10,7 +10,9 @@
 #include "util/interrupt_cleanup.h"
 #include "util/log.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+int run_tiergraph(int argc, char** argv) {
   tg::install_interrupt_cleanup();
   CLI::App app{"tiergraph: graph analytics across memory tiers"};
   app.require_subcommand(1);
@@ -53,7 +55,10 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     fmt::print(stderr, "tiergraph: error: {}\n", e.what());
     return 1;
-  } catch (const tg::Error& e) {
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "tiergraph: error: out of memory\n");
+    return 1;
+  } catch (const std::exception& e) {  // tg::Error, and what a library threw past our checks
     std::fflush(stdout);
     fmt::print(stderr, "tiergraph: error: {}{}\n",
                tg::mpi::started() && tg::mpi::world_size() > 1
@@ -63,9 +68,21 @@ int main(int argc, char** argv) {
     // One rank's error ends the job: the others would wait for it forever.
     if (tg::mpi::started() && tg::mpi::world_size() > 1) tg::mpi::abort_job(1);
     return 1;
-  } catch (const std::bad_alloc&) {
-    fmt::print(stderr, "tiergraph: error: out of memory\n");
-    return 1;
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // What escapes the handlers above (setting up the command line, or printing an error) still
+  // ends in one line and status 1, not in std::terminate's abort.
+  try {
+    return run_tiergraph(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tiergraph: error: %s\n", e.what());
+  } catch (...) {
+    std::fputs("tiergraph: error: an unknown exception\n", stderr);
+  }
+  return 1;
 }

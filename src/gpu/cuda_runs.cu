@@ -95,7 +95,7 @@ nlohmann::json gpu_bandwidth_probe(uint64_t bytes) {
           {"device_to_pinned_host_gb_s", d2h}};
 }
 
-TrialsOutput run_on_gpu(size_t kernel, std::shared_ptr<const GraphFile> file,
+TrialsOutput run_on_gpu(size_t kernel, const std::shared_ptr<const GraphFile>& file,
                         const TrialsRequest& r) {
   const nlohmann::json info = gpu_device_info();
   // The graph's blocks and the kernel's vertex state must fit what is free (part 2 streams

@@ -60,12 +60,12 @@ TrialsOutput by_index(size_t k, Run run) {
 static_assert(std::tuple_size_v<decltype(kKernels)> == 5, "a new kernel needs a case above");
 }  // namespace
 
-TrialsOutput run_on_cpu(size_t kernel, std::shared_ptr<const GraphFile> file,
+TrialsOutput run_on_cpu(size_t kernel, const std::shared_ptr<const GraphFile>& file,
                         const TrialsRequest& r) {
   return by_index(kernel, [&](auto k) { return run_cpu_kernel<decltype(k)::value>(file, r); });
 }
 
-TrialsOutput run_on_gpu_host(size_t kernel, std::shared_ptr<const GraphFile> file,
+TrialsOutput run_on_gpu_host(size_t kernel, const std::shared_ptr<const GraphFile>& file,
                              const TrialsRequest& r) {
   return by_index(kernel, [&](auto k) {
     return run_device_kernel<decltype(k)::value, device::OmpBackend>(file, r);

@@ -144,17 +144,22 @@ void add_info(CLI::App& app) {
 }  // namespace tg::gpu
 
 int main(int argc, char** argv) {
-  CLI::App app{"tiergraph-gpu: the device engine of tiergraph"};
-  app.require_subcommand(1);
-  tg::gpu::add_generate(app);
-  tg::gpu::add_run(app);
-  tg::gpu::add_info(app);
   try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    CLI::App app{"tiergraph-gpu: the device engine of tiergraph"};
+    app.require_subcommand(1);
+    tg::gpu::add_generate(app);
+    tg::gpu::add_run(app);
+    tg::gpu::add_info(app);
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+      return app.exit(e);
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tiergraph-gpu: error: %s\n", e.what());
+    return 1;
+  } catch (...) {
+    std::fputs("tiergraph-gpu: error: an unknown exception\n", stderr);
     return 1;
   }
   return 0;

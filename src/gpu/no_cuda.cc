@@ -13,7 +13,7 @@ nlohmann::json gpu_device_info() {
       "--device gpu-host runs the same engine on the CPU");
 }
 nlohmann::json gpu_bandwidth_probe(uint64_t) { return gpu_device_info(); }
-TrialsOutput run_on_gpu(size_t, std::shared_ptr<const GraphFile>, const TrialsRequest&) {
+TrialsOutput run_on_gpu(size_t, const std::shared_ptr<const GraphFile>&, const TrialsRequest&) {
   gpu_device_info();
   return {};
 }

@@ -33,7 +33,8 @@ nlohmann::json passes_json(const std::vector<Stats>& stats) {
 // more than 2^32 vertices holds more vertex state than one GPU's memory (and compiling the 64-bit
 // engines too doubles nvcc's time).
 template <typename Kernel, typename F>
-TrialsOutput with_view_for(const Kernel& kernel, std::shared_ptr<const GraphFile> file, F f) {
+TrialsOutput with_view_for(const Kernel& kernel, const std::shared_ptr<const GraphFile>& file,
+                           F f) {
   if (file->id_bytes() != 4) {
     fail("'{}' has {} vertices (64-bit ids): tiergraph-gpu runs graphs of at most 2^32 vertices",
          file->path(), file->num_vertices());

@@ -19,11 +19,11 @@ using device::TrialsRequest;
 // The row of kKernels that answers to `name`; fails naming the kernels if none does.
 size_t kernel_index(const std::string& name);
 
-TrialsOutput run_on_cpu(size_t kernel, std::shared_ptr<const GraphFile> file,
+TrialsOutput run_on_cpu(size_t kernel, const std::shared_ptr<const GraphFile>& file,
                         const TrialsRequest& r);
-TrialsOutput run_on_gpu_host(size_t kernel, std::shared_ptr<const GraphFile> file,
+TrialsOutput run_on_gpu_host(size_t kernel, const std::shared_ptr<const GraphFile>& file,
                              const TrialsRequest& r);
-TrialsOutput run_on_gpu(size_t kernel, std::shared_ptr<const GraphFile> file,
+TrialsOutput run_on_gpu(size_t kernel, const std::shared_ptr<const GraphFile>& file,
                         const TrialsRequest& r);
 
 bool built_with_cuda();

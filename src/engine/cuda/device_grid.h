@@ -87,8 +87,8 @@ class DeviceGrid {
     }
     device_blocks_ = Vector<BlockDecoder>(blocks_.begin(), blocks_.end());
   }
-  DeviceGrid(DeviceGrid&&) = default;
-  DeviceGrid& operator=(DeviceGrid&&) = default;
+  DeviceGrid(DeviceGrid&&) noexcept = default;
+  DeviceGrid& operator=(DeviceGrid&&) noexcept = default;
 
   uint32_t side() const { return p_; }
   // Block k (storage order: major range * p + minor range), pointing into device memory.
