@@ -179,6 +179,9 @@ void calibrate_command(const CalibrateArgs& a) {
                                                        .seed = seed++});
                           });
   } else {  // rank
+#if !TG_HAVE_MPI
+    mpi::refuse_without_mpi("calibrate --far rank");
+#else
     if (!mpi::launched()) {
       fail(
           "calibrate --far rank reads from a second process: start it with `mpirun -np 2 tiergraph "
@@ -200,6 +203,7 @@ void calibrate_command(const CalibrateArgs& a) {
                        *space, max_threads, [&](uint64_t chunk, uint32_t depth, uint32_t threads) {
                          return window.measure(chunk, depth, threads, a.seconds, seed++);
                        });
+#endif
   }
   const auto profile = profile_to_json({tier});
   if (!a.output.empty()) {

@@ -114,6 +114,9 @@ void run_command(const RunArgs& a) {
       check_output_path(a.output, a.overwrite);
       result_format(a.output);
     }
+#if !TG_HAVE_MPI
+    if (far_ranks) mpi::refuse_without_mpi("--far rank");
+#endif
     if (far_ranks && !under_mpirun) {
       fail(
           "--far rank reads the far blocks from a second process, a far-memory rank: start the run "
@@ -144,15 +147,18 @@ void run_command(const RunArgs& a) {
   });
   // Every process holds its file now: the pair of a far rank, and the computing ranks, compare
   // theirs.
+#if TG_HAVE_MPI  // (without MPI, far_ranks was refused above)
   if (far_ranks)
     mpi::agree(
         [&] { check_far_rank_file(*file); });  // before any block moves: the pair reads one file
+#endif
   mpi::agree([&] {  // every process agrees, though only the computing ranks compare
     if (request.distributed)
       mpi::check_same_graph(file->file_bytes(), file->header().header_checksum,
                             file->path().c_str());
   });
   // In place where every pair shares a machine (the same answer on every process).
+#if TG_HAVE_MPI
   if (far_ranks)
     mpi::agree(
         [&] { request.far_rank_in_place = far_rank_reads_in_place(!r.budget.far_rank_copy); });
@@ -160,6 +166,7 @@ void run_command(const RunArgs& a) {
     serve_far_blocks(*file, request.far_rank_in_place);
     return;
   }
+#endif
   const run::RunOutcome out = run::run_algorithm(request, file, read_timer.seconds(), baseline_rss);
   if (request.distributed && mpi::rank() != 0) return;  // rank 0 reports and writes
   if (a.json) {

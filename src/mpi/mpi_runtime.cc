@@ -31,15 +31,6 @@ void finalize_at_exit() {
 }
 }  // namespace
 
-bool launched() { return launched_size() > 0; }
-
-int launched_size() {
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"}) {
-    if (const char* v = std::getenv(name)) return std::atoi(v);
-  }
-  return 0;
-}
-
 void start() {
   if (g_started) return;
   // A rank that waits in MPI (a blocking collective for a slower peer, a far rank) polls; with

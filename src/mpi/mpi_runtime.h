@@ -54,4 +54,14 @@ void agree(const std::function<void()>& step);
 // waiting forever.
 [[noreturn]] void abort_job(int code);
 
+// Whether this build has MPI (CMake's TG_WITH_MPI, and MPI found). Without it start() refuses,
+// and so do the far-memory rank and MPI ranks, through refuse_without_mpi.
+#if TG_HAVE_MPI
+inline constexpr bool kBuiltWithMpi = true;
+#else
+inline constexpr bool kBuiltWithMpi = false;
+// Throws tg::Error: `what` (a feature or option) needs MPI, which this build lacks.
+[[noreturn]] void refuse_without_mpi(const std::string& what);
+#endif
+
 }  // namespace tg::mpi

@@ -6,13 +6,16 @@
 #include <atomic>
 #include <vector>
 
+#include "mpi/mpi_runtime.h"
 #include "store/composite_store.h"
 #include "store/copying_store.h"
-#include "store/far_rank_store.h"
 #include "store/mapped_store.h"
 #include "store/numa_store.h"
-#include "store/rank_transfer.h"
 #include "store/uring_transfer.h"
+#if TG_HAVE_MPI
+#include "store/far_rank_store.h"
+#include "store/rank_transfer.h"
+#endif
 #include "util/byte_size.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -128,6 +131,7 @@ TieredStores make_tiered_stores(const TierPlan& plan, std::shared_ptr<const Grap
                                 const BlockDecoder* out, const BlockDecoder* in,
                                 const TierOptions& options) {
   TieredStores s;
+#if TG_HAVE_MPI
   if (!plan.needs_far_tier()) {
     if (plan.far == FarTier::kRank && options.far_rank_in_place) {
       s.idle_far_rank = std::make_shared<FarRankStore>(file, plan.far_slots(), out, in,
@@ -137,6 +141,10 @@ TieredStores make_tiered_stores(const TierPlan& plan, std::shared_ptr<const Grap
     }
     return s;
   }
+#else
+  if (plan.far == FarTier::kRank) mpi::refuse_without_mpi(option_with("far", "rank"));
+  if (!plan.needs_far_tier()) return s;
+#endif
   s.local = std::make_unique<MappedStore>(out, in, file->blocks_per_side());
   if (plan.far == FarTier::kNuma) {
     const NumaNodes nodes = numa_nodes();
@@ -159,9 +167,11 @@ TieredStores make_tiered_stores(const TierPlan& plan, std::shared_ptr<const Grap
     s.far = std::make_unique<NumaStore>(
         file, [&plan](const BlockId& b) { return plan.is_far(b); }, out, in, node, options.weights,
         options.check_hashes);
+#if TG_HAVE_MPI
   } else if (plan.far == FarTier::kRank && options.far_rank_in_place) {
     s.far = std::make_unique<FarRankStore>(file, plan.far_slots(), out, in, options.weights,
                                            options.check_hashes);
+#endif
   } else {
     CopyingStoreOptions o;
     o.buffers = plan.buffers;
@@ -171,9 +181,11 @@ TieredStores make_tiered_stores(const TierPlan& plan, std::shared_ptr<const Grap
     o.with_weights = options.weights;
     o.check_hashes = options.check_hashes;
     std::unique_ptr<Transfer> transfer;
-    if (plan.far == FarTier::kRank) {
+#if TG_HAVE_MPI
+    if (plan.far == FarTier::kRank)
       transfer = std::make_unique<RankTransfer>(*file, plan.far_slots(), plan.chunk_bytes);
-    } else {
+#endif
+    if (!transfer) {
       transfer =
           std::make_unique<UringTransfer>(file->path(), UringTransfer::kMaxRanges * plan.depth);
     }

@@ -6,8 +6,10 @@
 #include <tuple>
 #include <utility>
 
-#include "engine/mpi/steal.h"
 #include "run/kernels.h"
+#if TG_HAVE_MPI
+#include "engine/mpi/steal.h"
+#endif
 #include "run/run_trials.h"
 #include "run/threads.h"
 #include "util/byte_size.h"
@@ -168,12 +170,14 @@ void check_run_request(const RunRequest& a) {
     const auto bound = parse_byte_size(a.exchange_memory);
     if (!bound || *bound < 4096)
       fail("--exchange-memory must be at least 4K, got '{}'", a.exchange_memory);
+#if TG_HAVE_MPI  // (without MPI there are no ranks: a request is never distributed)
     if (a.steal && dist::TaskBoard::records_fitting(*bound / 8, 16, a.slices) == 0) {
       fail(
           "--steal with --slices {} needs a larger --exchange-memory than {}: the task board's "
           "eighth of it holds no task",
           a.slices, a.exchange_memory);
     }
+#endif
     if (a.steal && (a.budget.given() || a.store != StoreKind::kMapped)) {
       fail(
           "--steal with {} on MPI ranks is not built: a stolen slice's sources lie in another "

@@ -6,10 +6,12 @@
 #include "run/run_trials_impl.h"
 #include "store/composite_store.h"
 #include "store/copying_store.h"
-#include "store/far_rank_store.h"
 #include "store/numa_store.h"
-#include "store/rank_transfer.h"
 #include "store/uring_transfer.h"
+#if TG_HAVE_MPI
+#include "store/far_rank_store.h"
+#include "store/rank_transfer.h"
+#endif
 #include "util/byte_size.h"
 #include "util/error.h"
 #include "util/option_names.h"
@@ -74,6 +76,7 @@ nlohmann::json store_json(const BlockStore& store) {
   // A far-memory rank's window and memory, and how it is read, from the store that reads it
   // (alone or a tier).
   auto far_rank = [](const BlockStore& s) -> std::optional<nlohmann::json> {
+#if TG_HAVE_MPI
     const auto describe = [](const auto& rank, const char* reads) {
       return nlohmann::json{{"window_bytes", rank.window_bytes()},
                             {"peak_rss_bytes", rank.server_peak_rss_bytes()},
@@ -84,6 +87,9 @@ nlohmann::json store_json(const BlockStore& store) {
     const auto* copying = dynamic_cast<const CopyingStore*>(&s);
     const auto* rank = copying ? dynamic_cast<const RankTransfer*>(&copying->transfer()) : nullptr;
     if (rank) return describe(*rank, "one-sided copies");
+#else
+    (void)s;  // no far-memory rank without MPI
+#endif
     return std::nullopt;
   };
   std::optional<nlohmann::json> rank = far_rank(store);

@@ -8,10 +8,12 @@
 
 #include "algorithms/sources.h"
 #include "engine/cpu/engine.h"
-#include "engine/mpi/dist_engine.h"
 #include "engine/mpi/partition.h"
 #include "mpi/comm.h"
 #include "mpi/mpi_runtime.h"
+#if TG_HAVE_MPI
+#include "engine/mpi/dist_engine.h"
+#endif
 #include "run/kernels.h"
 #include "run/run_trials.h"
 #include "store/block_store.h"
@@ -174,6 +176,7 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
   constexpr bool kWeights = !std::is_same_v<W, NoWeight>;
   const bool root = !mpi::started() || mpi::rank() == 0;
   std::unique_ptr<mpi::Comm> comm;
+#if TG_HAVE_MPI  // (without MPI there are no ranks: a request is never distributed)
   if (a.distributed) {
     const Partition partition = partition_vertices(
         *file, static_cast<uint32_t>(mpi::size()),
@@ -184,6 +187,7 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
     comm = std::make_unique<mpi::Comm>(std::move(bounds));
     out.ranks = comm->size();
   }
+#endif
   const DistOptions dist_options{.exchange = a.exchange,
                                  .exchange_bytes = comm ? *parse_byte_size(a.exchange_memory) : 0,
                                  .ring_batch = a.ring_batch,
@@ -244,11 +248,14 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
   const auto trials = [&](auto& engine) {
     run_trials_on(a, kernel, g, engine, passes, progress, out);
   };
+#if TG_HAVE_MPI
   if (comm) {
     DistEngine<Id, W> engine(g, engine_options, *comm, dist_options);
     trials(engine);
     extras.store = store_json(engine.store());
-  } else {
+  } else
+#endif
+  {
     Engine<Id, W> engine(g, engine_options);
     trials(engine);
     extras.store = store_json(engine.store());
@@ -260,10 +267,12 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
   if (const auto* resident = dynamic_cast<const ResidentStore*>(tiers.far.get()))
     extras.far_node_bytes = resident->region_bytes();
   extras.local_peak_rss = out.peak_rss - std::min(out.peak_rss, extras.far_node_bytes);
+#if TG_HAVE_MPI
   if (comm) {  // the largest rank's
     comm->allreduce(&out.peak_rss, 1, mpi::Scalar::kU64, mpi::ReduceOp::kMax);
     comm->allreduce(&extras.local_peak_rss, 1, mpi::Scalar::kU64, mpi::ReduceOp::kMax);
   }
+#endif
   if (a.verify && a.budget.given() && root) {
     for (auto& o : out.trials) o.verdict = kernel.verify(g, o.args, o.result);
   }

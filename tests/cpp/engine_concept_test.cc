@@ -7,8 +7,10 @@
 
 #include "engine/concept.h"
 #include "engine/cpu/engine.h"
-#include "engine/mpi/dist_engine.h"
 #include "graph/no_weight.h"
+#if TG_HAVE_MPI
+#include "engine/mpi/dist_engine.h"
+#endif
 
 namespace tg {
 namespace {
@@ -49,7 +51,9 @@ struct WithOpsWithoutLink : CpuEngine {
 static_assert(GraphEngine<CpuEngine>);
 static_assert(GraphEngine<Unchanged>);
 static_assert(GraphEngine<Engine<uint64_t, float>>);
+#if TG_HAVE_MPI
 static_assert(GraphEngine<DistEngine<uint32_t, int64_t>>);
+#endif
 static_assert(!GraphEngine<WithoutSamplePass>);
 static_assert(!GraphEngine<EdgePassOfAnotherShape>);
 static_assert(!GraphEngine<WithOpsWithoutLink>);
