@@ -388,8 +388,18 @@ BuildReport build_graph(EdgeList list, const BuildOptions& options, GraphWriter&
         Timer timer;
         IdResolution ids = resolve_ids(edges, list);
         report.ids_seconds = timer.seconds();
+        if constexpr (std::is_same_v<Id, uint32_t>) {
+          if (options.wide_ids) {
+            EdgeArray<uint64_t, W> wide(edges.size());
+#pragma omp parallel for
+            for (size_t i = 0; i < edges.size(); ++i)
+              wide[i] = {edges[i].u, edges[i].v, edges[i].w};
+            edges.clear();
+            return build_dense(wide, list, ids, options, writer, report);
+          }
+        }
         if constexpr (std::is_same_v<Id, uint64_t>) {
-          if (ids.n <= (uint64_t{1} << 32)) {
+          if (ids.n <= (uint64_t{1} << 32) && !options.wide_ids) {
             // Every dense id fits in 32 bits: halve the edge array before building.
             EdgeArray<uint32_t, W> narrow(edges.size());
 #pragma omp parallel for

@@ -31,6 +31,9 @@ struct BuildOptions {
   uint32_t blocks = 0;  // P, the grid's side; 0 picks the smallest P whose blocks hold < 2^32 arcs
   bool generated_weights = false;
   bool progress = false;  // progress bars on stderr (drawn only on a terminal)
+  // 64-bit vertex ids even where every id fits in 32 bits, as only a graph past 2^32 vertices
+  // has them otherwise: the file the engines' 64-bit paths are tested on (tests/conformance).
+  bool wide_ids = false;
   std::optional<Provenance> provenance;
 };
 

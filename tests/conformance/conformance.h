@@ -25,23 +25,29 @@ namespace tg::conformance {
 
 struct Graph {
   std::string name;
-  std::shared_ptr<const GraphFile> file;
+  std::shared_ptr<const GraphFile> file;       // 32-bit vertex ids
+  std::shared_ptr<const GraphFile> wide_file;  // the same graph, its ids 64-bit (wide_ids)
 };
 
 // Small graphs of the shapes the engines treat differently: directed and undirected, integer
 // and real weights and none, one block and grids of many (empty blocks among them), and a hub
 // whose row spans every range.
 inline const std::vector<Graph>& graphs() {
-  using testing::kronecker_graph;
+  const auto both = [](const char* name, int scale, bool undirected, GeneratedWeights weights,
+                       uint32_t blocks, const std::string& file, bool hub = false) {
+    return Graph{
+        name, testing::kronecker_graph(scale, undirected, weights, blocks, file, hub),
+        testing::kronecker_graph(scale, undirected, weights, blocks, file + "-wide", hub, true)};
+  };
   static const std::vector<Graph> all{
-      {"kron-10 directed, integer weights, 1x1",
-       kronecker_graph(10, false, GeneratedWeights::kInteger, 1, "conformance-d-int-1")},
-      {"kron-10 undirected, 4x4, a hub",
-       kronecker_graph(10, true, GeneratedWeights::kNone, 4, "conformance-u-4-hub", true)},
-      {"kron-11 directed, real weights, 8x8",
-       kronecker_graph(11, false, GeneratedWeights::kReal, 8, "conformance-d-real-8")},
-      {"kron-11 undirected, integer weights, 16x16",
-       kronecker_graph(11, true, GeneratedWeights::kInteger, 16, "conformance-u-int-16")},
+      both("kron-10 directed, integer weights, 1x1", 10, false, GeneratedWeights::kInteger, 1,
+           "conformance-d-int-1"),
+      both("kron-10 undirected, 4x4, a hub", 10, true, GeneratedWeights::kNone, 4,
+           "conformance-u-4-hub", true),
+      both("kron-11 directed, real weights, 8x8", 11, false, GeneratedWeights::kReal, 8,
+           "conformance-d-real-8"),
+      both("kron-11 undirected, integer weights, 16x16", 11, true, GeneratedWeights::kInteger, 16,
+           "conformance-u-int-16"),
   };
   return all;
 }
@@ -80,36 +86,47 @@ struct SetupName {
   }
 };
 
-// f(view) over the graph: weighted where the kernel reads weights and the graph has them. The
-// graphs have 32-bit ids and int32 or double weights, so only those views are compiled.
-template <typename F>
+// The graph's file with vertex ids of type Id: 64-bit ids, which a file holds otherwise only past
+// 2^32 vertices, put the engines such a graph gets (every kernel on 64-bit ids) to the test on
+// small graphs.
+template <typename Id>
+const std::shared_ptr<const GraphFile>& file_for(const Graph& graph) {
+  return sizeof(Id) == 8 ? graph.wide_file : graph.file;
+}
+
+// f(view) over the graph, with vertex ids of type Id: weighted where the kernel reads weights and
+// the graph has them. The graphs have int32 or double weights, so only those views are compiled.
+template <typename Id, typename F>
 void with_view(const Graph& graph, bool weights, F f) {
-  ASSERT_EQ(graph.file->id_bytes(), 4u) << graph.name;
-  if (!weights || !graph.file->weighted()) return f(GraphView<uint32_t, NoWeight>(graph.file));
-  if (graph.file->weight_type() == format::WeightType::kInt32)
-    return f(GraphView<uint32_t, int32_t>(graph.file));
-  ASSERT_EQ(graph.file->weight_type(), format::WeightType::kFloat64) << graph.name;
-  f(GraphView<uint32_t, double>(graph.file));
+  const auto& file = file_for<Id>(graph);
+  ASSERT_EQ(file->id_bytes(), sizeof(Id)) << graph.name;
+  if (!weights || !file->weighted()) return f(GraphView<Id, NoWeight>(file));
+  if (file->weight_type() == format::WeightType::kInt32) return f(GraphView<Id, int32_t>(file));
+  ASSERT_EQ(file->weight_type(), format::WeightType::kFloat64) << graph.name;
+  f(GraphView<Id, double>(file));
 }
 
 // Every kernel on every graph through `run_on`: run_on(view, file, run) makes the setup's engine
-// over the view (and the file's stores) and returns run(engine), or nothing where this process
-// holds no answer (an MPI rank other than 0).
-template <typename RunOn>
+// over the view (vertex ids of type Id) and the file's stores and returns run(engine), or nothing
+// where this process holds no answer (an MPI rank other than 0). The reference runs on 32-bit ids
+// whatever Id is.
+template <typename Id, typename RunOn>
 void expect_every_kernel_conforms(const std::string& setup, RunOn run_on) {
   for (const Graph& graph : graphs()) {
     for_each_kernel([&](const auto& k) {
       auto check = [&](const auto& g) {
         const KernelArgs args = args_for(g);
         const std::optional<AlgorithmResult> got =
-            run_on(g, graph.file, [&](auto& engine) { return k.run(engine, args); });
+            run_on(g, file_for<Id>(graph), [&](auto& engine) { return k.run(engine, args); });
         if (!got) return;
         const std::string what = fmt::format("{} on {}, {}", k.name, graph.name, setup);
         const Verdict verdict = k.verify(g, args, *got);
         EXPECT_TRUE(verdict.ok) << what << ": " << verdict.message;
-        testing::expect_same_answer(*got, reference(k, g, args), what);
+        using W = typename std::decay_t<decltype(g)>::WeightType;
+        testing::expect_same_answer(*got, reference(k, GraphView<uint32_t, W>(graph.file), args),
+                                    what);
       };
-      with_view(graph, k.weighted, check);
+      with_view<Id>(graph, k.weighted, check);
     });
   }
 }

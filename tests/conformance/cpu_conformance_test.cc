@@ -1,6 +1,7 @@
 // Conformance of the shared-memory engine: every kernel, on every conformance graph, in every
-// setup below (directions, schedules, the two-phase pass, and each block store), gives the
-// reference engine's answer and passes its verifier. A new setup joins with one line.
+// setup below (directions, schedules, the two-phase pass, each block store, and 64-bit vertex
+// ids), gives the reference engine's answer and passes its verifier. A new setup joins with one
+// line.
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -25,6 +26,7 @@ struct CpuSetup {
   EngineOptions options;
   Store store = Store::kMapped;
   int threads = 2;
+  bool wide_ids = false;  // the engine on 64-bit vertex ids (what a graph past 2^32 vertices gets)
 };
 
 const CpuSetup kSetups[] = {
@@ -37,6 +39,12 @@ const CpuSetup kSetups[] = {
     {"block-major, copying store", {.schedule = Schedule::kBlock}, Store::kCopying},
     {"block-major, copying store in pieces", {.schedule = Schedule::kBlock}, Store::kPieces},
     {"block-major, file tier (O_DIRECT)", {.schedule = Schedule::kBlock}, Store::kFile},
+    {"vertex-major, mapped, 64-bit ids", {.schedule = Schedule::kVertex}, Store::kMapped, 2, true},
+    {"block-major, copying store in pieces, 64-bit ids",
+     {.schedule = Schedule::kBlock},
+     Store::kPieces,
+     2,
+     true},
 };
 
 // The store a setup reads through (null: the engine's own mapping).
@@ -65,17 +73,22 @@ TEST_P(CpuConformance, EveryKernelGivesTheReferenceAnswer) {
   const CpuSetup& setup = GetParam();
   if (setup.store == Store::kFile && !UringTransfer::built())
     GTEST_SKIP() << "built without io_uring";
-  conformance::expect_every_kernel_conforms(
-      setup.name, [&](const auto& g, const auto& file, auto run) -> std::optional<AlgorithmResult> {
-        constexpr bool kWeights =
-            !std::is_same_v<typename std::decay_t<decltype(g)>::WeightType, NoWeight>;
-        const auto store = make_store(setup, file, kWeights);
-        EngineOptions options = setup.options;
-        options.store = store.get();
-        options.threads = setup.threads;
-        Engine engine(g, options);
-        return run(engine);
-      });
+  const auto run_on = [&](const auto& g, const auto& file,
+                          auto run) -> std::optional<AlgorithmResult> {
+    constexpr bool kWeights =
+        !std::is_same_v<typename std::decay_t<decltype(g)>::WeightType, NoWeight>;
+    const auto store = make_store(setup, file, kWeights);
+    EngineOptions options = setup.options;
+    options.store = store.get();
+    options.threads = setup.threads;
+    Engine engine(g, options);
+    return run(engine);
+  };
+  if (setup.wide_ids) {
+    conformance::expect_every_kernel_conforms<uint64_t>(setup.name, run_on);
+  } else {
+    conformance::expect_every_kernel_conforms<uint32_t>(setup.name, run_on);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Setups, CpuConformance, ::testing::ValuesIn(kSetups),

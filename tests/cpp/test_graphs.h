@@ -36,7 +36,8 @@ inline ::testing::Environment* const kTempDirCleanup =
 // vertex 0 also links to every vertex (a row longer than a small buffer holds).
 inline std::shared_ptr<const GraphFile> kronecker_graph(int scale, bool undirected,
                                                         GeneratedWeights weights, uint32_t blocks,
-                                                        const std::string& name, bool hub = false) {
+                                                        const std::string& name, bool hub = false,
+                                                        bool wide_ids = false) {
   GeneratorOptions gen;
   gen.scale = scale;
   gen.edge_factor = 8;
@@ -47,6 +48,7 @@ inline std::shared_ptr<const GraphFile> kronecker_graph(int scale, bool undirect
     BuildOptions options;
     options.undirected = undirected;
     options.blocks = blocks;
+    options.wide_ids = wide_ids;
     EdgeList edges = generate(gen);
     if (hub) {
       std::visit(
