@@ -229,7 +229,7 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
           "for a memory limit of {} (hot data {} and {:.0f}% of the {} of edge blocks); give {} "
           "instead and run "
           "inside a cgroup memory limit of that plus {} for the runtime",
-          option_with("far", "paging"),
+          option_with("far", far_tier_name(FarTier::kPaging)),
           option_with("far-ratio", fmt::format("{}", *r.far_ratio), false), r.algorithm,
           file.name(), bytes_text(limit), bytes_text(hot), 100 * (1 - *r.far_ratio),
           bytes_text(plan.edge_bytes),

@@ -41,11 +41,11 @@ void check_budget_options(const BudgetArgs& a, bool far_given) {
     fail("{} places blocks under a budget: give {} or {} too", option_name("far"), budget, ratio);
   if (a.far_node && a.far != FarTier::kNuma) {
     fail("{} names the node of the numa tier: give {} too", option_name("far-node"),
-         option_with("far", "numa"));
+         option_with("far", far_tier_name(FarTier::kNuma)));
   }
   if (a.far_rank_copy && a.far != FarTier::kRank) {
     fail("{} says how a far-memory rank is read: give {} too", option_name("far-rank-copy"),
-         option_with("far", "rank"));
+         option_with("far", far_tier_name(FarTier::kRank)));
   }
   if (!a.profile.empty() && !a.given()) {
     fail("{} sizes the fetch pipeline under a budget: give {} or {} too", option_name("profile"),
@@ -142,7 +142,8 @@ TieredStores make_tiered_stores(const TierPlan& plan, std::shared_ptr<const Grap
     return s;
   }
 #else
-  if (plan.far == FarTier::kRank) mpi::refuse_without_mpi(option_with("far", "rank"));
+  if (plan.far == FarTier::kRank)
+    mpi::refuse_without_mpi(option_with("far", far_tier_name(FarTier::kRank)));
   if (!plan.needs_far_tier()) return s;
 #endif
   s.local = std::make_unique<MappedStore>(out, in, file->blocks_per_side());
@@ -153,10 +154,11 @@ TieredStores make_tiered_stores(const TierPlan& plan, std::shared_ptr<const Grap
           "{} binds memory to a node with libnuma, and this build of tiergraph has none (libnuma "
           "was not found when it was built: install libnuma-dev, as scripts/setup.sh does, and "
           "build again)",
-          option_with("far", "numa"));
+          option_with("far", far_tier_name(FarTier::kNuma)));
     }
     if (!nodes.available)
-      fail("{} needs NUMA support, and this kernel has none", option_with("far", "numa"));
+      fail("{} needs NUMA support, and this kernel has none",
+           option_with("far", far_tier_name(FarTier::kNuma)));
     const int node = options.far_node.value_or(nodes.farthest);
     if (node == nodes.local) {
       log::info(

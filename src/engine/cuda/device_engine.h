@@ -43,7 +43,6 @@
 #include <thrust/count.h>
 #include <thrust/fill.h>
 #include <thrust/for_each.h>
-#include <thrust/gather.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/reduce.h>
 #include <thrust/scan.h>
@@ -61,13 +60,10 @@
 #include "engine/combine.h"
 #include "engine/cuda/device_functors.h"
 #include "engine/cuda/device_grid.h"
-#include "engine/cuda/device_ops.h"
 #include "engine/cuda/device_set.h"
 #include "engine/cuda/device_vertices.h"
-#include "engine/cuda/temporary_cache.h"
 #include "engine/direction.h"
 #include "engine/program.h"
-#include "engine/sampled_mode.h"
 #include "engine/vertex_array.h"
 #include "graph/graph_view.h"
 #include "util/timer.h"
