@@ -380,6 +380,21 @@ format::Header graph_header(const GraphFacts& f, const GridPlan& grid,
 
 }  // namespace build
 
+namespace {
+
+// The edges with ids of type To (each id fits: the caller checked), the input's memory released.
+template <typename To, typename From, typename W>
+EdgeArray<To, W> with_id_width(EdgeArray<From, W>& edges) {
+  EdgeArray<To, W> out(edges.size());
+#pragma omp parallel for
+  for (size_t i = 0; i < edges.size(); ++i)
+    out[i] = {static_cast<To>(edges[i].u), static_cast<To>(edges[i].v), edges[i].w};
+  edges.clear();
+  return out;
+}
+
+}  // namespace
+
 BuildReport build_graph(EdgeList list, const BuildOptions& options, GraphWriter& writer) {
   BuildReport report;
   report.input_edges = list.size();
@@ -390,24 +405,14 @@ BuildReport build_graph(EdgeList list, const BuildOptions& options, GraphWriter&
         report.ids_seconds = timer.seconds();
         if constexpr (std::is_same_v<Id, uint32_t>) {
           if (options.wide_ids) {
-            EdgeArray<uint64_t, W> wide(edges.size());
-#pragma omp parallel for
-            for (size_t i = 0; i < edges.size(); ++i)
-              wide[i] = {edges[i].u, edges[i].v, edges[i].w};
-            edges.clear();
+            auto wide = with_id_width<uint64_t>(edges);
             return build_dense(wide, list, ids, options, writer, report);
           }
         }
         if constexpr (std::is_same_v<Id, uint64_t>) {
           if (ids.n <= (uint64_t{1} << 32) && !options.wide_ids) {
             // Every dense id fits in 32 bits: halve the edge array before building.
-            EdgeArray<uint32_t, W> narrow(edges.size());
-#pragma omp parallel for
-            for (size_t i = 0; i < edges.size(); ++i) {
-              narrow[i] = {static_cast<uint32_t>(edges[i].u), static_cast<uint32_t>(edges[i].v),
-                           edges[i].w};
-            }
-            edges.clear();
+            auto narrow = with_id_width<uint32_t>(edges);
             return build_dense(narrow, list, ids, options, writer, report);
           }
         }

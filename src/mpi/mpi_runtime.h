@@ -54,13 +54,10 @@ void agree(const std::function<void()>& step);
 // waiting forever.
 [[noreturn]] void abort_job(int code);
 
-// Whether this build has MPI (CMake's TG_WITH_MPI, and MPI found). Without it start() refuses,
-// and so do the far-memory rank and MPI ranks, through refuse_without_mpi.
-#if TG_HAVE_MPI
-inline constexpr bool kBuiltWithMpi = true;
-#else
-inline constexpr bool kBuiltWithMpi = false;
-// Throws tg::Error: `what` (a feature or option) needs MPI, which this build lacks.
+// A build without MPI (TG_HAVE_MPI 0: CMake's TG_WITH_MPI off, or no MPI found) runs in one
+// process: start() refuses, and so do the far-memory rank and MPI ranks, through this, which
+// throws tg::Error saying that `what` (a feature or option) needs MPI.
+#if !TG_HAVE_MPI
 [[noreturn]] void refuse_without_mpi(const std::string& what);
 #endif
 
