@@ -6,9 +6,10 @@
 // (pull in auto mode) and applies them with a vertex pass that sets the ranks and the next
 // contributions, reducing the L1 change and the dangling rank as it goes. Applying iteration i
 // and gathering i + 1 are one call (edge_pass_after), so that a backend may send a vertex's new
-// contribution as soon as it is applied (on MPI ranks: GraCXL's relaxed barrier); two sum arrays
-// alternate, since a message of iteration i + 1 may reach a vertex before iteration i's sum has
-// been applied there. The formula: algorithms/pagerank_model.h. Verifier: verify/pagerank.h.
+// contribution as soon as it is applied (on MPI ranks: GraCXL's relaxed barrier); the step reads
+// and resets a vertex's sum, which edge_pass_after allows (no message of the next gather reaches
+// a vertex before its step). The formula: algorithms/pagerank_model.h. Verifier:
+// verify/pagerank.h.
 #pragma once
 
 #include <cstdint>
@@ -40,8 +41,7 @@ AlgorithmResult run_pagerank(Engine& engine, const PageRankOptions& o) {
   const auto ops = engine.ops();
   // r(u) / out(u), or r(u) where u is dangling (rank_of)
   auto contribution = engine.vertex_array(0.0);
-  const PageRankProgram<Id> gather[2] = {{contribution, engine.vertex_array(0.0)},
-                                         {contribution, engine.vertex_array(0.0)}};
+  const PageRankProgram<Id> gather{contribution, engine.vertex_array(0.0)};
   const int limit = o.tolerance > 0 ? o.max_iterations : o.iterations;
   const SumOp<Pair<double>> sum;
   Pair<double> sums{0, 0};  // {L1 change, dangling rank}
@@ -49,13 +49,11 @@ AlgorithmResult run_pagerank(Engine& engine, const PageRankOptions& o) {
   // Applies iteration's sums (iteration 0: none, every rank 1/n), gathers the next's.
   for (;; ++iteration) {
     const double base = iteration ? o.base(n, sums.second) : 1.0 / static_cast<double>(n);
-    const PageRankStep<Id, decltype(ops)> step{o, contribution,
-                                               gather[(iteration + 1) % 2].incoming, base, ops};
+    const PageRankStep<Id, decltype(ops)> step{o, contribution, gather.incoming, base, ops};
     const auto wanted = [&](Pair<double> s) { return iteration == 0 || !o.converged(s.first); };
-    sums =
-        iteration == limit
-            ? engine.reduce(sum, step)
-            : engine.edge_pass_after(sum, step, wanted, gather[iteration % 2], engine.all()).second;
+    sums = iteration == limit
+               ? engine.reduce(sum, step)
+               : engine.edge_pass_after(sum, step, wanted, gather, engine.all()).second;
     if (iteration == limit || !wanted(sums)) break;
   }
   engine.for_each(RankFromContribution<Id, decltype(ops)>{contribution, ops});

@@ -1,8 +1,8 @@
 // Conformance of the engine on MPI ranks (run on 1, 2 and 4 ranks by ctest): every kernel, on
 // every conformance graph, in every setup below (each exchange, slices, stealing, the strict
-// barrier, a fetching store), gives rank 0 the reference engine's answer and passes its
-// verifier. The ranks master ranges balanced as `tiergraph run` balances them. A new setup joins
-// with one line.
+// barrier, a fetching store, every pass pushed), gives rank 0 the reference engine's answer and
+// passes its verifier. The ranks master ranges balanced as `tiergraph run` balances them. A new
+// setup joins with one line.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -47,6 +47,13 @@ const RankSetup kSetups[] = {
      {.exchange = Exchange::kRing, .exchange_bytes = kExchangeBytes, .slices = 4, .steal = true}},
     {"accumulate, 3 slices",
      {.exchange = Exchange::kAccumulate, .exchange_bytes = kExchangeBytes, .slices = 3}},
+    // Every pass pushed: PageRank's apply and gather then meet under the relaxed barrier.
+    {"collective, push",
+     {.exchange = Exchange::kCollective, .exchange_bytes = kExchangeBytes},
+     {.direction = Direction::kPush}},
+    {"ring, 4 slices, push",
+     {.exchange = Exchange::kRing, .exchange_bytes = kExchangeBytes, .slices = 4},
+     {.direction = Direction::kPush}},
 };
 
 // The ranks' vertex ranges, as `tiergraph run` divides the graph.

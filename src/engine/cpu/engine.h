@@ -149,14 +149,15 @@ class Engine : public VertexArrays<Id, W> {
 
   // A vertex pass that readies the sources of the edge pass after it, in one call: the
   // op-combination of before(u) over the frontier's members, then, if wanted(that value),
-  // edge_pass(program, frontier, pass). before(u) runs once per member u before any message
-  // leaves u; it may write u's own state (what source_value reads) but must not touch the
-  // pass's target (a message into u may combine before or after before(u) runs). So a backend
-  // may send u's messages as soon as before(u) has returned, with no barrier between the
-  // vertex pass and the edge pass (GraCXL's relaxed barrier: Apply of superstep N-1 overlaps
-  // Gather of N). Such a backend cannot wait for the value and makes the edge pass whatever
-  // wanted says (on MPI ranks with a relaxed barrier: engine/mpi/dist_engine.h); here the two run
-  // one after the other (in one process the barrier is a team's join), and the pass only if wanted.
+  // edge_pass(program, frontier, pass). before(u) runs once per member u; it may write u's own
+  // state (what source_value reads) and read and reset u's entry of the pass's target: every
+  // backend runs before() over all its members of the frontier before it combines any message
+  // of the pass into them. A backend whose members are split (MPI ranks) need not wait for the
+  // others' before(): each may send its messages as soon as its own before() has run (GraCXL's
+  // relaxed barrier: Apply of superstep N-1 overlaps Gather of N). Such a backend cannot wait
+  // for the value and makes the edge pass whatever wanted says (on MPI ranks with a relaxed
+  // barrier: engine/mpi/dist_engine.h); here the two run one after the other (in one process
+  // the barrier is a team's join), and the pass only if wanted.
   template <typename Op, typename Before, typename Wanted, typename Program>
   std::pair<Set, typename Op::Value> edge_pass_after(Op op, Before before, Wanted wanted,
                                                      const Program& program, const Set& frontier,

@@ -28,8 +28,9 @@
 // slice's changed mirrors go out before the next slice is computed, so they travel while the
 // ranks compute (engine/mpi/sliced_push.h).
 // edge_pass_after (PageRank's apply, then its next gather) relaxes the barrier between the two:
-// a push pass applies each source on its owner just before pushing it, and the ranks agree on
-// the vertex pass's value at the edge pass's end (DistOptions::relaxed_barrier).
+// in a push pass each rank applies its sources and pushes them without waiting for the others'
+// applies, and the ranks agree on the vertex pass's value at the edge pass's end
+// (DistOptions::relaxed_barrier).
 // Pull first ships every active master's source value (the program's source_value, computed by
 // its owner: "what a rank sends once per vertex") and the frontier's bitmap to all ranks, then
 // each rank reduces its masters' in-edges locally (a program whose source value is the source's
@@ -162,16 +163,15 @@ class DistEngine : public dist::RankVertices<Id, W> {
   }
 
   // A vertex pass that readies the sources of the edge pass after it (engine/cpu/engine.h). With a
-  // relaxed barrier, a push pass runs before(u) on u's owner just before u's messages are
-  // combined (slice by slice with --slices; all of a rank's first when it publishes its slices
-  // for stealing, which carry source values), and the ranks agree on the vertex pass's value
-  // when the edge pass ends: no rank waits for its peers' vertex passes before it pushes, so
-  // one rank's updates travel while another still applies (GraCXL's relaxed barrier: Apply of
-  // superstep N-1 overlaps Gather of N). The messages into a master may arrive before its
-  // before() runs, which the contract allows (before must not touch the target). The edge pass
-  // is made whatever wanted says: it has started before the value is known. A pull pass reads
-  // every source's value from its owner, so it waits for every rank's vertex pass, as
-  // relaxed_barrier = false does for push.
+  // relaxed barrier, a push pass runs before() over a rank's members, then pushes them at once,
+  // and the ranks agree on the vertex pass's value when the edge pass ends: no rank waits for
+  // its peers' vertex passes before it pushes, so one rank's updates travel while another still
+  // applies (GraCXL's relaxed barrier: Apply of superstep N-1 overlaps Gather of N). A peer's
+  // messages into a master are taken in only after this rank's before() has run over all its
+  // members (they wait in the exchange meanwhile), so before(u) may read and reset u's target,
+  // as the contract allows. The edge pass is made whatever wanted says: it has started before
+  // the value is known. A pull pass reads every source's value from its owner, so it waits for
+  // every rank's vertex pass, as relaxed_barrier = false does for push.
   template <typename Op, typename Before, typename Wanted, typename Program>
   std::pair<Set, typename Op::Value> edge_pass_after(Op op, Before before, Wanted wanted,
                                                      const Program& program, const Set& frontier,
@@ -183,7 +183,7 @@ class DistEngine : public dist::RankVertices<Id, W> {
       return {edge_pass(program, frontier, options), value};
     }
     typename Op::Value mine = Op::identity();
-    auto ready = [&](const auto& sources) {  // a Set, or a slice's span of its members
+    auto ready = [&](const Set& sources) {
       replicas_.run_in_pass([&] { mine = Op::combine(mine, local_.reduce(op, sources, before)); });
       sources_readied_ += local_members(sources);
     };
@@ -209,12 +209,11 @@ class DistEngine : public dist::RankVertices<Id, W> {
   template <typename Program>
   Set pull(const Program& program, const Set& frontier, const PassOptions<Id>& options);
   Set whole(const Set& s);
-  // How many of this rank's masters a set, or a slice of its members, holds.
+  // How many of this rank's masters a set holds.
   uint64_t local_members(const Set& s) const {
     return s.kind() == Set::Kind::kAll ? local_.end_owned() - local_.first_owned()
                                        : s.list().size();
   }
-  static uint64_t local_members(std::span<const Id> slice) { return slice.size(); }
 
   // Push and the exchanges that carry its updates (engine/mpi/push_exchange.h).
   template <typename Program, typename Ready>

@@ -70,4 +70,13 @@ struct ShippedSources {
   bool saturated(Value x) const requires HasSaturated<P> { return program.saturated(x); }
 };
 
+namespace dist {
+// What an edge pass runs before its sources when its caller asks nothing (edge_pass, as against
+// edge_pass_after).
+struct NoHook {
+  template <typename Sources>
+  void operator()(const Sources&) const {}
+};
+}  // namespace dist
+
 }  // namespace tg

@@ -86,6 +86,9 @@ inline auto DistEngine<Id, W>::push_in_slices(const Program& program, const Set&
   std::vector<Id> held;
   if constexpr (ActivatesOnce<Program>) sent_once.reserve(sent_once_bytes() / sizeof(SentOnce));
   uint64_t last_slice = 0;  // what the latest slice handed on (early unless it was the last)
+  // Every source readied before any message is combined here (edge_pass_after's contract), so
+  // before the exchange opens; the board then carries the readied source values.
+  ready(frontier);
   auto arrived = one_sided(program, [&](auto send, auto take_arrived) {
     auto hand_on = [&](const std::vector<Id>& others) {
       updates_sent_early_ += last_slice;
@@ -104,9 +107,8 @@ inline auto DistEngine<Id, W>::push_in_slices(const Program& program, const Set&
       take_arrived();
     };
     if (!board_) {
-      changed = sliced_.combine_in_slices(program, frontier, options, dist_.slices, hand_on, ready);
+      changed = sliced_.combine_in_slices(program, frontier, options, dist_.slices, hand_on);
     } else {
-      ready(frontier);  // the board carries source values
       changed = sliced_.template begin<Program>(frontier, options);
       // (Not structured bindings: the lambdas below capture them, which clang 14 cannot.)
       const auto sliced =

@@ -8,7 +8,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <span>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -18,12 +17,6 @@
 #include "util/timer.h"
 
 namespace tg::dist {
-
-// What a pass runs before its sources (or a slice of them) when its caller asks nothing.
-struct NoHook {
-  template <typename Sources>
-  void operator()(const Sources&) const {}
-};
 
 template <typename Id, typename W>
 class SlicedPush {
@@ -40,16 +33,14 @@ class SlicedPush {
   // it again hands it on again. (Programs that activate once claim nothing: a later message only
   // combines into it, so their caller re-sends what changed after it was handed on.) What stays
   // in the lists is applied by apply_pass as after combine_pass.
-  // before_slice(std::span<const Id>) sees each slice's sources before their messages leave.
-  template <typename Program, typename HandOn, typename BeforeSlice = NoHook>
+  template <typename Program, typename HandOn>
   Changed<Id> combine_in_slices(const Program& program, const Set& frontier, PassOptions<Id> pass,
-                                size_t slices, HandOn hand_on, BeforeSlice before_slice = {}) {
+                                size_t slices, HandOn hand_on) {
     Timer timer;
     Changed<Id> c = begin<Program>(frontier, pass);
     const auto [list, cuts] =
         slice_sources(frontier.list(), std::max<size_t>(slices, 1), c.stats.schedule);
     for (size_t s = 0; s + 1 < cuts.size(); ++s) {
-      before_slice(std::span<const Id>(list.data() + cuts[s], cuts[s + 1] - cuts[s]));
       combine_slice(program, std::vector<Id>(list.begin() + cuts[s], list.begin() + cuts[s + 1]),
                     pass, c, hand_on);
     }
