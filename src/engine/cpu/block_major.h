@@ -307,8 +307,7 @@ inline auto Engine<Id, W>::push_blocks(const Program& shared, const Set& frontie
   }
   const PassPlan planned = plan_blocks(true, both, active_ranges(frontier, g_), slices, true,
                                        sources ? &*sources : nullptr);
-  found_.resize(static_cast<size_t>(max_threads()));
-  for (auto& f : found_) f.clear();
+  clear_found();
   std::atomic<uint64_t> examined{0};
   run_block_tasks(slices, planned, [&](uint64_t t, uint64_t first, uint64_t last) {
     OwnList<Id> own(found_[static_cast<size_t>(omp_get_thread_num())]);  // alone on its cache lines
@@ -333,11 +332,8 @@ inline auto Engine<Id, W>::push_blocks(const Program& shared, const Set& frontie
 #pragma omp parallel for schedule(dynamic, 1) reduction(+ : edges)
     for (size_t t = 0; t < found_.size(); ++t) edges += apply_list(program, found_[t], claimed);
     return Set::sparse(g_.num_vertices(), concatenate(found_), edges);
-  } else {
-    c.lists = std::move(found_);
-    c.claimed = !ActivatesOnce<Program>;
-    return Set::sparse(g_.num_vertices(), {}, 0);
   }
+  return hand_found_to(c, !ActivatesOnce<Program>);
 }
 
 // Block-major pull: each task owns a 64-aligned destination slice and reduces the messages of
@@ -360,8 +356,7 @@ inline auto Engine<Id, W>::pull_blocks(const Program& shared, const Set& frontie
   const Slices& slices = block_slices(false);
   const PassPlan planned = plan_blocks(false, both, active_ranges(frontier, g_), slices);
   Bitmap next(kFused ? g_.num_vertices() : 0);
-  found_.resize(static_cast<size_t>(max_threads()));
-  for (auto& f : found_) f.clear();
+  clear_found();
   std::atomic<uint64_t> examined{0}, size{0}, edges{0};
   enum : uint8_t { kOpen = 0, kSaturated = 1, kSkipped = 2 };
   run_block_tasks(slices, planned, [&](uint64_t t, uint64_t first, uint64_t last) {
@@ -432,13 +427,9 @@ inline auto Engine<Id, W>::pull_blocks(const Program& shared, const Set& frontie
     edges.fetch_add(activated_edges, std::memory_order_relaxed);
   });
   c.stats.edges_examined = examined.load();
-  if constexpr (kFused) {
+  if constexpr (kFused)
     return Set::dense(g_.num_vertices(), std::move(next), size.load(), edges.load());
-  } else {
-    c.lists = std::move(found_);
-    c.claimed = false;
-    return Set::sparse(g_.num_vertices(), {}, 0);
-  }
+  return hand_found_to(c, false);
 }
 
 // sample_pass: over the mapped file, each vertex's first k arcs in its adjacency; over a fetching

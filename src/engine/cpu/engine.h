@@ -237,6 +237,19 @@ class Engine : public VertexArrays<Id, W> {
   Set run_edges(const Program& program, const Set& frontier, const PassOptions<Id>& pass,
                 Changed<Id>& c);
 
+  // The lists of a pass's changed vertices, one per thread (found_), emptied for a new pass.
+  void clear_found() {
+    found_.resize(static_cast<size_t>(max_threads()));
+    for (auto& f : found_) f.clear();
+  }
+  // An unfused pass's end: what its threads found becomes the pass's changed lists, applied by
+  // apply_pass after the backend's barrier (claimed: the vertices were claimed, as push does).
+  Set hand_found_to(Changed<Id>& c, bool claimed) {
+    c.lists = std::move(found_);
+    c.claimed = claimed;
+    return Set::sparse(g_.num_vertices(), {}, 0);
+  }
+
   // Vertex-major edge passes and their helpers (engine/cpu/vertex_major.h).
   template <typename Program>
   uint64_t apply_list(const Program& program, std::vector<Id>& list, bool claimed);

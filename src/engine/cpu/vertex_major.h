@@ -86,8 +86,7 @@ inline auto Engine<Id, W>::push(const Program& shared, const Set& frontier,
   const Bitmap* only = pass.targets ? pass.targets->membership() : nullptr;
   const int threads = max_threads();
   const bool small = frontier.size() + frontier.out_edges() < options_.serial_work;
-  found_.resize(static_cast<size_t>(threads));
-  for (auto& f : found_) f.clear();
+  clear_found();
   uint64_t edges = 0;
   const auto tasks = edge_balanced_tasks(list);
   const size_t task_count = tasks.size() - 1;
@@ -106,13 +105,8 @@ inline auto Engine<Id, W>::push(const Program& shared, const Set& frontier,
     if constexpr (kFused) edges += apply_list(program, mine, !ActivatesOnce<Program>);
   }
   c.stats.edges_examined = frontier.out_edges() * (kBoth && g_.directed() ? 2 : 1);
-  if constexpr (kFused) {
-    return Set::sparse(g_.num_vertices(), concatenate(found_), edges);
-  } else {
-    c.lists = std::move(found_);
-    c.claimed = !ActivatesOnce<Program>;
-    return Set::sparse(g_.num_vertices(), {}, 0);
-  }
+  if constexpr (kFused) return Set::sparse(g_.num_vertices(), concatenate(found_), edges);
+  return hand_found_to(c, !ActivatesOnce<Program>);
 }
 
 // Pull: each vertex reduces the messages of its in-edges from the frontier locally (stopping
@@ -152,10 +146,7 @@ inline auto Engine<Id, W>::pull_loop(const Program& shared, const Set& frontier,
   constexpr bool kTargetFirst = HasWants<Program> || HasSaturated<Program>;
   const auto target = program.target();
   Bitmap next(kFused ? g_.num_vertices() : 0);
-  if constexpr (!kFused) {
-    found_.resize(static_cast<size_t>(max_threads()));
-    for (auto& f : found_) f.clear();
-  }
+  if constexpr (!kFused) clear_found();
   uint64_t size = 0, edges = 0, examined = 0;
   const size_t chunk_count = pull_chunks_.size() - 1;
 #pragma omp parallel for schedule(dynamic, 1) reduction(+ : size, edges, examined)
@@ -204,13 +195,8 @@ inline auto Engine<Id, W>::pull_loop(const Program& shared, const Set& frontier,
     }
   }
   c.stats.edges_examined = examined;
-  if constexpr (kFused) {
-    return Set::dense(g_.num_vertices(), std::move(next), size, edges);
-  } else {
-    c.lists = std::move(found_);
-    c.claimed = false;
-    return Set::sparse(g_.num_vertices(), {}, 0);
-  }
+  if constexpr (kFused) return Set::dense(g_.num_vertices(), std::move(next), size, edges);
+  return hand_found_to(c, false);
 }
 
 // Splits a frontier list into tasks of roughly equal out-edge counts.
