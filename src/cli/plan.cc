@@ -55,8 +55,11 @@ void plan_command(const PlanArgs& a) {
           "ranks are faster on so small a graph)",
           a.ranks, file->num_vertices(), file->name(), file->num_vertices());
     }
-    partition = partition_vertices(*file, a.ranks,
-                                   a.partition_alpha.value_or(default_partition_alpha(a.ranks)));
+    double alpha = 0;
+    with_kernel(a.algorithm, [&](const auto& kernel) {
+      alpha = a.partition_alpha.value_or(partition_alpha_for(kernel.passes.vertex_weight, a.ranks));
+    });
+    partition = partition_vertices(*file, a.ranks, alpha);
     count_cut_arcs(file, *partition);
     // Ranks master multiples of 64 vertices: on a small graph some get none and would only wait.
     uint32_t empty = 0;
@@ -159,7 +162,7 @@ Runner add_plan(CLI::App& app) {
       ->check(CLI::Range(1, 4096));
   cmd->add_option("--partition-alpha", a->partition_alpha,
                   "--ranks: the weight of a vertex against an arc in a rank's load (default 8 * "
-                  "(ranks - 1), as Gemini)")
+                  "(ranks - 1), as Gemini; at least 32 for pr, whose every vertex takes a step)")
       ->check(non_negative_number());
   cmd->add_option(
          "--exchange-memory", a->exchange_memory,

@@ -180,8 +180,9 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
   if (a.distributed) {
     const Partition partition = partition_vertices(
         *file, static_cast<uint32_t>(mpi::size()),
-        a.partition_alpha >= 0 ? a.partition_alpha
-                               : default_partition_alpha(static_cast<uint32_t>(mpi::size())));
+        a.partition_alpha >= 0
+            ? a.partition_alpha
+            : partition_alpha_for(kernel.passes.vertex_weight, static_cast<uint32_t>(mpi::size())));
     std::vector<uint64_t> bounds{0};
     for (const auto& r : partition.ranks) bounds.push_back(r.end);
     comm = std::make_unique<mpi::Comm>(std::move(bounds));

@@ -61,6 +61,16 @@ def test_plan_ranks_matches_an_independent_partition(tg, tmp, directed, ranks):
         assert plan["ranks"][0]["vertices"] < plan["ranks"][-1]["vertices"]
 
 
+def test_pagerank_weighs_a_vertex_as_32_arcs_unless_gemini_says_more(tg, tmp):
+    tg.run("generate", "-g", "12", "-o", tmp / "k.tg", check=True)
+    for ranks in (2, 4, 6):
+        for algorithm, alpha in (("pr", max(32, 8 * (ranks - 1))), ("bfs", 8 * (ranks - 1))):
+            plan = tg.run("plan", algorithm, tmp / "k.tg", "--ranks", ranks, "--json", check=True).json()
+            assert plan["partition"]["alpha"] == alpha, (algorithm, ranks)
+    given = tg.run("plan", "pr", tmp / "k.tg", "--ranks", "2", "--partition-alpha", "3", "--json", check=True)
+    assert given.json()["partition"]["alpha"] == 3
+
+
 def test_plan_ranks_text_and_bad_values(tg, tmp):
     tg.run("generate", "-g", "10", "-o", tmp / "k.tg", check=True)
     res = tg.run("plan", "pr", tmp / "k.tg", "--ranks", "3", "--partition-alpha", "0", check=True)

@@ -6,6 +6,7 @@
 // A rank holds mirrors, stand-ins for the remote endpoints of its arcs: the cut arcs' far ends.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -35,6 +36,11 @@ struct Partition {
 
 // Gemini's alpha for `ranks` ranks.
 inline double default_partition_alpha(uint32_t ranks) { return 8.0 * (ranks > 0 ? ranks - 1 : 0); }
+// The alpha a kernel runs with unless one is asked for: Gemini's, or the kernel's own weight of a
+// vertex against an arc where that is larger (plan/pass_shape.h's vertex_weight).
+inline double partition_alpha_for(double vertex_weight, uint32_t ranks) {
+  return std::max(vertex_weight, default_partition_alpha(ranks));
+}
 
 // The vertex ranges (from the degrees alone, without reading an edge); cut arcs and mirrors
 // are left zero.
