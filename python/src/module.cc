@@ -225,6 +225,7 @@ nb::dict run(const std::shared_ptr<const tg::GraphFile>& file, const std::string
   take_choice(o, "store", r.store);
   take(o, "delta", r.delta);
   take(o, "damping", r.damping);
+  take_choice(o, "precision", r.precision);
   take(o, "tolerance", r.tolerance);
   if (o.contains("iterations") && !o["iterations"].is_none()) {
     take(o, "iterations", r.iterations);

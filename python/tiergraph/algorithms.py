@@ -134,11 +134,14 @@ def wcc(graph: Graph, **options: Any) -> Result:
 
 
 def pagerank(graph: Graph, *, damping: float = 0.85, tolerance: Optional[float] = None,
-             max_iterations: Optional[int] = None, iterations: Optional[int] = None, **options: Any) -> Result:
+             max_iterations: Optional[int] = None, iterations: Optional[int] = None, precision: str = "double",
+             **options: Any) -> Result:
     """PageRank (dangling vertices' rank spread uniformly, as networkx does): ``values[v]`` is the
     rank, summing to 1. Stops when the L1 change between iterations is below ``tolerance``
     (default 1e-7, at most 1000 iterations, or ``max_iterations``), or after exactly
-    ``iterations`` when only that is given."""
+    ``iterations`` when only that is given. ``precision="float"`` holds each vertex's
+    contribution between iterations in a float: faster on large graphs, ranks within about 2e-7
+    (relative) of the default's."""
     _check(graph, "pagerank", options)
     if tolerance is not None and not tolerance > 0:
         raise InvalidInput(f"tolerance must be positive, got {tolerance}")
@@ -146,7 +149,7 @@ def pagerank(graph: Graph, *, damping: float = 0.85, tolerance: Optional[float] 
         raise InvalidInput("give iterations (an exact count) or max_iterations (a cap on tolerance), not both")
     if max_iterations is not None and tolerance is None:
         tolerance = 1e-7
-    opts = dict(options, damping=damping, tolerance=tolerance, iterations=iterations)
+    opts = dict(options, damping=damping, tolerance=tolerance, iterations=iterations, precision=precision)
     if max_iterations is not None:
         opts["max_iterations"] = max_iterations
     return _run(graph, "pr", opts)

@@ -1,8 +1,8 @@
 // The options of a run that name one of a few choices (--direction, --schedule, --store,
-// --store-order, --exchange, --barrier, --far), each an enum with one table of its names: the
-// fronts parse a user's word once, with one message ("--direction must be auto, push or pull, got
-// 'sideways'"; from Python "direction must be ..."), and reports name a value back from the same
-// table. Below the fronts no layer sees the words.
+// --store-order, --exchange, --barrier, --far, --precision), each an enum with one table of its
+// names: the fronts parse a user's word once, with one message ("--direction must be auto, push or
+// pull, got 'sideways'"; from Python "direction must be ..."), and reports name a value back from
+// the same table. Below the fronts no layer sees the words.
 #pragma once
 
 #include <array>
@@ -11,6 +11,7 @@
 #include <string_view>
 #include <utility>
 
+#include "algorithms/pagerank_model.h"
 #include "engine/direction.h"
 #include "engine/mpi/dist_types.h"
 #include "engine/schedule.h"
@@ -70,6 +71,11 @@ template <>
 struct Choices<Barrier> {
   static constexpr std::array<std::pair<std::string_view, Barrier>, 2> kNames{
       {{"relaxed", Barrier::kRelaxed}, {"strict", Barrier::kStrict}}};
+};
+template <>
+struct Choices<PageRankPrecision> {
+  static constexpr std::array<std::pair<std::string_view, PageRankPrecision>, 2> kNames{
+      {{"double", PageRankPrecision::kDouble}, {"float", PageRankPrecision::kFloat}}};
 };
 
 // "auto, push or pull".

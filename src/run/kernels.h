@@ -191,7 +191,11 @@ inline constexpr auto kKernels = std::make_tuple(
           return ExchangeState{.shipped_value_bytes = 8};
         },                                                        // a contribution
         [](const GraphFile& f) { return f.num_vertices() * 8; },  // the incoming sums
-        [](auto& e, const KernelArgs& a) { return run_pagerank(e, a.pagerank); },
+        [](auto& e, const KernelArgs& a) {
+          return a.pagerank.precision == PageRankPrecision::kFloat
+                     ? run_pagerank<float>(e, a.pagerank)
+                     : run_pagerank<double>(e, a.pagerank);
+        },
         [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) {
           return verify_pagerank(g, a.pagerank, r);
         }),

@@ -140,6 +140,13 @@ void check_run_request(const RunRequest& a) {
     fail("radii takes at most 64 sources, got {}", a.radii_sources.size());
   if (a.iterations < 1) fail("{} must be at least 1", option_name("iterations"));
   if (!(a.tolerance >= 0)) fail("{} must not be negative", option_name("tolerance"));
+  if (a.precision == PageRankPrecision::kFloat && a.tolerance > 0 &&
+      a.tolerance < kFloatPageRankTolerance) {
+    fail(
+        "{} {} cannot be reached with float contributions: rounding them alone changes the ranks "
+        "by about 1e-7 (L1) an iteration; give {} or more, a fixed {}, or double",
+        option_name("tolerance"), a.tolerance, kFloatPageRankTolerance, option_name("iterations"));
+  }
   if (!(a.damping > 0 && a.damping < 1)) fail("{} must be in (0, 1)", option_name("damping"));
   if (!(a.alpha > 0) || !(a.beta > 0)) fail("--alpha and --beta must be positive");
   if (!(a.pull_share > 0)) fail("--pull-share must be positive");

@@ -35,6 +35,7 @@ struct RunRequest {
   double alpha = EngineOptions{}.alpha, beta = EngineOptions{}.beta,
          pull_share = EngineOptions{}.pull_share;
   double tolerance = 0, damping = 0.85, delta = 0;
+  PageRankPrecision precision = PageRankPrecision::kDouble;  // pr's contributions
   Direction direction = Direction::kAuto;
   Schedule schedule = Schedule::kAuto;
   StoreKind store = StoreKind::kMapped;

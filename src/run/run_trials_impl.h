@@ -124,8 +124,11 @@ void run_trials_on(const RunRequest& a, const Kernel& kernel, const GraphView<Id
   // PageRank converges by default (an L1 change below kDefaultPageRankTolerance, as networkx and
   // GAPBS stop on a tolerance); -i alone asks for exactly that many iterations, and with
   // --tolerance it caps them.
-  args.pagerank = PageRankOptions{a.damping, a.iterations, a.tolerance, 1000};
-  if (!a.iterations_given && a.tolerance == 0) args.pagerank.tolerance = kDefaultPageRankTolerance;
+  args.pagerank = PageRankOptions{a.damping, a.iterations, a.tolerance, 1000, a.precision};
+  if (!a.iterations_given && a.tolerance == 0) {
+    args.pagerank.tolerance = a.precision == PageRankPrecision::kFloat ? kFloatPageRankTolerance
+                                                                       : kDefaultPageRankTolerance;
+  }
   if (a.iterations_given && a.tolerance > 0) args.pagerank.max_iterations = a.iterations;
   for (int t = 0; t < a.trials; ++t) {
     TrialOutcome o;

@@ -120,9 +120,16 @@ TEST(DevicePrograms, WccPageRankRadii) {
   same_on_device(
       NoWeight{},
       [](auto c, auto i) {
-        return PageRankProgram<uint32_t>{c, i};
+        return PageRankProgram<uint32_t, double>{c, i};
       },
       contribution, incoming);
+  std::vector<float> single(kVertices, 0.125f);  // --precision float's contributions
+  same_on_device(
+      NoWeight{},
+      [](auto c, auto i) {
+        return PageRankProgram<uint32_t, float>{c, i};
+      },
+      single, incoming);
   std::vector<uint64_t> seen(kVertices, 0), next(kVertices, 0);
   std::vector<int64_t> eccentricity(kVertices, kUnreached);
   seen[2] = 0b101;

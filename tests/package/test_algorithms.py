@@ -113,6 +113,19 @@ def test_pagerank_matches_networkx(email):
     assert fixed.summary["iterations"] == 3
 
 
+def test_pagerank_in_float_precision(email):
+    g = tg.Graph.from_networkx(email)
+    single = tg.pagerank(g, precision="float")  # converges to an L1 change below 1e-6
+    expected = nx.pagerank(email, tol=1e-12, max_iter=1000)
+    got = single.to_dict()
+    assert sum(abs(got[v] - expected[v]) for v in email) < 1e-5
+    assert got != tg.pagerank(g, tolerance=1e-6).to_dict()  # float is what ran
+    with pytest.raises(tg.InvalidInput, match="precision must be double or float, got 'half'"):
+        tg.pagerank(g, precision="half")
+    with pytest.raises(tg.InvalidInput, match="tolerance 1e-09 cannot be reached with float"):
+        tg.pagerank(g, precision="float", tolerance=1e-9)
+
+
 def test_radii_matches_eccentricities_from_its_sources(rng):
     G = nx.connected_watts_strogatz_graph(300, 4, 0.05, seed=3)
     g = tg.Graph.from_networkx(G)

@@ -371,6 +371,24 @@ def test_pagerank_fixed_iterations(store, tgb, tmp_path, name):
     assert worst < 1e-12, f"pr -i 20 {name}: max |tiergraph - 20 power iterations| = {worst}"
 
 
+@pytest.mark.parametrize("name", ["eu-core", "wiki-vote", "p2p"])
+def test_pagerank_in_float_precision(store, tgb, tmp_path, name):
+    """--precision float holds the contributions in floats: the ranks are 20 power iterations'
+    within float's rounding, and not the double answer bit for bit (float is what ran)."""
+    g = store.ref(name)
+    got = run_algo(tgb, "pr", store.graph(name), tmp_path, "-i", 20, "--precision", "float").numbers(float)
+    want = h.oracle_pagerank_iterations(g, 20)
+    assert set(got) == set(want)
+    worst = max(abs(got[v] - want[v]) / want[v] for v in want)
+    assert worst < 1e-6, f"pr --precision float {name}: largest relative error {worst}"
+    assert abs(sum(got.values()) - 1) < 1e-6
+    double = run_algo(tgb, "pr", store.graph(name), tmp_path, "-i", 20).numbers(float)
+    assert any(got[v] != double[v] for v in want)
+    # Float's rounding moves the ranks by about 1e-7 an iteration: a finer tolerance is refused.
+    proc = h.run_tg(tgb, "run", "pr", store.graph(name), "--precision", "float", "--tolerance", "1e-9")
+    assert proc.returncode != 0 and "--tolerance 1e-09 cannot be reached with float" in proc.stderr
+
+
 def test_pagerank_damping(store, tgb, tmp_path):
     g = store.ref("karate")
     r = run_algo(tgb, "pr", store.graph("karate"), tmp_path, "-i", 7, "--damping", 0.6)

@@ -232,8 +232,9 @@ def test_slices_and_stealing_keep_to_the_exchange_memory(tg, tg_bin, graphs, tmp
 @pytest.mark.parametrize("exchange", ["collective", "ring:slices=7", "accumulate:slices=7:steal"])
 def test_a_relaxed_barrier_applies_inside_the_next_push_pass_and_the_answer_stands(tg, tg_bin, graphs, tmp, exchange):
     # PageRank applies iteration i and gathers i + 1 in one call: with a relaxed barrier (the
-    # default) a rank applies each master just before pushing it (slice by slice), so every pass
-    # applies all its masters inside it; strict, and any pull pass, apply before the pass.
+    # default) a rank applies its masters and pushes them without waiting for its peers' applies,
+    # so every pass applies all its masters inside it; strict, and any pull pass, apply before the
+    # pass.
     graph = graphs["kron-directed"]
     mode, *settings = exchange.split(":")
     flags = ["--exchange", mode] + [f for s in settings for f in (["--steal"] if s == "steal" else ["--slices", s.split("=")[1]])]
@@ -262,6 +263,22 @@ def test_a_relaxed_barrier_applies_inside_the_next_push_pass_and_the_answer_stan
     assert many["trials"][0]["summary"]["iterations"] == iterations > 5
     assert len(one["trials"][0]["iterations"]) == iterations  # one rank gathers only what it applies
     assert len(many["trials"][0]["ranks"][0]["passes"]) == iterations + 1
+
+
+def test_pagerank_in_float_on_ranks_gives_the_one_rank_answer(tg, tg_bin, graphs, tmp):
+    # Float contributions round where doubles did not, and ranks add the sums in another order, so
+    # the answers agree within float's rounding, not bit for bit; and float is what ran.
+    graph = graphs["kron-directed"]
+    one, double = tmp / "one.npy", tmp / "double.npy"
+    tg.run("run", "pr", graph, "-i", "10", "--precision", "float", "-o", one, check=True)
+    tg.run("run", "pr", graph, "-i", "10", "-o", double, check=True)
+    assert 0 < np.abs(np.load(one)["value"] - np.load(double)["value"]).sum() < 1e-6
+    for ranks, direction in ((2, "pull"), (4, "push")):
+        out = tmp / f"{ranks}.npy"
+        res = mpirun(tg_bin, ranks, "run", "pr", graph, "-i", "10", "--precision", "float", "--direction", direction,
+                     "--verify", "-o", out)
+        assert res.returncode == 0 and "Verification: PASS" in res.stdout, res.stderr
+        assert np.abs(np.load(out)["value"] - np.load(one)["value"]).sum() < 1e-6, (ranks, direction)
 
 
 def test_a_congested_ring_hurries_its_receiver_and_the_answer_stands(tg, tg_bin, graphs, tmp):
