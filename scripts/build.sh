@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Builds tiergraph: scripts/build.sh [release|sanitize|tsan|fuzz] -> build/<kind>/tiergraph
+# Builds tiergraph: scripts/build.sh [release|sanitize|tsan|nompi|fuzz] -> build/<kind>/tiergraph
 # TG_BUILD_JOBS=N limits ninja to N parallel jobs (default: ninja's, one per core and then some).
+#
+# nompi: the binary alone as a machine without Open MPI builds it (-DTG_WITH_MPI=OFF), at -O0: it
+# is checked (tests/python/test_without_mpi.py), not timed, and -O0 compiles it fastest.
 #
 # fuzz: the libFuzzer targets fuzz/fuzz_<name> with ASan+UBSan, clang 14 (scripts/fuzz.sh runs them).
 #
@@ -37,12 +40,16 @@ case "$kind" in
     compilers=(CC=clang-14 CXX=clang++-14)
     targets=(tiergraph_tests)
     ;;
+  nompi)
+    flags=(-DCMAKE_CXX_FLAGS=-O0 -DTG_WITH_MPI=OFF -DTG_TESTS=OFF -DTG_CUDA=OFF -DTG_GPU_CLI=OFF)
+    targets=(tiergraph)
+    ;;
   fuzz)
     flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DTG_FUZZ=ON -DTG_TESTS=OFF)
     compilers=(CC=clang-14 CXX=clang++-14)
     targets=(tiergraph_fuzzers)
     ;;
-  *) echo "usage: $0 [release|sanitize|tsan|fuzz]" >&2; exit 2 ;;
+  *) echo "usage: $0 [release|sanitize|tsan|nompi|fuzz]" >&2; exit 2 ;;
 esac
 env "${compilers[@]}" cmake -S . -B "build/$kind" -G Ninja -DTG_WERROR=ON "${flags[@]}" >/dev/null
 ninja -C "build/$kind" ${TG_BUILD_JOBS:+-j "$TG_BUILD_JOBS"} "${targets[@]}" >/dev/null

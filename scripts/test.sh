@@ -2,7 +2,8 @@
 # The whole test suite: set up, build (release, ThreadSanitizer, ASan+UBSan; warnings as errors),
 # run the GoogleTest and pytest suites against the release and ASan+UBSan builds, install the
 # Python package and run its tests and networkx's tests on its backend, and the GoogleTest suite
-# (engine and algorithms) under ThreadSanitizer. It ends with a table of the time each section took.
+# (engine and algorithms) under ThreadSanitizer, and build the binary without MPI and check it. It
+# ends with a table of the time each section took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Runs side by side: ctest jobs and pytest workers (pytest-xdist), more than the cores because
@@ -76,6 +77,12 @@ tsan_shard 0 &
 first_shard=$!
 tsan_shard 1
 wait "$first_shard"
+
+section "build without MPI (scripts/build.sh nompi: the binary a machine without Open MPI makes, -O0)"
+scripts/build.sh nompi
+section "without MPI: its answers, its --version, and ranks and far ranks refused (pytest)"
+TG_BIN=build/release/tiergraph TG_NOMPI_BIN=build/nompi/tiergraph python3 -m pytest -q -x \
+  tests/python/test_without_mpi.py
 
 section "sanitizer build (AddressSanitizer + UndefinedBehaviorSanitizer)"
 scripts/build.sh sanitize
