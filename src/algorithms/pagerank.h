@@ -9,8 +9,8 @@
 // contribution as soon as it is applied (on MPI ranks: GraCXL's relaxed barrier); the step reads
 // and resets a vertex's sum, which edge_pass_after allows (no message of the next gather reaches
 // a vertex before its step). The contributions are doubles or floats (the sums and ranks stay
-// doubles). The formula: algorithms/pagerank_model.h. Verifier:
-// verify/pagerank.h.
+// doubles).
+// The formula: algorithms/pagerank_model.h. Verifier: verify/pagerank.h.
 #pragma once
 
 #include <cstdint>

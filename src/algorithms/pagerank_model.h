@@ -77,8 +77,8 @@ struct PageRankStep {
   }
 };
 
-// The ranks from the contributions, once the iterations are done (into `ranks`, which may be the
-// contributions' own array).
+// The ranks from the contributions, once the iterations are done (pagerank.h writes them into the
+// sums' array, which the iterations no longer need).
 template <typename Id, typename Ops, typename Contribution = double>
 struct RankFromContribution {
   VertexArray<Contribution> contribution;
