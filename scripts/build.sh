@@ -24,7 +24,8 @@ compilers=()
 targets=()
 # The sanitizer builds are checked, not timed: -O1 and line tables (-g1, all a sanitizer's stack
 # needs) compile the heaviest file (a kernel's trials on every engine and id width) in 43 s
-# where -O2 -g took 81 s. _GLIBCXX_ASSERTIONS checks every std::vector/span/array index and
+# where -O2 -g took 81 s (the ASan+UBSan build's kernels and tests go to -O0: CMakeLists.txt says
+# why). _GLIBCXX_ASSERTIONS checks every std::vector/span/array index and
 # front/back/pop on empty containers (the project's own invariants are exceptions, not asserts).
 checked_flags=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG -D_GLIBCXX_ASSERTIONS")
 case "$kind" in

@@ -94,6 +94,9 @@ class BlockStore {
   virtual uint64_t capacity_blocks() const = 0;
   // Bytes of local memory the store itself holds (its buffer pool; 0 for a zero-copy store).
   virtual uint64_t pool_bytes() const = 0;
+  // Whether the blocks it hands out carry their weights part: a store made for passes that read
+  // no weights fetches only the prefix before it, and an engine that reads weights refuses it.
+  virtual bool holds_weights() const = 0;
   // The pieces a block is leased in, in order (empty: the whole block is one lease). A pass
   // plans a block's pieces in place of the block; only block-major passes read pieces.
   virtual std::span<const BlockPiece> pieces(const BlockId&) const { return {}; }

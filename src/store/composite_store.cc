@@ -35,6 +35,11 @@ uint64_t CompositeStore::capacity_blocks() const {
   return least;
 }
 
+bool CompositeStore::holds_weights() const {
+  return std::all_of(tiers_.begin(), tiers_.end(),
+                     [](const BlockStore* t) { return t->holds_weights(); });
+}
+
 uint64_t CompositeStore::pool_bytes() const {
   uint64_t sum = 0;
   for (const auto* t : tiers_) sum += t->pool_bytes();

@@ -23,6 +23,7 @@ class CompositeStore final : public BlockStore {
 
   std::string name() const override;
   bool zero_copy() const override;
+  bool holds_weights() const override;
   // The fewest blocks the smallest fetching tier holds: a vertex-major pass may need every one of
   // its blocks in one tier (the tier checks the exact count when the pass begins).
   uint64_t capacity_blocks() const override;

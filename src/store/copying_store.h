@@ -55,6 +55,7 @@ class CopyingStore final : public BlockStore {
   std::string name() const override;  // the transfer's: "copying", "file"
   const Transfer& transfer() const { return *transfer_; }
   bool zero_copy() const override { return false; }
+  bool holds_weights() const override { return options_.with_weights; }
   uint64_t capacity_blocks() const override { return options_.buffers; }
   // The buffers, and the bookkeeping of the selections in flight.
   uint64_t pool_bytes() const override {

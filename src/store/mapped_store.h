@@ -22,6 +22,7 @@ class MappedStore final : public BlockStore {
   bool zero_copy() const override { return true; }
   uint64_t capacity_blocks() const override { return ~uint64_t{0}; }
   uint64_t pool_bytes() const override { return 0; }
+  bool holds_weights() const override { return true; }  // the whole file is mapped
 
   void begin_pass(std::vector<PlannedBlock> plan) override {
     plan_.resize(plan.size());

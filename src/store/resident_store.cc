@@ -26,6 +26,7 @@ void ResidentStore::hold(const unsigned char* region, uint64_t region_bytes,
   region_bytes_ = region_bytes;
   held_ = placed.size();
   weights = weights && file_->weighted();
+  holds_weights_ = weights;
   const uint32_t p = file_->blocks_per_side();
   const auto ranges = file_->ranges();
   // Checked in parallel; the first failure in block order is reported.

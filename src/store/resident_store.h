@@ -30,6 +30,7 @@ class ResidentStore : public BlockStore {
   bool zero_copy() const override { return false; }
   uint64_t capacity_blocks() const override { return ~uint64_t{0}; }
   uint64_t pool_bytes() const override { return 0; }  // its memory is the region's: region_bytes()
+  bool holds_weights() const override { return holds_weights_; }
   uint64_t region_bytes() const { return region_bytes_; }
   uint64_t blocks_held() const { return held_; }
 
@@ -56,6 +57,7 @@ class ResidentStore : public BlockStore {
   uint64_t slot(const BlockId& b) const;
   std::shared_ptr<const GraphFile> file_;
   uint64_t region_bytes_ = 0, held_ = 0;
+  bool holds_weights_ = false;
   std::vector<BlockDecoder> decoders_;  // by slot: out grid then in grid, storage order
   std::vector<unsigned char> has_;      // by slot: the store holds the block
   std::vector<const BlockDecoder*> plan_;

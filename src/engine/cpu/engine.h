@@ -37,6 +37,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -57,6 +58,7 @@
 #include "graph/graph_view.h"
 #include "store/block_store.h"
 #include "store/mapped_store.h"
+#include "util/error.h"
 #include "util/parallel.h"
 #include "util/timer.h"
 
@@ -84,6 +86,13 @@ class Engine : public VertexArrays<Id, W> {
     const TeamSize team(options_.threads);
     if (options_.store) {
       store_ = options_.store;
+      // A pass decodes every arc's weight when W has one (the value may go unused): from a
+      // store without the weights part that read lies past the block's buffer.
+      if constexpr (!std::is_same_v<W, NoWeight>) {
+        if (!store_->holds_weights())
+          fail("internal: an engine that reads weights was given a block store ({}) without them",
+               store_->name());
+      }
     } else {
       own_store_ = std::make_unique<MappedStore>(g_.grid(Grid::kOut), g_.grid(Grid::kIn),
                                                  g_.blocks_per_side());
