@@ -78,7 +78,7 @@ first_shard=$!
 tsan_shard 1
 wait "$first_shard"
 
-section "build without MPI (scripts/build.sh nompi: the binary a machine without Open MPI makes, -O0)"
+section "build without MPI (scripts/build.sh nompi: the binary a machine without Open MPI makes, clang -O0)"
 scripts/build.sh nompi
 section "without MPI: its answers, its --version, and ranks and far ranks refused (pytest)"
 TG_BIN=build/release/tiergraph TG_NOMPI_BIN=build/nompi/tiergraph python3 -m pytest -q -x \
