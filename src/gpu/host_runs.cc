@@ -1,6 +1,7 @@
-// The CPU engine's and the device engine's OpenMP backend's trials (compiled by g++).
+// The CPU engine's trials (compiled by g++, at -O3: they are what the GPU is timed against), and
+// the kernel a name asks for.
 #include "engine/cpu/engine.h"
-#include "engine/cuda/backend_omp.h"
+#include "gpu/kernel_switch.h"
 #include "gpu/run_kernel.h"
 #include "util/error.h"
 
@@ -40,36 +41,12 @@ TrialsOutput run_cpu_kernel(std::shared_ptr<const GraphFile> file, const TrialsR
   });
 }
 
-template <typename Run>
-TrialsOutput by_index(size_t k, Run run) {
-  switch (k) {
-    case 0:
-      return run(std::integral_constant<size_t, 0>{});
-    case 1:
-      return run(std::integral_constant<size_t, 1>{});
-    case 2:
-      return run(std::integral_constant<size_t, 2>{});
-    case 3:
-      return run(std::integral_constant<size_t, 3>{});
-    case 4:
-      return run(std::integral_constant<size_t, 4>{});
-    default:
-      fail("internal: kernel {} out of range", k);
-  }
-}
-static_assert(std::tuple_size_v<decltype(kKernels)> == 5, "a new kernel needs a case above");
 }  // namespace
 
 TrialsOutput run_on_cpu(size_t kernel, const std::shared_ptr<const GraphFile>& file,
                         const TrialsRequest& r) {
-  return by_index(kernel, [&](auto k) { return run_cpu_kernel<decltype(k)::value>(file, r); });
-}
-
-TrialsOutput run_on_gpu_host(size_t kernel, const std::shared_ptr<const GraphFile>& file,
-                             const TrialsRequest& r) {
-  return by_index(kernel, [&](auto k) {
-    return run_device_kernel<decltype(k)::value, device::OmpBackend>(file, r);
-  });
+  return with_kernel_row(kernel,
+                         [&](auto k) { return run_cpu_kernel<decltype(k)::value>(file, r); });
 }
 
 }  // namespace tg::gpu
