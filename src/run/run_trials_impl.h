@@ -265,7 +265,10 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
     extras.store = store_json(engine.store());
   }
   out.peak_rss = peak_rss_bytes();
-  if (tiers.composite) extras.tiers = {store_json(*tiers.local), store_json(*tiers.far)};
+  // json::array(...), not `= {...}`: in a function template clang 14 never destroys the
+  // parameter that braced assignment makes, so the array it replaced leaked (LeakSanitizer).
+  if (tiers.composite)
+    extras.tiers = nlohmann::json::array({store_json(*tiers.local), store_json(*tiers.far)});
   // The far tier's memory, where this process maps it: a NUMA node's, or a far rank's shared
   // window.
   if (const auto* resident = dynamic_cast<const ResidentStore*>(tiers.far.get()))

@@ -34,7 +34,11 @@ struct OnRanks {
 
 TEST(ArraySync, AWholeArrayIsGatheredOnlyAfterAPassThatChangedIt) {
   OnRanks on("array-sync.tg");
-  auto& [g, n, ranks, bounds, comm, engine] = on;
+  // References, not a structured binding: clang 14 cannot capture a binding in a lambda.
+  const uint64_t n = on.n, ranks = on.ranks;
+  const std::vector<uint64_t>& bounds = on.bounds;
+  mpi::Comm& comm = on.comm;
+  DistEngine<uint32_t, NoWeight>& engine = on.engine;
   auto scope = engine.scope();
   auto parent = engine.vertex_array_from([](uint32_t v) { return v; });
   engine.compress(parent);  // now kept whole (the identity forest: nothing changes)
@@ -64,7 +68,10 @@ TEST(ArraySync, AWholeArrayIsGatheredOnlyAfterAPassThatChangedIt) {
 // the entries.
 TEST(ArraySync, CombinesIntoOtherRanksVerticesAreMergedWithTheOperator) {
   OnRanks on("array-merge.tg");
-  auto& [g, n, ranks, bounds, comm, engine] = on;
+  const uint64_t n = on.n, ranks = on.ranks;
+  const std::vector<uint64_t>& bounds = on.bounds;
+  mpi::Comm& comm = on.comm;
+  DistEngine<uint32_t, NoWeight>& engine = on.engine;
   auto scope = engine.scope();
   auto parent = engine.vertex_array_from([](uint32_t v) { return v; });
   engine.compress(parent);  // kept whole from here on
