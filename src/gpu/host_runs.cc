@@ -2,7 +2,8 @@
 // the kernel a name asks for.
 #include "engine/cpu/engine.h"
 #include "gpu/kernel_switch.h"
-#include "gpu/run_kernel.h"
+#include "gpu/kernel_view.h"
+#include "gpu/trials.h"
 #include "util/error.h"
 
 namespace tg::gpu {
@@ -21,7 +22,7 @@ namespace {
 
 // One kernel's trials on the CPU engine.
 template <size_t K>
-TrialsOutput run_cpu_kernel(std::shared_ptr<const GraphFile> file, const TrialsRequest& r) {
+TrialsOutput run_cpu_kernel(const std::shared_ptr<const GraphFile>& file, const TrialsRequest& r) {
   const auto& kernel = std::get<K>(kKernels);
   return with_view_for(kernel, file, [&](const auto& g) {
     using G = std::decay_t<decltype(g)>;
