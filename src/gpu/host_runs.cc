@@ -1,5 +1,6 @@
-// The CPU engine's trials (compiled by g++, at -O3: they are what the GPU is timed against), and
-// the kernel a name asks for.
+// The CPU engine's trials (compiled by g++ at -O3 where the binary has --device gpu: they are
+// what the GPU is timed against; -O1 in a release build without it), and the kernel a name asks
+// for.
 #include "engine/cpu/engine.h"
 #include "gpu/kernel_switch.h"
 #include "gpu/kernel_view.h"
