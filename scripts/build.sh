@@ -22,7 +22,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kind=${1:-release}
-compilers=()
+clang=false  # g++ (the default compiler) unless a kind says clang 14
 targets=()
 # The sanitizer builds are checked, not timed: -O1 and line tables (-g1, all a sanitizer's stack
 # needs) compile the heaviest file (a kernel's trials on every engine and id width) in 43 s
@@ -40,7 +40,7 @@ case "$kind" in
   # took 7:37 on 2 cores, and the command line's tests under it 3:45 where they took 5:25.
   sanitize)
     flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "${checked_flags[@]}" -DTG_SANITIZE=ON -DTG_CONFORMANCE=OFF)
-    compilers=(CC=clang-14 CXX=clang++-14)
+    clang=true
     ;;
   tsan)
     # Without MPI: its suite is one process (the MPI tests run in the other two builds), and so
@@ -49,28 +49,30 @@ case "$kind" in
     # here; under ASan its source took 220 CPU seconds).
     flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "${checked_flags[@]}" -DTG_TSAN=ON -DTG_WITH_MPI=OFF
            -DTG_CONFORMANCE=OFF)
-    compilers=(CC=clang-14 CXX=clang++-14)
+    clang=true
     targets=(tiergraph_tests)
     ;;
   nompi)
     flags=(-DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0 -DTG_WITH_MPI=OFF -DTG_TESTS=OFF
            -DTG_CUDA=OFF -DTG_GPU_CLI=OFF)
-    compilers=(CC=clang-14 CXX=clang++-14)
+    clang=true
     targets=(tiergraph)
     ;;
   fuzz)
     flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DTG_FUZZ=ON -DTG_TESTS=OFF)
-    compilers=(CC=clang-14 CXX=clang++-14)
+    clang=true
     targets=(tiergraph_fuzzers)
     ;;
   *) echo "usage: $0 [release|sanitize|tsan|nompi|fuzz]" >&2; exit 2 ;;
 esac
-# CMake keeps a build folder's compiler: a folder configured with another one (this kind's
+compilers=()
+if $clang; then compilers=(CC=clang-14 CXX=clang++-14); fi
+# CMake keeps a build folder's compiler: a folder configured with the other one (this kind's
 # compiler changed since) is made afresh.
-wanted=${compilers[1]:-}
-wanted=${wanted#CXX=}
 cached=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "build/$kind/CMakeCache.txt" 2>/dev/null || true)
-if [[ -n $cached && ( -n $wanted && ${cached##*/} != "$wanted" || -z $wanted && $cached == *clang* ) ]]; then
+cached_clang=false
+if [[ $cached == *clang* ]]; then cached_clang=true; fi
+if [[ -n $cached && $cached_clang != "$clang" ]]; then
   rm -rf "build/$kind"
 fi
 env "${compilers[@]}" cmake -S . -B "build/$kind" -G Ninja -DTG_WERROR=ON "${flags[@]}" >/dev/null
