@@ -217,8 +217,11 @@ nb::dict run(const std::shared_ptr<const tg::GraphFile>& file, const std::string
   take(o, "parents", r.parents);
   take(o, "unit_weights", r.unit_weights);
   take(o, "source", r.source);
-  take(o, "sources", r.radii_sources);
-  take(o, "samples", r.samples);
+  take(o, "sources", r.sources);
+  if (o.contains("samples") && !o["samples"].is_none()) {
+    take(o, "samples", r.samples);
+    r.samples_given = true;
+  }
   take(o, "seed", r.seed);
   take_choice(o, "direction", r.direction);
   take_choice(o, "schedule", r.schedule);

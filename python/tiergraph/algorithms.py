@@ -170,6 +170,29 @@ def radii(graph: Graph, sources: Optional[Iterable[Any]] = None, *, samples: int
     return _run(graph, "radii", opts)
 
 
+def betweenness(graph: Graph, sources: Optional[Iterable[Any]] = None, *, samples: Union[int, str, None] = None,
+                seed: Optional[int] = None, **options: Any) -> Result:
+    """Betweenness centrality by Brandes' algorithm: ``values[v]`` is the sum, over the sources
+    s, of the share of shortest paths from s to every other vertex that pass through ``v``
+    (unnormalized; on an undirected graph each pair's paths are counted from both ends when both
+    are sources). ``sources`` are labels; else ``samples`` random vertices with out-edges
+    (default 4, the GAP benchmark's), or ``samples="all"`` for the exact centrality."""
+    _check(graph, "betweenness", options)
+    opts = dict(options, seed=seed)
+    if samples == "all":
+        opts["samples"] = 0
+    elif samples is not None:
+        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+            raise InvalidInput(f"samples must be a positive number of sources or 'all', got {samples!r}")
+        opts["samples"] = samples
+    if sources is not None:
+        vertices = [graph.vertex(s) for s in sources]
+        if not vertices:
+            raise InvalidInput("betweenness takes at least one source")
+        opts["sources"] = vertices
+    return _run(graph, "bc", opts)
+
+
 def _check(graph: Graph, algorithm: str, options: dict) -> None:
     if not isinstance(graph, Graph):
         raise InvalidInput(f"{algorithm} takes a tiergraph.Graph, got {type(graph).__name__} "
@@ -180,4 +203,4 @@ def _check(graph: Graph, algorithm: str, options: dict) -> None:
                            f"takes: {', '.join(sorted(_COMMON))}")
 
 
-__all__ = ["UNREACHED", "bfs", "pagerank", "radii", "sssp", "wcc"]
+__all__ = ["UNREACHED", "betweenness", "bfs", "pagerank", "radii", "sssp", "wcc"]

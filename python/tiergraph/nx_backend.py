@@ -4,18 +4,21 @@ functions below with ``NETWORKX_BACKEND_PRIORITY=tiergraph``.
 Implemented, with networkx's semantics (node objects, dict results, its errors):
 ``pagerank``, ``connected_components``, ``number_connected_components``,
 ``weakly_connected_components``, ``number_weakly_connected_components``,
-``single_source_shortest_path_length``, ``bfs_layers``, ``single_source_dijkstra_path_length``
-and ``eccentricity`` (exact: bit-parallel BFS from every vertex, 64 sources per pass).
+``single_source_shortest_path_length``, ``bfs_layers``, ``single_source_dijkstra_path_length``,
+``eccentricity`` (exact: bit-parallel BFS from every vertex, 64 sources per pass) and
+``betweenness_centrality`` (Brandes from every node, or from the k networkx's seed samples).
 
 What tiergraph does not do is declined, so networkx falls back to its own code (``can_run``
 says why): multigraphs; weight functions; weighted PageRank, personalization, nstart and dangling
 vectors; bfs_layers from several sources; eccentricity on directed graphs or with ``sp`` or a
-weight; Dijkstra over negative weights (networkx's own code then reports them as it does).
+weight; Dijkstra over negative weights (networkx's own code then reports them as it does);
+weighted betweenness, and betweenness with ``endpoints``.
 """
 
 from __future__ import annotations
 
 import inspect
+import random
 from typing import Any, Optional
 
 import numpy as np
@@ -249,10 +252,33 @@ def eccentricity(G, v=None, sp=None, weight=None):
     return e
 
 
+def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=False, seed=None):
+    from networkx.algorithms.centrality.betweenness import _rescale
+
+    H = _graph_of(G)
+    if weight is not None or endpoints:
+        raise NotImplementedError("tiergraph's betweenness counts hops and leaves the endpoints out")
+    Gnx = H.nx_graph
+    if len(H) == 0:
+        return {}
+    if k == len(Gnx):
+        k = None
+    # The sources networkx itself would draw (it hands a backend its seed as a random.Random).
+    rng = seed if hasattr(seed, "sample") else random.Random(seed)
+    nodes = list(Gnx) if k is None else rng.sample(list(Gnx.nodes()), k)
+    g = H.graph(None)
+    # k=0 draws no source: every score is 0, and networkx's rescaling divides by k (as networkx).
+    scores = algorithms.betweenness(g, nodes).values if nodes else np.zeros(g.num_vertices)
+    # networkx's own rescaling (its unnormalized sum is the one tiergraph computes).
+    return _rescale(dict(zip(g.labels, scores.tolist())), len(Gnx), normalized=normalized,
+                    directed=H.is_directed(), endpoints=endpoints, sampled_nodes=None if k is None else nodes)
+
+
 _FUNCTIONS = {
     f.__name__: f
     for f in (pagerank, connected_components, weakly_connected_components, number_connected_components,
-              single_source_shortest_path_length, bfs_layers, single_source_dijkstra_path_length, eccentricity)
+              single_source_shortest_path_length, bfs_layers, single_source_dijkstra_path_length, eccentricity,
+              betweenness_centrality)
 }
 _FUNCTIONS["number_weakly_connected_components"] = number_connected_components
 
@@ -269,6 +295,8 @@ def _decline(name: str, a: dict) -> Optional[str]:
         return "tiergraph's PageRank has no personalization, nstart or dangling vector"
     if name == "eccentricity" and (a.get("sp") is not None or a.get("weight") is not None or G.is_directed()):
         return "tiergraph's eccentricity is by hops on undirected graphs"
+    if name == "betweenness_centrality" and (a.get("weight") is not None or a.get("endpoints")):
+        return "tiergraph's betweenness counts hops and leaves the endpoints out"
     if name == "bfs_layers":
         sources = a.get("sources")
         if not (sources in G) and not isinstance(sources, (list, tuple, set)):
@@ -340,4 +368,5 @@ NETWORKX_TEST_MODULES = [
     "networkx.algorithms.shortest_paths.tests.test_weighted",
     "networkx.algorithms.traversal.tests.test_bfs",
     "networkx.algorithms.tests.test_distance_measures",
+    "networkx.algorithms.centrality.tests.test_betweenness_centrality",
 ]

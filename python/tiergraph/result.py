@@ -65,7 +65,8 @@ class Result:
     - sssp: distance (int64 for integer weights, float64 otherwise; ``UNREACHED`` / ``inf``);
     - wcc: the component's label, the least label (original id) in it;
     - pagerank: the rank (they sum to 1);
-    - radii: the eccentricity estimate from the sampled sources (``UNREACHED`` if none reached it).
+    - radii: the eccentricity estimate from the sampled sources (``UNREACHED`` if none reached it);
+    - betweenness: the sum over the sources of each one's dependency on the vertex (Brandes).
     """
 
     def __init__(self, algorithm: str, graph: Any, raw: dict):

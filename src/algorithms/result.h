@@ -2,9 +2,11 @@
 // summary, and what the driver needs for TEPS. Verifiers return a Verdict.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -35,6 +37,18 @@ struct AlgorithmResult {
   nlohmann::json summary = nlohmann::json::object();
   uint64_t edges_traversed = 0;  // for TEPS (traversals)
 };
+
+// How far apart two real answers are: their L1 distance relative to `want`'s L1 norm (PageRank's
+// ranks sum to 1, so there it is the plain L1 distance; betweenness scores grow with the graph).
+// Values equal in both, infinities among them, count 0.
+inline double relative_l1(std::span<const double> got, std::span<const double> want) {
+  double distance = 0, norm = 0;
+  for (size_t v = 0; v < got.size() && v < want.size(); ++v) {
+    if (std::isfinite(want[v])) norm += std::fabs(want[v]);
+    if (got[v] != want[v]) distance += std::fabs(got[v] - want[v]);
+  }
+  return norm > 0 ? distance / norm : distance;
+}
 
 struct Verdict {
   bool ok = true;

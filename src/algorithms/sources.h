@@ -28,9 +28,10 @@ class SourcePicker {
   std::mt19937_64 rng_;
 };
 
-// Radii's K distinct sources with out-edges, chosen by a seeded generator, in increasing order.
+// K distinct sources with out-edges (Radii's, BC's), chosen by a seeded generator, in increasing
+// order; all of them where the graph has no more than K.
 template <typename Graph>
-std::vector<uint64_t> radii_sources(const Graph& g, int k, uint64_t seed) {
+std::vector<uint64_t> sampled_sources(const Graph& g, int k, uint64_t seed) {
   std::vector<uint64_t> candidates;
   for (uint64_t v = 0; v < g.num_vertices(); ++v)
     if (g.out_degree(v) > 0) candidates.push_back(v);

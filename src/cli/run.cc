@@ -209,10 +209,11 @@ void run_command(const RunArgs& a) {
 
 Runner add_run(CLI::App& app) {
   auto* cmd = app.add_subcommand(
-      "run", "Run an algorithm: bfs, sssp, wcc (cc, components), pr (pagerank), radii");
+      "run",
+      "Run an algorithm: bfs, sssp, wcc (cc, components), pr (pagerank), radii, bc (betweenness)");
   auto a = std::make_shared<RunArgs>();
   cmd->add_option("algorithm", a->request.algorithm,
-                  "bfs | sssp | wcc (cc, components) | pr (pagerank) | radii")
+                  "bfs | sssp | wcc (cc, components) | pr (pagerank) | radii | bc (betweenness)")
       ->required()
       ->check(CLI::IsMember(kernel_names()));
   add_path_argument(*cmd, a->graph_arg, "GRAPH",
@@ -236,9 +237,10 @@ Runner add_run(CLI::App& app) {
                   "Parquet comes from the Python package");
   cmd->add_flag("--overwrite", a->overwrite, "Replace the output file if it exists");
   cmd->add_option("-r,--source", a->request.source,
-                  "Source vertex (original id, not negative) for bfs and sssp")
+                  "Source vertex (original id, not negative) for bfs and sssp; bc: the one "
+                  "source")
       ->check(vertex_id());
-  cmd->add_option("--seed", a->request.seed, "Seed for source sampling (bfs, sssp, radii)");
+  cmd->add_option("--seed", a->request.seed, "Seed for source sampling (bfs, sssp, radii, bc)");
   add_choice(cmd, "--direction", a->request.direction,
              "Edge pass direction: auto (per iteration), push or pull");
   add_choice(cmd, "--schedule", a->request.schedule,
@@ -292,8 +294,11 @@ Runner add_run(CLI::App& app) {
              "pr: what each vertex's contribution between iterations is held in: double (the "
              "default) or float, which halves the array every gather reads at random (faster on "
              "large graphs; ranks within about 2e-7, relative, of double's; sums stay double)");
-  cmd->add_option("-k,--samples", a->request.samples,
-                  "radii: sampled sources, at most 64 (default 64)");
+  auto* samples =
+      cmd->add_option("-k,--samples", a->request.samples,
+                      "radii: sampled sources, at most 64 (default 64); bc: sampled sources, or "
+                      "'all' for exact betweenness (default 4, the GAP benchmark's)")
+          ->transform(CLI::Transformer({{"all", std::to_string(kAllSources)}}));
   add_choice(
       cmd, "--exchange", a->request.exchange,
       "On MPI ranks (mpirun -np N tiergraph run ...): how a push pass's updates reach their "
@@ -343,11 +348,12 @@ Runner add_run(CLI::App& app) {
       "Skip verifying the graph file's checksums and hashes (its structure is always checked)");
   add_budget_options(*cmd, a->request.budget);
   add_graph_input_options(*cmd, a->input);
-  return [a, iterations, cmd] {
+  return [a, iterations, samples, cmd] {
     a->graph = a->graph_arg.path();
     a->request.far_given = cmd->count("--far") > 0;
     a->output_given = cmd->count("--output") > 0;
     a->request.iterations_given = iterations->count() > 0;
+    a->request.samples_given = samples->count() > 0;
     a->request.pass_stats = a->json;
     run_command(*a);
   };

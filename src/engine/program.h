@@ -12,6 +12,10 @@
 //   bool wants(Op::Value current) const;          v (holding `current`) may still change
 //   bool saturated(Op::Value combined) const;     pull may stop reading v's in-edges
 //   static constexpr bool kBothDirections = true; follow edges both ways (weak connectivity)
+//   static constexpr bool kReversed = true;       messages travel against the arcs: along an
+//                                                 arc u -> v, v's value reaches u (Brandes'
+//                                                 backward sweep); push reads the in-grid, pull
+//                                                 the out-grid
 //   static constexpr bool kActivatesOnce = true;  a vertex's target leaves the identity once
 //   static constexpr bool kSourceReadsTarget = true;  source_value reads the target array (SSSP
 //                                                 relaxes from dist): pull then writes targets
@@ -61,6 +65,10 @@ concept BothDirections = requires {
   requires P::kBothDirections;
 };
 template <typename P>
+concept Reversed = requires {
+  requires P::kReversed;
+};
+template <typename P>
 concept ActivatesOnce = requires {
   requires P::kActivatesOnce;
 };
@@ -86,6 +94,8 @@ constexpr void check_program() {
   static_assert(std::is_trivially_copyable_v<P>,
                 "a program holds views and scalars only (it is copied to workers, ranks, devices)");
   static_assert(VertexProgram<P, Id, W>, "see engine/program.h for what a program declares");
+  static_assert(!(BothDirections<P> && Reversed<P>),
+                "a program follows arcs both ways or against them, not both");
 }
 
 }  // namespace tg

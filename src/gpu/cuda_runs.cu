@@ -23,6 +23,8 @@ extern template TrialsOutput run_device_kernel<3, device::CudaBackend>(
     std::shared_ptr<const GraphFile>, const TrialsRequest&);
 extern template TrialsOutput run_device_kernel<4, device::CudaBackend>(
     std::shared_ptr<const GraphFile>, const TrialsRequest&);
+extern template TrialsOutput run_device_kernel<5, device::CudaBackend>(
+    std::shared_ptr<const GraphFile>, const TrialsRequest&);
 
 namespace {
 void check(cudaError_t e, const char* what) {
@@ -132,6 +134,9 @@ TrialsOutput run_on_gpu(size_t kernel, const std::shared_ptr<const GraphFile>& f
       break;
     case 4:
       out = run_device_kernel<4, device::CudaBackend>(file, r);
+      break;
+    case 5:
+      out = run_device_kernel<5, device::CudaBackend>(file, r);
       break;
     default:
       fail("internal: kernel {} out of range", kernel);

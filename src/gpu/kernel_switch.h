@@ -26,10 +26,12 @@ TrialsOutput with_kernel_row(size_t k, Run run) {
       return run(std::integral_constant<size_t, 3>{});
     case 4:
       return run(std::integral_constant<size_t, 4>{});
+    case 5:
+      return run(std::integral_constant<size_t, 5>{});
     default:
       fail("internal: kernel {} out of range", k);
   }
 }
-static_assert(std::tuple_size_v<decltype(kKernels)> == 5, "a new kernel needs a case above");
+static_assert(std::tuple_size_v<decltype(kKernels)> == 6, "a new kernel needs a case above");
 
 }  // namespace tg::gpu

@@ -57,8 +57,11 @@ TrialsOutput run_trials(const Kernel& kernel, const GraphView<Id, W>& g, const T
   nlohmann::json trials = nlohmann::json::array();
   for (int t = 0; t < r.trials; ++t) {
     if (kernel.sources == Sources::kOne) args.source = picker.next(g);
-    if (kernel.sources == Sources::kSample)
-      args.sources = radii_sources(g, r.radii_samples, r.seed + static_cast<uint64_t>(t));
+    if (kernel.sources == Sources::kSample || kernel.sources == Sources::kMany) {
+      args.sources =
+          sampled_sources(g, kernel.sources == Sources::kMany ? kDefaultBcSources : r.radii_samples,
+                          r.seed + static_cast<uint64_t>(t));
+    }
     engine->reset_stats();
     Timer timer;
     AlgorithmResult result = kernel.run(*engine, args);
@@ -88,23 +91,22 @@ TrialsOutput run_trials(const Kernel& kernel, const GraphView<Id, W>& g, const T
 }
 
 // The first place two answers of one kernel differ, or "" if they agree (real answers within the
-// L1 distance the kernel declares, agree_within_l1: PageRank's 1e-9; BFS: depths, since trees
-// may differ).
+// relative L1 distance the kernel declares, agree_within: PageRank's and BC's 1e-9; BFS: depths,
+// since trees may differ).
 inline std::string compare_answers(const std::string& kernel, const AlgorithmResult& a,
                                    const AlgorithmResult& b) {
   double within = 0;
-  with_kernel(kernel, [&](const auto& k) { within = k.agree_within_l1; });
+  with_kernel(kernel, [&](const auto& k) { within = k.agree_within; });
   if (a.real != b.real) return "one answer is real, the other integer";
   if (a.real) {
     if (a.reals.size() != b.reals.size()) return "answers of different lengths";
-    double l1 = 0;
-    for (size_t i = 0; i < a.reals.size(); ++i) {
-      if (within == 0 && !(a.reals[i] == b.reals[i]))
+    for (size_t i = 0; within == 0 && i < a.reals.size(); ++i) {
+      if (!(a.reals[i] == b.reals[i]))
         return fmt::format("vertex {}: {} against {}", i, a.reals[i], b.reals[i]);
-      l1 += a.reals[i] > b.reals[i] ? a.reals[i] - b.reals[i] : b.reals[i] - a.reals[i];
     }
-    if (within > 0 && !(l1 <= within))
-      return fmt::format("values differ by {} in L1 (more than {})", l1, within);
+    const double apart = relative_l1(a.reals, b.reals);
+    if (within > 0 && !(apart <= within))
+      return fmt::format("values differ by {} in relative L1 (more than {})", apart, within);
     return "";
   }
   if (a.ints.size() != b.ints.size()) return "answers of different lengths";

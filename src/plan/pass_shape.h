@@ -32,6 +32,9 @@ struct PassShape {
 inline constexpr PassShape kBfsShape{.pull_copies_target = true};
 inline constexpr PassShape kWccShape{};
 inline constexpr PassShape kRadiiShape{.pull_value_bytes = 8, .pull_copies_target = true};
+// Brandes' betweenness: a path-count traversal (a double sum, asking the target first) and a
+// sweep back against the arcs, which pushes over the in grid.
+inline constexpr PassShape kBcShape{.pull_value_bytes = 8, .pull_copies_target = true};
 // Pushes (SSSP: it pulls only when half the arcs are active; a distance of at most 8 bytes).
 inline constexpr PassShape kSsspShape{.out_share = 1.0, .in_share = 0.0, .pull_value_bytes = 8};
 // Pulls over every vertex every pass, activating none (PageRank: a double sum). Every vertex

@@ -6,12 +6,14 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <vector>
 
+#include "algorithms/bc.h"
 #include "algorithms/bfs.h"
 #include "algorithms/pagerank.h"
 #include "algorithms/radii.h"
@@ -22,6 +24,7 @@
 #include "plan/pass_shape.h"
 #include "util/error.h"
 #include "util/option_names.h"
+#include "verify/bc.h"
 #include "verify/bfs.h"
 #include "verify/pagerank.h"
 #include "verify/radii.h"
@@ -33,13 +36,24 @@ namespace tg {
 // What a trial of a kernel is given besides the graph.
 struct KernelArgs {
   uint64_t source = 0;            // Sources::kOne
-  std::vector<uint64_t> sources;  // Sources::kSample
+  std::vector<uint64_t> sources;  // Sources::kSample, Sources::kMany
   bool parents = false;           // bfs
   double delta = 0;               // sssp; 0: default_delta
   PageRankOptions pagerank;       // pr
 };
 
-enum class Sources { kNone, kOne, kSample };
+// kSample: Radii's, at most 64 sampled at once; kMany: any number (BC's; "all" on small graphs).
+enum class Sources { kNone, kOne, kSample, kMany };
+// BC's sources when none are asked for: the GAP benchmark's four per trial.
+inline constexpr int kDefaultBcSources = 4;
+// --samples all (BC): every vertex with out-edges, which makes BC exact.
+inline constexpr int kAllSources = 0;
+// How many sources a trial of a sampling kernel draws: as asked, or the kernel's default.
+inline int sources_to_draw(Sources kind, int samples, bool samples_given) {
+  if (kind != Sources::kMany) return samples;
+  if (!samples_given) return kDefaultBcSources;
+  return samples == kAllSources ? std::numeric_limits<int>::max() : samples;
+}
 
 // The vertex state a kernel holds and the result it hands back, at their peak together, on a
 // graph file read with ids of id_bytes (4 or 8) bytes, with or without its weights (and, for BFS,
@@ -66,9 +80,10 @@ struct Kernel {
   Sources sources;
   bool weighted;
   PassShape passes;  // the grids its passes read, its frontiers (for the planner)
-  // Two engines' answers agree when equal or, for real answers, within this L1 distance (0: equal
-  // only). PageRank's sums combine in another order on another engine or team.
-  double agree_within_l1;
+  // Two engines' answers agree when equal or, for real answers, within this L1 distance relative
+  // to the answer's norm (relative_l1; 0: equal only). PageRank's and BC's sums combine in
+  // another order on another engine or team.
+  double agree_within;
   StateBytes state_bytes;
   ExchangeStateOf exchange_state;
   VerifyBytes verify_bytes;
@@ -82,10 +97,10 @@ struct Kernel {
 template <typename Run, typename Verify>
 constexpr Kernel<Run, Verify> kernel(std::string_view name, std::array<std::string_view, 2> aliases,
                                      Sources sources, bool weighted, PassShape passes,
-                                     double agree_within_l1, StateBytes state_bytes,
+                                     double agree_within, StateBytes state_bytes,
                                      ExchangeStateOf exchange_state, VerifyBytes verify_bytes,
                                      Run run, Verify verify) {
-  return {name,        aliases,        sources,      weighted, passes, agree_within_l1,
+  return {name,        aliases,        sources,      weighted, passes, agree_within,
           state_bytes, exchange_state, verify_bytes, run,      verify};
 }
 
@@ -211,6 +226,21 @@ inline constexpr auto kKernels = std::make_tuple(
         [](auto& e, const KernelArgs& a) { return run_radii(e, a.sources); },
         [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) {
           return verify_radii(g, a.sources, r);
+        }),
+    kernel(
+        "bc", {"betweenness"}, Sources::kMany, false, kBcShape, 1e-9,
+        [](const GraphFile& f, unsigned, bool, bool) {
+          return values_for(f.num_vertices()) * 4 * 8;
+        },  // path counts, their sums (then the successors'), depths, scores
+        [](const GraphFile&, unsigned, bool) {
+          return ExchangeState{.shipped_value_bytes = 8};
+        },  // a path count, or a successor's share
+        [](const GraphFile& f) {
+          return bc_verifier_bytes(f.num_vertices(), f.num_arcs(), f.id_bytes());
+        },
+        [](auto& e, const KernelArgs& a) { return run_bc(e, a.sources); },
+        [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) {
+          return verify_bc(g, a.sources, r);
         }));
 
 // f(kernel) for every row.

@@ -24,8 +24,8 @@ template <typename Kernel>
 void check_kernel_fits(const RunRequest& a, const Kernel& kernel, const GraphFile& g) {
   if (a.parents && kernel.name != "bfs") fail("{} applies to bfs only", option_name("parents"));
   // A source the kernel would not use is refused, not ignored.
-  if (a.source && kernel.sources != Sources::kOne) {
-    fail("{} is the source of bfs and sssp; {} {}", option_name("source"), kernel.name,
+  if (a.source && kernel.sources != Sources::kOne && kernel.sources != Sources::kMany) {
+    fail("{} is the source of bfs, sssp and bc; {} {}", option_name("source"), kernel.name,
          kernel.sources == Sources::kSample
              ? fmt::format("runs from sampled sources (their number is {}, their draw {})",
                            option_name("samples"), option_name("seed"))
@@ -58,6 +58,11 @@ nlohmann::json report_json(const RunRequest& a, const GraphFile& file, const Run
                        {"block_index", o.memory.block_index},
                        {"store_pool", o.memory.store_pool}}}};
     if (o.source) t["source"] = file.original_id(*o.source);
+    if (!o.args.sources.empty()) {  // radii's and bc's, drawn or given
+      nlohmann::json sources = nlohmann::json::array();
+      for (uint64_t v : o.args.sources) sources.push_back(file.original_id(v));
+      t["sources"] = std::move(sources);
+    }
     if (o.result.edges_traversed)
       t["teps"] = static_cast<double>(o.result.edges_traversed) / o.seconds;
     if (o.verdict) {
@@ -128,16 +133,24 @@ void run_kernel_named(std::string_view name, const RunRequest& a,
 
 void check_run_request(const RunRequest& a) {
   if (!with_kernel(a.algorithm, [](const auto&) {})) {
-    fail("unknown algorithm '{}': one of bfs, sssp, wcc (cc, components), pr (pagerank), radii",
-         a.algorithm);
+    fail(
+        "unknown algorithm '{}': one of bfs, sssp, wcc (cc, components), pr (pagerank), radii, "
+        "bc (betweenness)",
+        a.algorithm);
   }
   check_threads(a.threads);
   // Options Python passes too are named as its user wrote them (util/option_names.h).
   if (a.trials < 1) fail("{} must be at least 1", option_name("trials"));
-  if (a.samples < 1 || a.samples > 64)
-    fail("{} must be between 1 and 64, got {}", option_name("samples"), a.samples);
-  if (a.radii_sources.size() > 64)
-    fail("radii takes at most 64 sources, got {}", a.radii_sources.size());
+  with_kernel(a.algorithm, [&](const auto& kernel) {
+    if (kernel.sources == Sources::kMany) {
+      if (a.samples < 0)
+        fail("{} must be a count of sources or 'all', got {}", option_name("samples"), a.samples);
+    } else if (a.samples < 1 || a.samples > 64) {
+      fail("{} must be between 1 and 64, got {}", option_name("samples"), a.samples);
+    }
+    if (kernel.sources == Sources::kSample && a.sources.size() > 64)
+      fail("radii takes at most 64 sources, got {}", a.sources.size());
+  });
   if (a.iterations < 1) fail("{} must be at least 1", option_name("iterations"));
   if (!(a.tolerance >= 0)) fail("{} must not be negative", option_name("tolerance"));
   if (a.precision == PageRankPrecision::kFloat && a.tolerance > 0 &&
@@ -209,9 +222,10 @@ RunOutcome run_algorithm(const RunRequest& a, std::shared_ptr<const GraphFile> f
     out.algorithm = kernel.name;
     check_kernel_fits(a, kernel, *file);
     if (file->num_vertices() == 0) fail("{} has no vertices", file->name());
-    for (uint64_t s : a.radii_sources) {
+    for (uint64_t s : a.sources) {
       if (s >= file->num_vertices())
-        fail("radii source {} is not a vertex (the graph has {})", s, file->num_vertices());
+        fail("{} source {} is not a vertex (the graph has {})", kernel.name, s,
+             file->num_vertices());
     }
   });
   run_kernel_named(

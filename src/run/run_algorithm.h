@@ -27,10 +27,11 @@ struct RunRequest {
   std::string algorithm;  // a kernel's name or alias (kernel_names())
   int trials = 1, threads = 0, iterations = 20, samples = 64;
   bool iterations_given = false;  // -i given: a fixed count (or a cap on --tolerance)
+  bool samples_given = false;     // -k given (bc's default differs: kDefaultBcSources); bc: 0 all
   bool verify = false, parents = false, unit_weights = false, no_checksums = false;
   bool pass_stats = false;  // per-pass statistics in the report (road SSSP's 12,815 passes: 20 MiB)
-  std::optional<uint64_t> source;       // original id; none: picked per trial
-  std::vector<uint64_t> radii_sources;  // dense ids, at most 64; empty: sampled per trial
+  std::optional<uint64_t> source;  // original id; none: picked per trial
+  std::vector<uint64_t> sources;   // radii (at most 64), bc: dense ids; empty: sampled per trial
   uint64_t seed = 27491095;
   double alpha = EngineOptions{}.alpha, beta = EngineOptions{}.beta,
          pull_share = EngineOptions{}.pull_share;

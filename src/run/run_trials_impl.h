@@ -142,10 +142,16 @@ void run_trials_on(const RunRequest& a, const Kernel& kernel, const GraphView<Id
                   *a.source, kernel.name);
       }
     }
-    if (kernel.sources == Sources::kSample) {
-      args.sources = !a.radii_sources.empty()
-                         ? a.radii_sources
-                         : radii_sources(g, a.samples, a.seed + static_cast<uint64_t>(t));
+    if (kernel.sources == Sources::kSample || kernel.sources == Sources::kMany) {
+      if (!a.sources.empty()) {
+        args.sources = a.sources;
+      } else if (a.source) {  // BC from one source given (bfs and sssp took theirs above)
+        args.sources = {g.file().dense_id(*a.source)};
+      } else {
+        args.sources =
+            sampled_sources(g, sources_to_draw(kernel.sources, a.samples, a.samples_given),
+                            a.seed + static_cast<uint64_t>(t));
+      }
     }
     o.args = args;
     engine.reset_stats();

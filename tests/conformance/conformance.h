@@ -59,7 +59,7 @@ KernelArgs args_for(const View& g) {
   KernelArgs a;
   for (uint64_t v = 0; v < g.num_vertices(); ++v)
     if (g.out_degree(v) > g.out_degree(a.source)) a.source = v;
-  a.sources = radii_sources(g, 16, 1);
+  a.sources = sampled_sources(g, 16, 1);
   return a;
 }
 

@@ -155,7 +155,7 @@ TEST_P(BlockStoreMatrix, PageRank) {
 
 TEST_P(BlockStoreMatrix, Radii) {
   expect_same_everywhere<GraphView<uint32_t, NoWeight>>(plain_, false, [](auto& engine) {
-    const auto sources = radii_sources(engine.graph(), 64, 7);
+    const auto sources = sampled_sources(engine.graph(), 64, 7);
     auto r = run_radii(engine, sources);
     EXPECT_TRUE(verify_radii(engine.graph(), sources, r).ok);
     return r;
@@ -484,7 +484,7 @@ TEST(CompositeStore, MixedTiersGiveTheInMemoryAnswer) {
       for_each_kernel([&](const auto& kernel) {
         KernelArgs args;
         args.source = 1;
-        args.sources = radii_sources(g, 64, 7);
+        args.sources = sampled_sources(g, 64, 7);
         Engine reference(g, EngineOptions{});
         const AlgorithmResult expected = kernel.run(reference, args);
         MappedStore mapped(g.grid(Grid::kOut), g.grid(Grid::kIn), g.blocks_per_side());

@@ -117,7 +117,7 @@ TEST(EngineOptions, KernelStateBytesAreExactlyThePeakVertexState) {
     Engine engine(g, EngineOptions{});
     KernelArgs args;
     args.source = 1;
-    args.sources = radii_sources(g, 64, 7);
+    args.sources = sampled_sources(g, 64, 7);
     args.parents = true;
     kernel.run(engine, args);
     EXPECT_EQ(kernel.state_bytes(*file, sizeof(Id), true, args.parents), engine.peak_held_bytes())
@@ -145,7 +145,7 @@ TEST(EngineOptions, KernelsPassShapesHold) {
       Engine engine(g, EngineOptions{.schedule = schedule});
       KernelArgs args;
       args.source = 1;
-      args.sources = radii_sources(g, 64, 7);
+      args.sources = sampled_sources(g, 64, 7);
       kernel.run(engine, args);
       int pushes = 0, pulls = 0;
       for (const auto& pass : engine.stats())
@@ -183,7 +183,7 @@ TEST(EngineOptions, PullAccumulatorsStayWithinWhatThePlanCounts) {
       Engine engine(g, EngineOptions{.schedule = Schedule::kBlock, .store = &store});
       KernelArgs args;
       args.source = 1;
-      args.sources = radii_sources(g, 64, 7);
+      args.sources = sampled_sources(g, 64, 7);
       kernel.run(engine, args);
       const uint64_t counted = pull_scratch_bytes(g.num_vertices(), largest_range(*file),
                                                   sizeof(Id), kernel.passes, threads);

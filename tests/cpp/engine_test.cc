@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "algorithms/sources.h"
 #include "run/kernels.h"
@@ -93,7 +94,7 @@ TEST_P(EngineTest, PageRankSameEverywhereAndVerified) {
 
 TEST_P(EngineTest, RadiiSameEverywhereAndVerified) {
   expect_same_everywhere(grids_, [](auto& engine) {
-    const auto sources = radii_sources(engine.graph(), 64, 7);
+    const auto sources = sampled_sources(engine.graph(), 64, 7);
     auto r = run_radii(engine, sources);
     EXPECT_TRUE(verify_radii(engine.graph(), sources, r).ok);
     return r;
@@ -106,6 +107,49 @@ TEST_P(EngineTest, UnitWeightSsspEqualsBfs) {
     EXPECT_TRUE(verify_sssp(engine.graph(), 1, r).ok);
     auto b = run_bfs(engine, 1, false);
     EXPECT_EQ(r.ints, b.ints);
+    return r;
+  });
+}
+
+TEST_P(EngineTest, BetweennessSameEverywhereAndVerified) {
+  expect_same_everywhere(grids_, [](auto& engine) {
+    const auto sources = sampled_sources(engine.graph(), 5, 3);
+    auto r = run_bc(engine, sources);
+    const Verdict v = verify_bc(engine.graph(), sources, r);
+    EXPECT_TRUE(v.ok) << v.message;
+    return r;
+  });
+}
+
+// A pass against the arcs (kReversed): each vertex takes the least id among the heads of its
+// out-arcs, which the in-arcs of those heads carry back; checked against the stored arcs.
+template <typename Id>
+struct LeastHeadProgram {
+  using Op = MinOp<Id>;
+  static constexpr bool kReversed = true;
+  VertexArray<Id> least;
+  TG_HOST_DEVICE Id source_value(Id v) const { return v; }
+  TG_HOST_DEVICE Id message(Id v, auto) const { return v; }
+  TG_HOST_DEVICE VertexArray<Id> target() const { return least; }
+  TG_HOST_DEVICE bool apply(Id) const { return true; }
+};
+
+TEST_P(EngineTest, ReversedPassFollowsArcsBackwards) {
+  expect_same_everywhere(grids_, [](auto& engine) {
+    using Id = typename std::decay_t<decltype(engine)>::VertexId;
+    const auto& g = engine.graph();
+    std::vector<int64_t> want(g.num_vertices(), std::numeric_limits<int64_t>::max());
+    g.for_each_arc([&](uint64_t u, uint64_t v, auto) {
+      want[u] = std::min(want[u], static_cast<int64_t>(v));
+    });
+    auto scope = engine.scope();
+    const LeastHeadProgram<Id> program{engine.vertex_array(MinOp<Id>::identity())};
+    engine.edge_pass(program, engine.all());
+    AlgorithmResult r(engine.collect(program.least, [](Id x) {
+      return x == MinOp<Id>::identity() ? std::numeric_limits<int64_t>::max()
+                                        : static_cast<int64_t>(x);
+    }));
+    EXPECT_EQ(r.ints, want);
     return r;
   });
 }
@@ -211,6 +255,23 @@ TEST_F(VerifierTest, SsspCorruptedDistanceFails) {
   });
 }
 
+TEST_F(VerifierTest, BetweennessCorruptedFails) {
+  with_unweighted_view(file_, [&](const auto& g) {
+    Engine engine(g, EngineOptions{});
+    const auto sources = sampled_sources(g, 3, 2);
+    const auto r = run_bc(engine, sources);
+    ASSERT_TRUE(verify_bc(g, sources, r).ok);
+    const auto top =
+        static_cast<size_t>(std::max_element(r.reals.begin(), r.reals.end()) - r.reals.begin());
+    ASSERT_GT(r.reals[top], 0);
+    auto bad = r;
+    bad.reals[top] *= 1 + 1e-6;
+    EXPECT_FALSE(verify_bc(g, sources, bad).ok);
+    const std::vector<uint64_t> others{sources[0], sources[1]};  // one source fewer
+    EXPECT_FALSE(verify_bc(g, others, r).ok);
+  });
+}
+
 TEST_F(VerifierTest, WccPageRankRadiiCorruptedFail) {
   with_unweighted_view(file_, [&](const auto& g) {
     Engine engine(g, EngineOptions{});
@@ -226,7 +287,7 @@ TEST_F(VerifierTest, WccPageRankRadiiCorruptedFail) {
     p.reals[4] -= 1e-3;  // still sums to 1, but is no longer a fixed point
     EXPECT_FALSE(verify_pagerank(g, o, p).ok);
 
-    const auto sources = radii_sources(g, 16, 1);
+    const auto sources = sampled_sources(g, 16, 1);
     const auto r = run_radii(engine, sources);
     ASSERT_TRUE(verify_radii(g, sources, r).ok);
     // Every kind of wrong estimate: one too high or too low, a reached vertex called unreached,

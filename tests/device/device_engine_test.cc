@@ -51,12 +51,6 @@ KernelArgs args_for(const GraphFile& file) {
   return a;
 }
 
-double l1(const std::vector<double>& a, const std::vector<double>& b) {
-  double sum = 0;
-  for (size_t i = 0; i < a.size(); ++i) sum += std::fabs(a[i] - b[i]);
-  return sum;
-}
-
 template <typename W>
 void same_as_cpu(const std::shared_ptr<const GraphFile>& file, Direction direction) {
   GraphView<uint32_t, W> g(file);
@@ -73,8 +67,8 @@ void same_as_cpu(const std::shared_ptr<const GraphFile>& file, Direction directi
     ASSERT_EQ(got.real, want.real);
     if (got.real) {
       ASSERT_EQ(got.reals.size(), want.reals.size());
-      if (kernel.agree_within_l1 > 0)
-        EXPECT_LE(l1(got.reals, want.reals), kernel.agree_within_l1);
+      if (kernel.agree_within > 0)
+        EXPECT_LE(relative_l1(got.reals, want.reals), kernel.agree_within);
       else
         EXPECT_EQ(got.reals, want.reals);
     } else {

@@ -48,6 +48,19 @@ def test_answers_equal_networkx():
     assert nx.eccentricity(big, v=7, backend="tiergraph") == nx.eccentricity(big, v=7)
 
 
+def test_betweenness_equals_networkx():
+    G, D = graphs()
+    for H in (G, D, nx.path_graph(2)):
+        for k, seed in ((None, None), (min(20, len(H)), 7), (1, 3)):
+            for normalized in (True, False):
+                a = nx.betweenness_centrality(H, k=k, seed=seed, normalized=normalized, backend="tiergraph")
+                b = nx.betweenness_centrality(H, k=k, seed=seed, normalized=normalized)
+                assert list(a) == list(b)
+                for v in H:
+                    assert a[v] == pytest.approx(b[v], rel=1e-9, abs=1e-12, nan_ok=True), (H, k, normalized, v)
+    assert nx.betweenness_centrality(nx.Graph(), backend="tiergraph") == {}
+
+
 def test_errors_are_networkxs():
     G, D = graphs()
     with pytest.raises(nx.NodeNotFound, match="Source nope is not in G"):
@@ -73,7 +86,10 @@ def test_what_it_cannot_do_it_declines():
     assert "function" in can("single_source_dijkstra_path_length", (G, "Valjean"), {"weight": lambda u, v, d: 1})
     assert "undirected" in can("eccentricity", (D,), {})
     assert "one source" in can("bfs_layers", (G, ["Valjean", "Myriel"]), {})
-    assert can("betweenness_centrality", (G,), {}) is False
+    assert can("betweenness_centrality", (G,), {}) is True
+    assert "hops" in can("betweenness_centrality", (G,), {"weight": "weight"})
+    assert "endpoints" in can("betweenness_centrality", (G,), {"endpoints": True})
+    assert can("edge_betweenness_centrality", (G,), {}) is False
     # Weighted PageRank and negative weights raise NotImplementedError, which networkx turns into
     # a fallback when allowed to (and reports when backend= was demanded).
     with pytest.raises(NotImplementedError):

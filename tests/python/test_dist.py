@@ -26,7 +26,7 @@ MPIRUN = shutil.which("mpirun")
 pytestmark = pytest.mark.skipif(MPIRUN is None, reason="Open MPI is not installed (scripts/setup.sh installs it)")
 
 DATASETS = ["email-Eu-core.txt.xz", "road-rome99.gr.xz", "tiny-lesmis.graph.xz"]
-ALGORITHMS = ["bfs", "sssp", "wcc", "pr", "radii"]
+ALGORITHMS = ["bfs", "sssp", "wcc", "pr", "radii", "bc"]
 EXCHANGES = ["collective", "ring", "accumulate"]
 SHARED_MEMORY = ("--mca", "osc", "sm")
 UCX_TCP = ("--mca", "pml", "ucx", "--mca", "osc", "ucx", "--mca", "opal_common_ucx_tls", "any",

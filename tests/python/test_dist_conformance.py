@@ -23,7 +23,7 @@ from test_dist import MPIRUN, mpirun_argv
 
 pytestmark = pytest.mark.skipif(MPIRUN is None, reason="Open MPI is not installed (scripts/setup.sh installs it)")
 
-ALGORITHMS = ["bfs", "sssp", "wcc", "pr", "radii"]
+ALGORITHMS = ["bfs", "sssp", "wcc", "pr", "radii", "bc"]
 EXCHANGES = ["collective", "ring", "accumulate"]
 RANKS = [2, 4]
 SEED = int(os.environ.get("TG_CONFORMANCE_SEED", "20261126"))

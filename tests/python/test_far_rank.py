@@ -30,7 +30,7 @@ SHARED_MEMORY = ("--mca", "osc", "sm")
 UCX_TCP = ("--mca", "pml", "ucx", "--mca", "osc", "ucx", "--mca", "opal_common_ucx_tls", "any",
            "--mca", "opal_common_ucx_devices", "any", "-x", "UCX_TLS=tcp")
 DATASETS = ["email-Eu-core.txt.xz", "road-rome99.gr.xz", "tiny-lesmis.graph.xz"]
-ALGORITHMS = ["bfs", "sssp", "wcc", "pr", "radii"]
+ALGORITHMS = ["bfs", "sssp", "wcc", "pr", "radii", "bc"]
 
 
 def report_of(stdout):

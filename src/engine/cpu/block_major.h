@@ -33,8 +33,9 @@ inline auto Engine<Id, W>::vertex_major_held(const Program& program, const Set& 
   const bool pushing = c.stats.direction == Direction::kPush;
   const uint32_t p = g_.blocks_per_side();
   const uint64_t per_grid = uint64_t{p} * p;
-  // The undirected in grid is the out grid: its blocks are leased once.
-  const Grid main = pushing || !g_.directed() ? Grid::kOut : Grid::kIn;
+  // The undirected in grid is the out grid: its blocks are leased once. A pass against the arcs
+  // pushes over the in grid and pulls over the out grid.
+  const Grid main = pushing != Reversed<Program> || !g_.directed() ? Grid::kOut : Grid::kIn;
   std::vector<Grid> grids{main};
   if (BothDirections<Program> && g_.directed())
     grids.push_back(main == Grid::kOut ? Grid::kIn : Grid::kOut);
@@ -85,8 +86,10 @@ inline auto Engine<Id, W>::vertex_major_held(const Program& program, const Set& 
       std::find(grids.begin(), grids.end(), Grid::kOut) != grids.end() || !g_.directed();
   const bool have_in =
       std::find(grids.begin(), grids.end(), Grid::kIn) != grids.end() || !g_.directed();
-  const Adjacency<Id, W> adj(g_, have_out ? held_out.data() : g_.grid(Grid::kOut),
-                             have_in ? held_in.data() : g_.grid(Grid::kIn));
+  const BlockDecoder* out = have_out ? held_out.data() : g_.grid(Grid::kOut);
+  const BlockDecoder* in = have_in ? held_in.data() : g_.grid(Grid::kIn);
+  const Adjacency<Id, W> adj =
+      Reversed<Program> ? Adjacency<Id, W>(g_, in, out) : Adjacency<Id, W>(g_, out, in);
   Set next = pushing ? push<kFused>(program, frontier, pass, c, adj)
                      : pull<kFused>(program, frontier, pass, c, adj);
   for (uint64_t k = 0; k < blocks; ++k) store_->release(k);
@@ -108,19 +111,20 @@ inline auto Engine<Id, W>::block_slices(bool pushing) -> const Slices& {
 
 // The plan of a block-major pass: for each major range in order, its blocks with arcs whose
 // source side is active (push: the range itself; pull: the block's minor range), from the
-// pass's grid and, for both-way programs on directed graphs, from the other. A block the store
+// pass's grid (push: the out grid, pull: the in grid; the other way round for a pass against
+// the arcs) and, for both-way programs on directed graphs, from the other. A block the store
 // leases in pieces is planned as its pieces, each with the uses of the slices it meets.
 //
 // With `sources` (a sparse push over a fetching store), a block or piece holding none of the
 // active sources is not planned, and one where reading only their entries moves fewer bytes
 // (the store says) is planned as that selection.
 template <typename Id, typename W>
-inline auto Engine<Id, W>::plan_blocks(bool pushing, bool both, const std::vector<char>& active,
-                                       const Slices& slices, bool in_turns,
-                                       const ActiveSources* sources) -> PassPlan {
+inline auto Engine<Id, W>::plan_blocks(bool pushing, bool reversed, bool both,
+                                       const std::vector<char>& active, const Slices& slices,
+                                       bool in_turns, const ActiveSources* sources) -> PassPlan {
   const uint32_t p = g_.blocks_per_side();
-  const Grid main = pushing ? Grid::kOut : Grid::kIn;
-  const Grid other = pushing ? Grid::kIn : Grid::kOut;
+  const Grid main = pushing != reversed ? Grid::kOut : Grid::kIn;
+  const Grid other = main == Grid::kOut ? Grid::kIn : Grid::kOut;
   const auto ranges = g_.ranges();
   const bool zero_copy = store_->zero_copy();
   std::vector<PlannedBlock> plan;
@@ -305,8 +309,8 @@ inline auto Engine<Id, W>::push_blocks(const Program& shared, const Set& frontie
       frontier.size() * kSelectiveShare <= g_.num_vertices()) {
     sources = active_sources(frontier, g_.ranges());
   }
-  const PassPlan planned = plan_blocks(true, both, active_ranges(frontier, g_), slices, true,
-                                       sources ? &*sources : nullptr);
+  const PassPlan planned = plan_blocks(true, Reversed<Program>, both, active_ranges(frontier, g_),
+                                       slices, true, sources ? &*sources : nullptr);
   clear_found();
   std::atomic<uint64_t> examined{0};
   run_block_tasks(slices, planned, [&](uint64_t t, uint64_t first, uint64_t last) {
@@ -354,7 +358,8 @@ inline auto Engine<Id, W>::pull_blocks(const Program& shared, const Set& frontie
   const auto target = program.target();
   const Bitmap* only = pass.targets ? pass.targets->membership() : nullptr;
   const Slices& slices = block_slices(false);
-  const PassPlan planned = plan_blocks(false, both, active_ranges(frontier, g_), slices);
+  const PassPlan planned =
+      plan_blocks(false, Reversed<Program>, both, active_ranges(frontier, g_), slices);
   Bitmap next(kFused ? g_.num_vertices() : 0);
   clear_found();
   std::atomic<uint64_t> examined{0}, size{0}, edges{0};
@@ -455,7 +460,7 @@ template <typename F>
 inline auto Engine<Id, W>::sample_blocks(uint32_t k, F& f) -> void {
   const Slices& slices = block_slices(true);
   std::vector<char> every(g_.blocks_per_side(), 1);
-  const PassPlan planned = plan_blocks(true, false, every, slices, false);
+  const PassPlan planned = plan_blocks(true, false, false, every, slices, false);
   run_block_tasks(slices, planned, [&](uint64_t t, uint64_t first, uint64_t last) {
     const uint64_t a = slices.first[t];
     std::vector<uint32_t> taken(slices.last[t] - a, 0);

@@ -81,6 +81,7 @@ class Engine : public VertexArrays<Id, W> {
                  options.serial_work),
         g_(graph),
         adj_(graph),
+        reversed_adj_(graph, graph.grid(Grid::kIn), graph.grid(Grid::kOut)),
         options_(options),
         claimed_(graph.num_vertices()) {
     const TeamSize team(options_.threads);
@@ -284,7 +285,7 @@ class Engine : public VertexArrays<Id, W> {
   Set vertex_major_held(const Program& program, const Set& frontier, const PassOptions<Id>& pass,
                         Changed<Id>& c);
   const Slices& block_slices(bool pushing);
-  PassPlan plan_blocks(bool pushing, bool both, const std::vector<char>& active,
+  PassPlan plan_blocks(bool pushing, bool reversed, bool both, const std::vector<char>& active,
                        const Slices& slices, bool in_turns = true,
                        const ActiveSources* sources = nullptr);
   template <typename Task>
@@ -300,6 +301,9 @@ class Engine : public VertexArrays<Id, W> {
 
   const Graph& g_;
   Adjacency<Id, W> adj_;
+  // The transposed graph's adjacency, for passes against the arcs (engine/program.h's
+  // kReversed): its out-grid is this graph's in-grid, both stored major-first.
+  Adjacency<Id, W> reversed_adj_;
   EngineOptions options_;
   std::unique_ptr<MappedStore> own_store_;
   BlockStore* store_ = nullptr;

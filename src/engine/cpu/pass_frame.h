@@ -103,8 +103,9 @@ inline auto Engine<Id, W>::run_edges(const Program& program, const Set& frontier
     next = pushing ? push_blocks<kFused>(program, frontier, pass, c)
                    : pull_blocks<kFused>(program, frontier, pass, c);
   } else if (store_->zero_copy()) {
-    next = pushing ? push<kFused>(program, frontier, pass, c, adj_)
-                   : pull<kFused>(program, frontier, pass, c, adj_);
+    const Adjacency<Id, W>& adj = Reversed<Program> ? reversed_adj_ : adj_;
+    next = pushing ? push<kFused>(program, frontier, pass, c, adj)
+                   : pull<kFused>(program, frontier, pass, c, adj);
     c.stats.blocks_read =
         pass_grids<Program>(pushing) * uint64_t{g_.blocks_per_side()} * g_.blocks_per_side();
   } else {

@@ -157,8 +157,10 @@ class DeviceEngine : public DeviceVertices<Id, W, Backend> {
     // A program that follows arcs both ways (weak connectivity) on a directed graph reads the
     // in-grid as a second out-grid (push) or the out-grid as a second in-grid (pull).
     const bool both = BothDirections<Program> && g_.directed();
+    // A pass against the arcs (Reversed) pushes over the in-grid and pulls over the out-grid.
+    const bool in_first = Reversed<Program> && g_.directed();
     if (s.direction == Direction::kPush) {
-      push(program, frontier, state, out_);
+      push(program, frontier, state, in_first ? in_ : out_);
       if (both) push(program, frontier, state, in_);
     } else {
       Vector<uint32_t> active_map;
@@ -167,7 +169,8 @@ class DeviceEngine : public DeviceVertices<Id, W, Backend> {
         state.active = thrust::raw_pointer_cast(active_map.data());
       }
       const Set* only = pass.targets && !pass.targets->is_all() ? pass.targets : nullptr;
-      pull(program, only, state, pull_grid(g_.directed() ? Grid::kIn : Grid::kOut));
+      pull(program, only, state,
+           pull_grid(g_.directed() && !Reversed<Program> ? Grid::kIn : Grid::kOut));
       if (both) pull(program, only, state, pull_grid(Grid::kOut));
     }
     Set next = apply(program);

@@ -55,6 +55,7 @@ struct ShippedSources {
   using Op = typename P::Op;
   using Value = typename Op::Value;
   static constexpr bool kBothDirections = BothDirections<P>;
+  static constexpr bool kReversed = Reversed<P>;
   static constexpr bool kActivatesOnce = ActivatesOnce<P>;
   P program;
   VertexArray<S> shipped;

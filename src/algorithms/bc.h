@@ -1,0 +1,124 @@
+// Betweenness centrality: for each vertex v, the sum over the chosen sources s of the dependency
+// of s on v, the share of shortest paths from s to every other vertex that pass through v
+// (Brandes 2001). From every source the sum is exact; from k sampled sources it is the estimate
+// GAPBS's bc computes (networkx's betweenness_centrality(k) scales it; the Python backend does).
+// Unnormalized: a vertex's score is the plain sum, so scores from disjoint source sets add.
+// Technique, per source: a forward sweep counts shortest paths level by level (a sum-combine edge
+// pass into the vertices not yet reached; each level's frontier is the next level), then a
+// backward sweep from the deepest level accumulates dependencies against the arcs (a reversed
+// sum-combine pass from level d into level d - 1 only), as GAPBS's Brandes does, the levels
+// taken back out of the engine's bins by depth. Verifier: verify/bc.h.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "algorithms/result.h"
+#include "engine/concept.h"
+#include "engine/program.h"
+
+namespace tg {
+
+// Where a vertex's incoming path count stands once its level is settled: no message may change
+// it (a path count is never negative).
+inline constexpr double kSettledPaths = -1.0;
+
+// Forward: the frontier (level d) offers its path counts to the vertices not yet settled; a
+// vertex that receives any is at level d + 1, with the sum as its count.
+template <typename Id>
+struct PathCountProgram {
+  using Op = SumOp<double>;
+  VertexArray<double> paths;     // shortest paths from the source, once a vertex is settled
+  VertexArray<double> incoming;  // the sum arriving this level; kSettledPaths once settled
+  VertexArray<int64_t> depth;
+  int64_t level = 0;
+
+  TG_HOST_DEVICE double source_value(Id u) const { return paths[u]; }
+  TG_HOST_DEVICE double message(double p, auto) const { return p; }
+  TG_HOST_DEVICE VertexArray<double> target() const { return incoming; }
+  TG_HOST_DEVICE bool wants(double now) const { return now >= 0; }
+  // Runs after all of v's messages of the level: its count is final, and v is settled.
+  TG_HOST_DEVICE bool apply(Id v) const {
+    depth[v] = level + 1;
+    paths[v] = incoming[v];
+    incoming[v] = kSettledPaths;
+    return true;
+  }
+};
+
+// Backward: level d's vertices send (1 + dependency) / paths against the arcs into their
+// predecessors at level d - 1 (the pass's targets), summed in `successors`; a vertex's
+// dependency is then paths * successors, so the source value reads it back from there.
+template <typename Id>
+struct DependencyProgram {
+  using Op = SumOp<double>;
+  static constexpr bool kReversed = true;
+  VertexArray<double> paths;
+  VertexArray<double> successors;  // sum over successors w of (1 + dependency(w)) / paths(w)
+
+  TG_HOST_DEVICE double source_value(Id w) const { return 1.0 / paths[w] + successors[w]; }
+  TG_HOST_DEVICE double message(double x, auto) const { return x; }
+  TG_HOST_DEVICE VertexArray<double> target() const { return successors; }
+  TG_HOST_DEVICE bool apply(Id) const { return false; }
+};
+
+template <GraphEngine Engine>
+AlgorithmResult run_bc(Engine& engine, std::span<const uint64_t> sources) {
+  using Id = typename Engine::VertexId;
+  auto scope = engine.scope();
+  PathCountProgram<Id> forward{engine.vertex_array(0.0), engine.vertex_array(0.0),
+                               engine.vertex_array(kUnreached)};
+  const DependencyProgram<Id> backward{forward.paths, forward.incoming};
+  auto scores = engine.vertex_array(0.0);
+  uint64_t traversed = 0;
+  int64_t deepest = 0;
+  for (uint64_t s : sources) {
+    engine.set(forward.paths, s, 1.0);
+    engine.set(forward.incoming, s, kSettledPaths);
+    engine.set(forward.depth, s, int64_t{0});
+    forward.level = 0;
+    for (auto frontier = engine.frontier_of(s); !frontier.empty(); ++forward.level) {
+      traversed += frontier.out_edges();
+      frontier = engine.edge_pass(forward, frontier);
+    }
+    const int64_t levels = forward.level;  // depths 0 .. levels - 1
+    deepest = levels > deepest ? levels : deepest;
+    // The reached vertices past the source, deepest level first: bin levels - 1 - depth.
+    const auto depth = forward.depth;
+    const auto from_deepest = [=] TG_HOST_DEVICE(Id v) {
+      return static_cast<uint64_t>(levels - 1 - depth[v]);
+    };
+    auto bins = engine.bins();
+    engine.to_bins(bins, engine.select(engine.all(), [=] TG_HOST_DEVICE(Id v) {
+      return depth[v] != kUnreached && depth[v] > 0;
+    }), from_deepest);
+    const auto successors = forward.incoming;
+    const auto start = [=] TG_HOST_DEVICE(Id v) { successors[v] = 0; };
+    auto level = engine.next_bin(bins, from_deepest);
+    if (!level.empty()) engine.for_each(level, start);
+    while (!level.empty()) {
+      auto above = engine.next_bin(bins, from_deepest);
+      if (!above.empty()) {
+        engine.for_each(above, start);
+        engine.edge_pass(backward, level, {.targets = &above});
+      }
+      // The level's dependencies are final: add them, and clear the level for the next source.
+      const auto paths = forward.paths;
+      engine.for_each(level, [=] TG_HOST_DEVICE(Id v) {
+        scores[v] += paths[v] * successors[v];
+        paths[v] = 0;
+        successors[v] = 0;
+        depth[v] = kUnreached;
+      });
+      level = above;
+    }
+    engine.set(forward.paths, s, 0.0);
+    engine.set(forward.incoming, s, 0.0);
+    engine.set(forward.depth, s, kUnreached);
+  }
+  AlgorithmResult r(engine.collect(scores), {{"sources", sources.size()}, {"deepest", deepest}});
+  r.edges_traversed = traversed;
+  return r;
+}
+
+}  // namespace tg
