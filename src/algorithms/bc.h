@@ -6,12 +6,14 @@
 // Technique, per source: a forward sweep counts shortest paths level by level (a sum-combine edge
 // pass into the vertices not yet reached; each level's frontier is the next level), then a
 // backward sweep from the deepest level accumulates dependencies against the arcs (a reversed
-// sum-combine pass from level d into level d - 1 only), as GAPBS's Brandes does, the levels
-// taken back out of the engine's bins by depth. Verifier: verify/bc.h.
+// sum-combine pass from level d into level d - 1 only, the pass's targets), as GAPBS's Brandes
+// does; the levels are the forward passes' frontiers, kept. Verifier: verify/bc.h.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "algorithms/result.h"
 #include "engine/concept.h"
@@ -30,8 +32,6 @@ struct PathCountProgram {
   using Op = SumOp<double>;
   VertexArray<double> paths;     // shortest paths from the source, once a vertex is settled
   VertexArray<double> incoming;  // the sum arriving this level; kSettledPaths once settled
-  VertexArray<int64_t> depth;
-  int64_t level = 0;
 
   TG_HOST_DEVICE double source_value(Id u) const { return paths[u]; }
   TG_HOST_DEVICE double message(double p, auto) const { return p; }
@@ -39,7 +39,6 @@ struct PathCountProgram {
   TG_HOST_DEVICE bool wants(double now) const { return now >= 0; }
   // Runs after all of v's messages of the level: its count is final, and v is settled.
   TG_HOST_DEVICE bool apply(Id v) const {
-    depth[v] = level + 1;
     paths[v] = incoming[v];
     incoming[v] = kSettledPaths;
     return true;
@@ -66,57 +65,46 @@ template <GraphEngine Engine>
 AlgorithmResult run_bc(Engine& engine, std::span<const uint64_t> sources) {
   using Id = typename Engine::VertexId;
   auto scope = engine.scope();
-  PathCountProgram<Id> forward{engine.vertex_array(0.0), engine.vertex_array(0.0),
-                               engine.vertex_array(kUnreached)};
+  const PathCountProgram<Id> forward{engine.vertex_array(0.0), engine.vertex_array(0.0)};
   const DependencyProgram<Id> backward{forward.paths, forward.incoming};
+  const auto paths = forward.paths, successors = forward.incoming;
   auto scores = engine.vertex_array(0.0);
+  const auto start = [=] TG_HOST_DEVICE(Id v) { successors[v] = 0; };
+  // A level's dependencies are final: add them, and clear its vertices for the next source.
+  const auto finish = [=] TG_HOST_DEVICE(Id v) {
+    scores[v] += paths[v] * successors[v];
+    paths[v] = 0;
+    successors[v] = 0;
+  };
   uint64_t traversed = 0;
-  int64_t deepest = 0;
+  size_t deepest = 0;
   for (uint64_t s : sources) {
-    engine.set(forward.paths, s, 1.0);
-    engine.set(forward.incoming, s, kSettledPaths);
-    engine.set(forward.depth, s, int64_t{0});
-    forward.level = 0;
-    for (auto frontier = engine.frontier_of(s); !frontier.empty(); ++forward.level) {
+    engine.set(paths, s, 1.0);
+    engine.set(successors, s, kSettledPaths);
+    // levels[d]: the vertices at depth d, as the forward passes made them (each vertex is in
+    // one: at most an id a vertex, or a bitmap where a pass pulled).
+    std::vector<typename Engine::Set> levels;
+    for (auto frontier = engine.frontier_of(s); !frontier.empty();) {
       traversed += frontier.out_edges();
-      frontier = engine.edge_pass(forward, frontier);
+      auto next = engine.edge_pass(forward, frontier);
+      levels.push_back(std::move(frontier));
+      frontier = std::move(next);
     }
-    const int64_t levels = forward.level;  // depths 0 .. levels - 1
-    deepest = levels > deepest ? levels : deepest;
-    // The reached vertices past the source, deepest level first: bin levels - 1 - depth.
-    const auto depth = forward.depth;
-    const auto from_deepest = [=] TG_HOST_DEVICE(Id v) {
-      return static_cast<uint64_t>(levels - 1 - depth[v]);
-    };
-    auto bins = engine.bins();
-    engine.to_bins(bins, engine.select(engine.all(), [=] TG_HOST_DEVICE(Id v) {
-      return depth[v] != kUnreached && depth[v] > 0;
-    }), from_deepest);
-    const auto successors = forward.incoming;
-    const auto start = [=] TG_HOST_DEVICE(Id v) { successors[v] = 0; };
-    auto level = engine.next_bin(bins, from_deepest);
-    if (!level.empty()) engine.for_each(level, start);
-    while (!level.empty()) {
-      auto above = engine.next_bin(bins, from_deepest);
-      if (!above.empty()) {
-        engine.for_each(above, start);
-        engine.edge_pass(backward, level, {.targets = &above});
+    deepest = std::max(deepest, levels.size());
+    // Deepest first; the source (level 0) has no score and needs no pass into it.
+    if (levels.size() > 1) engine.for_each(levels.back(), start);
+    for (size_t d = levels.size() - 1; d >= 1; --d) {
+      if (d >= 2) {
+        engine.for_each(levels[d - 1], start);
+        engine.edge_pass(backward, levels[d], {.targets = &levels[d - 1]});
       }
-      // The level's dependencies are final: add them, and clear the level for the next source.
-      const auto paths = forward.paths;
-      engine.for_each(level, [=] TG_HOST_DEVICE(Id v) {
-        scores[v] += paths[v] * successors[v];
-        paths[v] = 0;
-        successors[v] = 0;
-        depth[v] = kUnreached;
-      });
-      level = above;
+      engine.for_each(levels[d], finish);
+      levels.pop_back();
     }
-    engine.set(forward.paths, s, 0.0);
-    engine.set(forward.incoming, s, 0.0);
-    engine.set(forward.depth, s, kUnreached);
+    engine.set(paths, s, 0.0);
+    engine.set(successors, s, 0.0);
   }
-  AlgorithmResult r(engine.collect(scores), {{"sources", sources.size()}, {"deepest", deepest}});
+  AlgorithmResult r(engine.collect(scores), {{"sources", sources.size()}, {"levels", deepest}});
   r.edges_traversed = traversed;
   return r;
 }

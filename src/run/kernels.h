@@ -230,8 +230,8 @@ inline constexpr auto kKernels = std::make_tuple(
     kernel(
         "bc", {"betweenness"}, Sources::kMany, false, kBcShape, 1e-9,
         [](const GraphFile& f, unsigned, bool, bool) {
-          return values_for(f.num_vertices()) * 4 * 8;
-        },  // path counts, their sums (then the successors'), depths, scores
+          return values_for(f.num_vertices()) * 3 * 8;
+        },  // path counts, their sums (then the successors'), scores; the levels are frontiers
         [](const GraphFile&, unsigned, bool) {
           return ExchangeState{.shipped_value_bytes = 8};
         },  // a path count, or a successor's share
