@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
-"""Kernel benchmark: the five algorithms on Kronecker scale 20 and 22 (edge factor 16), uniform
+"""Kernel benchmark: the six algorithms on Kronecker scale 20 and 22 (edge factor 16), uniform
 scale 22 and the largest shared datasets, T threads, several trials, medians of kernel time.
 
 Every system reads the same edge list (written once here): tiergraph converts it to a graph file,
-GAPBS (GAPBS_DIR: bfs, sssp, cc, pr, converter) to .sg/.wsg, Ligra (LIGRA_DIR: apps/Radii,
+GAPBS (GAPBS_DIR: bfs, sssp, cc, pr, bc, converter) to .sg/.wsg, Ligra (LIGRA_DIR: apps/Radii,
 utils/SNAPtoAdj) to an adjacency file. Ratios are tiergraph / peer (below 1.0: tiergraph faster).
 PageRank runs a fixed 20 iterations on both sides; SSSP uses the same delta on both sides; BFS
 and SSSP run from the same sources on both sides (tiergraph's seeded picks, given to GAPBS with
--r); Radii runs on the symmetric graph on both sides (Ligra's Radii needs one).
+-r); Radii runs on the symmetric graph on both sides (Ligra's Radii needs one). Betweenness
+runs from one source a trial on both sides (GAPBS: -r S -i 1), the same sources (tiergraph's
+seeded picks), so each trial is one forward and one backward sweep.
 
     GAPBS_DIR=... LIGRA_DIR=... python3 bench/algorithms.py [--inputs kron20,kron22,urand22,...]
 """
 import argparse
+import json
 import lzma
 import os
 import random
@@ -73,7 +76,7 @@ def gapbs_per_source(binary, graph, sources, env, extra=()):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--inputs", default="kron20,kron22,urand22,web-cnr-2000,road-pace-NE,twitter-ego")
-    ap.add_argument("--algorithms", default="bfs,sssp,wcc,pr,radii")
+    ap.add_argument("--algorithms", default="bfs,sssp,wcc,pr,radii,bc")
     ap.add_argument("--trials", type=int, default=5)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--workdir", default=str(ROOT / "bench" / "work"))
@@ -118,6 +121,17 @@ def main():
                 if ligra:
                     out, _, _ = run([Path(ligra) / "apps" / "Radii", "-s", "-rounds", args.trials, adj], env=env)
                     peer_times, peer = values(out, "Running time"), "Ligra Radii"
+            elif algo == "bc":
+                out, _, _ = run([tiergraph_bin(), "run", "bc", tg_g, "-k", args.trials, "--json", "-t", args.threads],
+                                env=env)
+                sources = json.loads(out[out.index("{"):out.rindex("}") + 1])["trials"][0]["sources"]
+                ours = []
+                for source in sources:
+                    text, _, _ = run([tiergraph_bin(), "run", "bc", tg_g, "-r", source, "-t", args.threads], env=env)
+                    ours += values(text, "Trial Time")
+                if gapbs:
+                    peer_times = gapbs_per_source(Path(gapbs) / "bc", sg, sources, env, ["-i", 1])
+                    peer = "GAPBS bc"
             elif algo == "bfs":
                 ours, text = tiergraph_times("bfs", tg_g, args.threads, args.trials)
                 if gapbs:
