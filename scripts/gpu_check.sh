@@ -117,7 +117,7 @@ if [ "$mode" = device ]; then
   say "4. compute-sanitizer (Kronecker-10)"
   "$gpu" generate -g 10 -s --weights int -o "$work/k10.tg" --overwrite >>"$log" 2>&1
   for tool in memcheck racecheck; do
-    for kernel in bfs sssp wcc pr radii; do
+    for kernel in bfs sssp wcc pr radii bc; do
       time_left || break
       compute-sanitizer --tool $tool --error-exitcode 9 "$gpu" run $kernel "$work/k10.tg" --device gpu -i 3 --samples 8 >"$work/san.txt" 2>&1
       rc=$?
@@ -152,13 +152,15 @@ for s in $scales; do
   echo "{\"step\":\"generate\",\"scale\":$s,\"seconds\":$gen_seconds,\"report\":$(tail -1 "$work/gen.json" || echo '{}')}" >>"$results"
   say "generated Kronecker-$s in $gen_seconds s"
   # The verifiers are serial (a BFS's takes about 2 s at Kronecker-22, Radii's 64 BFSs 100 s):
-  # Kronecker-22's PageRank, WCC and SSSP are verified; every run's trial 0 equals the CPU engine's.
+  # Kronecker-22's PageRank, WCC, SSSP and BC (4 sources) are verified; every run's trial 0 equals
+  # the CPU engine's.
   verify=$([ "$s" -le 22 ] && echo --verify)
   run "k$s bfs" bfs "$g" --device $device -n 16 --against-cpu
   run "k$s pr" pr "$g" --device $device -n 3 -i 20 --against-cpu $verify
   run "k$s wcc" wcc "$g" --device $device -n 3 --against-cpu $verify
   run "k$s sssp" sssp "$g" --device $device -n 4 --against-cpu $verify
   run "k$s radii" radii "$g" --device $device -n 1 --against-cpu
+  run "k$s bc" bc "$g" --device $device -n 2 --against-cpu $verify
   rm -f "$g"
   last_scale=$s last_seconds=$(($(date +%s) - scale_start))
 done
