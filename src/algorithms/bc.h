@@ -21,26 +21,23 @@
 
 namespace tg {
 
-// Where a vertex's incoming path count stands once its level is settled: no message may change
-// it (a path count is never negative).
-inline constexpr double kSettledPaths = -1.0;
-
 // Forward: the frontier (level d) offers its path counts to the vertices not yet settled; a
-// vertex that receives any is at level d + 1, with the sum as its count.
+// vertex that receives any is at level d + 1, with the sum as its count. One array holds both:
+// a sum arriving (0 or more), then, once the level is settled, the count negated, which no
+// message may change (a count is at least 1) and which needs no second array nor a second
+// random write per vertex.
 template <typename Id>
 struct PathCountProgram {
   using Op = SumOp<double>;
-  VertexArray<double> paths;     // shortest paths from the source, once a vertex is settled
-  VertexArray<double> incoming;  // the sum arriving this level; kSettledPaths once settled
+  VertexArray<double> paths;  // the sum arriving this level; -(shortest paths) once settled
 
-  TG_HOST_DEVICE double source_value(Id u) const { return paths[u]; }
+  TG_HOST_DEVICE double source_value(Id u) const { return -paths[u]; }
   TG_HOST_DEVICE double message(double p, auto) const { return p; }
-  TG_HOST_DEVICE VertexArray<double> target() const { return incoming; }
+  TG_HOST_DEVICE VertexArray<double> target() const { return paths; }
   TG_HOST_DEVICE bool wants(double now) const { return now >= 0; }
   // Runs after all of v's messages of the level: its count is final, and v is settled.
   TG_HOST_DEVICE bool apply(Id v) const {
-    paths[v] = incoming[v];
-    incoming[v] = kSettledPaths;
+    paths[v] = -paths[v];
     return true;
   }
 };
@@ -52,10 +49,10 @@ template <typename Id>
 struct DependencyProgram {
   using Op = SumOp<double>;
   static constexpr bool kReversed = true;
-  VertexArray<double> paths;
+  VertexArray<double> paths;       // as the forward sweep left them: negated
   VertexArray<double> successors;  // sum over successors w of (1 + dependency(w)) / paths(w)
 
-  TG_HOST_DEVICE double source_value(Id w) const { return 1.0 / paths[w] + successors[w]; }
+  TG_HOST_DEVICE double source_value(Id w) const { return successors[w] - 1.0 / paths[w]; }
   TG_HOST_DEVICE double message(double x, auto) const { return x; }
   TG_HOST_DEVICE VertexArray<double> target() const { return successors; }
   TG_HOST_DEVICE bool apply(Id) const { return false; }
@@ -65,22 +62,21 @@ template <GraphEngine Engine>
 AlgorithmResult run_bc(Engine& engine, std::span<const uint64_t> sources) {
   using Id = typename Engine::VertexId;
   auto scope = engine.scope();
-  const PathCountProgram<Id> forward{engine.vertex_array(0.0), engine.vertex_array(0.0)};
-  const DependencyProgram<Id> backward{forward.paths, forward.incoming};
-  const auto paths = forward.paths, successors = forward.incoming;
+  const PathCountProgram<Id> forward{engine.vertex_array(0.0)};
+  const DependencyProgram<Id> backward{forward.paths, engine.vertex_array(0.0)};
+  const auto paths = forward.paths, successors = backward.successors;
   auto scores = engine.vertex_array(0.0);
-  const auto start = [=] TG_HOST_DEVICE(Id v) { successors[v] = 0; };
-  // A level's dependencies are final: add them, and clear its vertices for the next source.
+  // A level's dependencies are final: add them, and clear its vertices for the next source
+  // (the successors' sums start at 0: nothing else writes them).
   const auto finish = [=] TG_HOST_DEVICE(Id v) {
-    scores[v] += paths[v] * successors[v];
+    scores[v] -= paths[v] * successors[v];
     paths[v] = 0;
     successors[v] = 0;
   };
   uint64_t traversed = 0;
   size_t deepest = 0;
   for (uint64_t s : sources) {
-    engine.set(paths, s, 1.0);
-    engine.set(successors, s, kSettledPaths);
+    engine.set(paths, s, -1.0);  // settled, one path
     // levels[d]: the vertices at depth d, as the forward passes made them (each vertex is in
     // one: at most an id a vertex, or a bitmap where a pass pulled).
     std::vector<typename Engine::Set> levels;
@@ -92,17 +88,12 @@ AlgorithmResult run_bc(Engine& engine, std::span<const uint64_t> sources) {
     }
     deepest = std::max(deepest, levels.size());
     // Deepest first; the source (level 0) has no score and needs no pass into it.
-    if (levels.size() > 1) engine.for_each(levels.back(), start);
     for (size_t d = levels.size() - 1; d >= 1; --d) {
-      if (d >= 2) {
-        engine.for_each(levels[d - 1], start);
-        engine.edge_pass(backward, levels[d], {.targets = &levels[d - 1]});
-      }
+      if (d >= 2) engine.edge_pass(backward, levels[d], {.targets = &levels[d - 1]});
       engine.for_each(levels[d], finish);
       levels.pop_back();
     }
     engine.set(paths, s, 0.0);
-    engine.set(successors, s, 0.0);
   }
   AlgorithmResult r(engine.collect(scores), {{"sources", sources.size()}, {"levels", deepest}});
   r.edges_traversed = traversed;

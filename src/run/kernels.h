@@ -231,7 +231,7 @@ inline constexpr auto kKernels = std::make_tuple(
         "bc", {"betweenness"}, Sources::kMany, false, kBcShape, 1e-9,
         [](const GraphFile& f, unsigned, bool, bool) {
           return values_for(f.num_vertices()) * 3 * 8;
-        },  // path counts, their sums (then the successors'), scores; the levels are frontiers
+        },  // path counts (negated once settled), the successors' sums, scores; levels: frontiers
         [](const GraphFile&, unsigned, bool) {
           return ExchangeState{.shipped_value_bytes = 8};
         },  // a path count, or a successor's share
