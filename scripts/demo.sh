@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The demo: set up, build, generate a Kronecker graph, convert a real dataset, describe both,
-# and run all five algorithms with verification on each.
+# and run all six algorithms with verification on each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -18,7 +18,7 @@ echo "== info"
 $tg info "$out/kron16.tg"
 $tg info "$out/rome99.tg"
 for g in "$out/kron16.tg" "$out/rome99.tg"; do
-  for algo in bfs sssp wcc pr radii; do
+  for algo in bfs sssp wcc pr radii bc; do
     echo "== run $algo on $(basename "$g")"
     $tg run "$algo" "$g" --trials 2 --verify
   done
@@ -37,5 +37,6 @@ print(g, r, sep="\n")
 print("farthest:", max(r.to_dict().items(), key=lambda kv: kv[1]))
 G = nx.les_miserables_graph()
 print("networkx backend, top PageRank:", max(nx.pagerank(G, weight=None, backend="tiergraph").items(), key=lambda kv: kv[1]))
+print("networkx backend, most between:", max(nx.betweenness_centrality(G, backend="tiergraph").items(), key=lambda kv: kv[1]))
 PY
 )
