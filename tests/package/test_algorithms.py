@@ -138,6 +138,31 @@ def test_radii_matches_eccentricities_from_its_sources(rng):
         tg.radii(g, list(range(65)))
 
 
+def test_betweenness_matches_networkx(email):
+    g = tg.Graph.from_networkx(email)
+    exact = tg.betweenness(g, samples="all")  # every node with out-edges is a source
+    want = nx.betweenness_centrality(email, normalized=False)  # directed: the same unhalved sum
+    got = exact.to_dict()
+    assert got.keys() == want.keys()
+    assert all(got[v] == pytest.approx(want[v], rel=1e-9, abs=1e-9) for v in email)
+    sources = [0, 5, 160]
+    some = tg.betweenness(g, sources)
+    subset = nx.betweenness_centrality_subset(email, sources, list(email), normalized=False)
+    assert all(some.to_dict()[v] == pytest.approx(subset[v], rel=1e-9, abs=1e-9) for v in email)
+    assert tg.betweenness(g, samples=3, seed=7).summary["sources"] == 3
+    U = nx.les_miserables_graph()  # string labels; undirected: networkx halves, tiergraph does not
+    half = nx.betweenness_centrality(U, normalized=False)
+    full = tg.betweenness(tg.Graph.from_networkx(U), samples="all").to_dict()
+    assert all(full[v] == pytest.approx(2 * half[v], rel=1e-9, abs=1e-9) for v in U)
+    for bad, text in ((0, "samples must be"), ("some", "samples must be"), (True, "samples must be")):
+        with pytest.raises(tg.InvalidInput, match=text):
+            tg.betweenness(g, samples=bad)
+    with pytest.raises(tg.InvalidInput, match="at least one source"):
+        tg.betweenness(g, [])
+    with pytest.raises(tg.NodeNotFound):
+        tg.betweenness(g, ["nope"])
+
+
 @pytest.mark.parametrize("options,text", [
     ({"threads": 0}, "threads must be a positive integer"),
     ({"direction": "sideways"}, "^direction must be auto, push or pull, got 'sideways'"),
