@@ -167,6 +167,50 @@ TEST(EngineOptions, KernelsPassShapesHold) {
   });
 }
 
+// An edge pass builds the bitmaps of the sparse sets it reads (its frontier, its targets) for
+// itself and drops them when it ends: a set an algorithm keeps (BC keeps every level of a
+// traversal, thousands on a road graph) then holds its list, not n bits. Every schedule and
+// direction, over a fetching store (block-major push reads the frontier's bitmap).
+TEST(EngineOptions, APassDropsTheBitmapsItBuiltForSparseSets) {
+  using Id = uint32_t;
+  auto file = kronecker_graph(10, false, GeneratedWeights::kNone, 4, "eo-drop-bitmaps");
+  GraphView<Id, NoWeight> g(file);
+  for (Schedule schedule : {Schedule::kBlock, Schedule::kVertex}) {
+    for (Direction direction : {Direction::kPush, Direction::kPull}) {
+      CopyingStore store(file, {.buffers = 2 * 16, .depth = 2});
+      Engine engine(g,
+                    EngineOptions{.direction = direction, .schedule = schedule, .store = &store});
+      auto scope = engine.scope();
+      // Receivers: some of the sources' out-neighbours, and one vertex that is not.
+      const std::vector<uint64_t> sources{1, 2, 3, 500};
+      std::vector<uint64_t> receivers;
+      g.for_each_arc([&](uint64_t u, uint64_t v, NoWeight) {
+        if (u <= 3 && receivers.size() < 5 && v > 3) receivers.push_back(v);
+      });
+      std::sort(receivers.begin(), receivers.end());
+      receivers.erase(std::unique(receivers.begin(), receivers.end()), receivers.end());
+      ASSERT_FALSE(receivers.empty());
+      const auto frontier = engine.frontier_of(sources);
+      const auto targets = engine.frontier_of(receivers);
+      const PageRankProgram<Id, double> program{engine.vertex_array(1.0), engine.vertex_array(0.0)};
+      engine.edge_pass(program, frontier, {.targets = &targets});
+      const std::string what =
+          fmt::format("{} {}", schedule_name(schedule), direction_name(direction));
+      EXPECT_EQ(frontier.kind(), Frontier<Id>::Kind::kSparse) << what;
+      EXPECT_EQ(targets.kind(), Frontier<Id>::Kind::kSparse) << what;
+      EXPECT_EQ(frontier.list(), std::vector<Id>({1, 2, 3, 500})) << what;
+      // And they read again as they did: the same pass gives the same sums.
+      // (Each source sends 1: a target's sum counts its arcs from the sources.)
+      const auto count = [](double x) { return static_cast<int64_t>(x); };
+      const auto first = engine.collect(engine.copy(program.incoming), count);  // (collect frees)
+      EXPECT_GT(*std::max_element(first.begin(), first.end()), 0) << what;
+      engine.for_each([=](Id v) { program.incoming[v] = 0; });
+      engine.edge_pass(program, frontier, {.targets = &targets});
+      EXPECT_EQ(engine.collect(program.incoming, count), first) << what;
+    }
+  }
+}
+
 // A block-major pull over a fetching store holds a slice accumulator per running task; the plan
 // counts at most a range's worth a thread (all vertices on a 1x1 grid). Each kernel's slices,
 // of the value it declares, must keep within that, on one range and on four.

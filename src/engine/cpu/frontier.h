@@ -130,6 +130,7 @@ class Frontier {
   void prepare_dense() const {
     if (kind_ != Kind::kSparse || have_bits_) return;
     bits_ = Bitmap(n_);
+    bits_from_list_ = true;
     if (list_.size() > 4096) {
       // Several list members may share a bitmap word.
 #pragma omp parallel for schedule(static)
@@ -141,6 +142,15 @@ class Frontier {
     kind_ = Kind::kDense;
     have_list_ = true;
   }
+  // Frees the bitmap prepare_dense() built from a list (n bits however few the members): an edge
+  // pass builds it for itself and drops it at its end, so a set an algorithm keeps (BC's levels,
+  // thousands of them on a road graph) holds only its list. A set made dense keeps its bitmap.
+  void drop_dense() const {
+    if (!bits_from_list_) return;
+    bits_ = Bitmap();
+    have_bits_ = bits_from_list_ = false;
+    kind_ = Kind::kSparse;
+  }
 
  private:
   explicit Frontier(uint64_t n) : n_(n) {}
@@ -151,7 +161,7 @@ class Frontier {
   bool came_from_pull_ = false;
   mutable std::vector<Id> list_;
   mutable Bitmap bits_;
-  mutable bool have_list_ = false, have_bits_ = false;
+  mutable bool have_list_ = false, have_bits_ = false, bits_from_list_ = false;
 };
 
 }  // namespace tg

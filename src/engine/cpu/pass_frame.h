@@ -98,6 +98,17 @@ inline auto Engine<Id, W>::run_edges(const Program& program, const Set& frontier
   const auto tiers_before =
       store_->zero_copy() ? std::vector<TierCounters>{} : store_->tier_counters();
   const bool pushing = c.stats.direction == Direction::kPush;
+  // The sets' bitmaps a pass reads (a sliced pass runs this once per slice after one begin_pass,
+  // so the targets' is made again here), dropped at the end where they were built from lists.
+  if (pass.targets) pass.targets->prepare_dense();
+  struct DropBitmaps {
+    const Set& frontier;
+    const Set* targets;
+    ~DropBitmaps() {
+      frontier.drop_dense();
+      if (targets) targets->drop_dense();
+    }
+  } drop_bitmaps{frontier, pass.targets};
   Set next = Set::sparse(g_.num_vertices(), {}, 0);
   if (c.stats.schedule == Schedule::kBlock) {
     next = pushing ? push_blocks<kFused>(program, frontier, pass, c)
