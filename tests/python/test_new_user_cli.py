@@ -247,5 +247,5 @@ def test_bfs_from_a_source_without_out_edges_says_so(tg, tg_bin, tmp):
 ])
 def test_a_source_for_an_algorithm_without_one_is_refused(tg, graph, algorithm, why):
     error = one_error(tg.run("run", algorithm, graph, "-r", "0"))
-    assert "--source is the source of bfs and sssp" in error and why in error, error
+    assert "--source is the source of bfs, sssp and bc" in error and why in error, error
     tg.run("run", "sssp", graph, "-r", "0", "--unit-weights", check=True)
