@@ -68,6 +68,13 @@ template <typename P>
 concept Reversed = requires {
   requires P::kReversed;
 };
+// Which grid a pass reads: push follows arcs out of their sources (the out grid), pull gathers
+// them at their targets (the in grid), and a pass against the arcs swaps the two. An undirected
+// graph has one grid, the out grid. (A BothDirections pass reads the other grid second.)
+constexpr bool reads_in_grid(bool pushing, bool reversed, bool directed) {
+  return directed && pushing == reversed;
+}
+
 template <typename P>
 concept ActivatesOnce = requires {
   requires P::kActivatesOnce;

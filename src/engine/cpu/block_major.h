@@ -33,9 +33,9 @@ inline auto Engine<Id, W>::vertex_major_held(const Program& program, const Set& 
   const bool pushing = c.stats.direction == Direction::kPush;
   const uint32_t p = g_.blocks_per_side();
   const uint64_t per_grid = uint64_t{p} * p;
-  // The undirected in grid is the out grid: its blocks are leased once. A pass against the arcs
-  // pushes over the in grid and pulls over the out grid.
-  const Grid main = pushing != Reversed<Program> || !g_.directed() ? Grid::kOut : Grid::kIn;
+  // The undirected in grid is the out grid: its blocks are leased once.
+  const Grid main =
+      reads_in_grid(pushing, Reversed<Program>, g_.directed()) ? Grid::kIn : Grid::kOut;
   std::vector<Grid> grids{main};
   if (BothDirections<Program> && g_.directed())
     grids.push_back(main == Grid::kOut ? Grid::kIn : Grid::kOut);
@@ -123,7 +123,7 @@ inline auto Engine<Id, W>::plan_blocks(bool pushing, bool reversed, bool both,
                                        const std::vector<char>& active, const Slices& slices,
                                        bool in_turns, const ActiveSources* sources) -> PassPlan {
   const uint32_t p = g_.blocks_per_side();
-  const Grid main = pushing != reversed ? Grid::kOut : Grid::kIn;
+  const Grid main = reads_in_grid(pushing, reversed, g_.directed()) ? Grid::kIn : Grid::kOut;
   const Grid other = main == Grid::kOut ? Grid::kIn : Grid::kOut;
   const auto ranges = g_.ranges();
   const bool zero_copy = store_->zero_copy();

@@ -24,7 +24,6 @@ inline auto Engine<Id, W>::begin_pass(const Set& frontier, const PassOptions<Id>
                (c.stats.direction == Direction::kPush ? frontier.out_edges() : 0);
   c.previous_size = frontier.size();
   c.stats.schedule = choose_schedule(c.stats.schedule_reason);
-  if (pass.targets) pass.targets->prepare_dense();
   if (options_.hooks.begin) options_.hooks.begin(c.stats);
   return c;
 }

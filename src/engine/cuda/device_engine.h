@@ -157,9 +157,9 @@ class DeviceEngine : public DeviceVertices<Id, W, Backend> {
     // A program that follows arcs both ways (weak connectivity) on a directed graph reads the
     // in-grid as a second out-grid (push) or the out-grid as a second in-grid (pull).
     const bool both = BothDirections<Program> && g_.directed();
-    // A pass against the arcs (Reversed) pushes over the in-grid and pulls over the out-grid.
-    const bool in_first = Reversed<Program> && g_.directed();
-    if (s.direction == Direction::kPush) {
+    const bool pushing = s.direction == Direction::kPush;
+    const bool in_first = reads_in_grid(pushing, Reversed<Program>, g_.directed());
+    if (pushing) {
       push(program, frontier, state, in_first ? in_ : out_);
       if (both) push(program, frontier, state, in_);
     } else {
@@ -169,8 +169,7 @@ class DeviceEngine : public DeviceVertices<Id, W, Backend> {
         state.active = thrust::raw_pointer_cast(active_map.data());
       }
       const Set* only = pass.targets && !pass.targets->is_all() ? pass.targets : nullptr;
-      pull(program, only, state,
-           pull_grid(g_.directed() && !Reversed<Program> ? Grid::kIn : Grid::kOut));
+      pull(program, only, state, pull_grid(in_first ? Grid::kIn : Grid::kOut));
       if (both) pull(program, only, state, pull_grid(Grid::kOut));
     }
     Set next = apply(program);
