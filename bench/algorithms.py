@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
-"""Kernel benchmark: the six algorithms on Kronecker scale 20 and 22 (edge factor 16), uniform
+"""Kernel benchmark: the seven algorithms on Kronecker scale 20 and 22 (edge factor 16), uniform
 scale 22 and the largest shared datasets, T threads, several trials, medians of kernel time.
 
 Every system reads the same edge list (written once here): tiergraph converts it to a graph file,
-GAPBS (GAPBS_DIR: bfs, sssp, cc, pr, bc, converter) to .sg/.wsg, Ligra (LIGRA_DIR: apps/Radii,
+GAPBS (GAPBS_DIR: bfs, sssp, cc, pr, bc, tc, converter) to .sg/.wsg, Ligra (LIGRA_DIR: apps/Radii,
 utils/SNAPtoAdj) to an adjacency file. Ratios are tiergraph / peer (below 1.0: tiergraph faster).
 PageRank runs a fixed 20 iterations on both sides; SSSP uses the same delta on both sides; BFS
 and SSSP run from the same sources on both sides (tiergraph's seeded picks, given to GAPBS with
 -r); Radii runs on the symmetric graph on both sides (Ligra's Radii needs one). Betweenness
 runs from one source a trial on both sides (GAPBS: -r S -i 1), the same sources (tiergraph's
-seeded picks), so each trial is one forward and one backward sweep.
+seeded picks), so each trial is one forward and one backward sweep. Triangle counting runs on
+the symmetric graph on both sides (GAPBS's tc takes only an undirected one).
 
     GAPBS_DIR=... LIGRA_DIR=... python3 bench/algorithms.py [--inputs kron20,kron22,urand22,...]
 """
@@ -76,7 +77,7 @@ def gapbs_per_source(binary, graph, sources, env, extra=()):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--inputs", default="kron20,kron22,urand22,web-cnr-2000,road-pace-NE,twitter-ego")
-    ap.add_argument("--algorithms", default="bfs,sssp,wcc,pr,radii,bc")
+    ap.add_argument("--algorithms", default="bfs,sssp,wcc,pr,radii,bc,tc")
     ap.add_argument("--trials", type=int, default=5)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--workdir", default=str(ROOT / "bench" / "work"))
@@ -121,6 +122,14 @@ def main():
                 if ligra:
                     out, _, _ = run([Path(ligra) / "apps" / "Radii", "-s", "-rounds", args.trials, adj], env=env)
                     peer_times, peer = values(out, "Running time"), "Ligra Radii"
+            elif algo == "tc":
+                ours, _ = tiergraph_times("tc", tg_sym, args.threads, args.trials)
+                sym_sg = sg if sym else work / f"{name}-sym.sg"
+                if gapbs and not sym_sg.exists():
+                    run([Path(gapbs) / "converter", "-f", work / f"{name}.el", "-s", "-b", sym_sg], env=env)
+                if gapbs:
+                    out, _, _ = run([Path(gapbs) / "tc", "-f", sym_sg, "-n", args.trials], env=env)
+                    peer_times, peer = values(out, "Trial Time"), "GAPBS tc"
             elif algo == "bc":
                 out, _, _ = run([tiergraph_bin(), "run", "bc", tg_g, "-k", args.trials, "--json", "-t", args.threads],
                                 env=env)

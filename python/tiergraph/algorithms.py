@@ -193,6 +193,14 @@ def betweenness(graph: Graph, sources: Optional[Iterable[Any]] = None, *, sample
     return _run(graph, "bc", opts)
 
 
+def triangles(graph: Graph, **options: Any) -> Result:
+    """Triangles: ``values[v]`` is the number of triangles through ``v`` in the graph's undirected
+    view (a directed graph's arcs taken as edges, self-loops dropped), as ``networkx.triangles``
+    counts them; ``stats["trials"][-1]["triangles"]`` is the total (GAPBS's tc)."""
+    _check(graph, "triangles", options)
+    return _run(graph, "tc", options)
+
+
 def _check(graph: Graph, algorithm: str, options: dict) -> None:
     if not isinstance(graph, Graph):
         raise InvalidInput(f"{algorithm} takes a tiergraph.Graph, got {type(graph).__name__} "
@@ -203,4 +211,4 @@ def _check(graph: Graph, algorithm: str, options: dict) -> None:
                            f"takes: {', '.join(sorted(_COMMON))}")
 
 
-__all__ = ["UNREACHED", "betweenness", "bfs", "pagerank", "radii", "sssp", "wcc"]
+__all__ = ["UNREACHED", "betweenness", "bfs", "pagerank", "radii", "sssp", "triangles", "wcc"]

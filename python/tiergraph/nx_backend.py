@@ -6,13 +6,15 @@ Implemented, with networkx's semantics (node objects, dict results, its errors):
 ``weakly_connected_components``, ``number_weakly_connected_components``,
 ``single_source_shortest_path_length``, ``bfs_layers``, ``single_source_dijkstra_path_length``,
 ``eccentricity`` (exact: bit-parallel BFS from every vertex, 64 sources per pass) and
-``betweenness_centrality`` (Brandes from every node, or from the k networkx's seed samples).
+``betweenness_centrality`` (Brandes from every node, or from the k networkx's seed samples),
+``triangles``, and from its counts ``clustering``, ``average_clustering`` and ``transitivity``.
 
 What tiergraph does not do is declined, so networkx falls back to its own code (``can_run``
 says why): multigraphs; weight functions; weighted PageRank, personalization, nstart and dangling
 vectors; bfs_layers from several sources; eccentricity on directed graphs or with ``sp`` or a
 weight; Dijkstra over negative weights (networkx's own code then reports them as it does);
-weighted betweenness, and betweenness with ``endpoints``.
+weighted betweenness, and betweenness with ``endpoints``; clustering coefficients of directed or
+weighted graphs.
 """
 
 from __future__ import annotations
@@ -274,11 +276,61 @@ def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=Fa
                     directed=H.is_directed(), endpoints=endpoints, sampled_nodes=None if k is None else nodes)
 
 
+def _triangles_and_degrees(G, nodes=None):
+    """(node, neighbours other than itself, 2 x the triangles through it) for the nodes networkx's
+    nbunch_iter(nodes) gives, in its order: what networkx's clustering functions are made of,
+    with the triangles counted once for the whole graph by tiergraph's tc."""
+    H = _graph_of(G)
+    Gnx = H.nx_graph
+    wanted = list(Gnx) if nodes is None else list(Gnx.nbunch_iter(nodes))
+    if not wanted:
+        return []
+    g = H.graph(None)
+    through = algorithms.triangles(g).values
+    index = g.node_index()
+    adj = Gnx.adj
+    return [(v, len(adj[v]) - (v in adj[v]), 2 * int(through[index[v]])) for v in wanted]
+
+
+def triangles(G, nodes=None):
+    counts = {v: t // 2 for v, _, t in _triangles_and_degrees(G, None if nodes is None or nodes in G else nodes)}
+    if nodes is not None and nodes in G:
+        return counts[nodes]
+    return counts
+
+
+def clustering(G, nodes=None, weight=None):
+    H = _graph_of(G)
+    if weight is not None or H.is_directed():
+        raise NotImplementedError("tiergraph's clustering is for unweighted undirected graphs")
+    single = nodes is not None and nodes in H.nx_graph
+    clusterc = {v: 0 if t == 0 else t / (d * (d - 1))
+                for v, d, t in _triangles_and_degrees(G, [nodes] if single else nodes)}
+    return clusterc[nodes] if single else clusterc
+
+
+def average_clustering(G, nodes=None, weight=None, count_zeros=True):
+    c = clustering(G, nodes, weight=weight).values()
+    if not count_zeros:
+        c = [v for v in c if abs(v) > 0]
+    return sum(c) / len(c)
+
+
+def transitivity(G):
+    if _graph_of(G).is_directed():
+        raise NotImplementedError("tiergraph's transitivity is for undirected graphs")
+    triangles_contri = [(t, d * (d - 1)) for _, d, t in _triangles_and_degrees(G)]
+    if len(triangles_contri) == 0:
+        return 0
+    found, contri = map(sum, zip(*triangles_contri))
+    return 0 if found == 0 else found / contri
+
+
 _FUNCTIONS = {
     f.__name__: f
     for f in (pagerank, connected_components, weakly_connected_components, number_connected_components,
               single_source_shortest_path_length, bfs_layers, single_source_dijkstra_path_length, eccentricity,
-              betweenness_centrality)
+              betweenness_centrality, triangles, clustering, average_clustering, transitivity)
 }
 _FUNCTIONS["number_weakly_connected_components"] = number_connected_components
 
@@ -297,6 +349,9 @@ def _decline(name: str, a: dict) -> Optional[str]:
         return "tiergraph's eccentricity is by hops on undirected graphs"
     if name == "betweenness_centrality" and (a.get("weight") is not None or a.get("endpoints")):
         return "tiergraph's betweenness counts hops and leaves the endpoints out"
+    if name in ("clustering", "average_clustering", "transitivity") and (
+            G.is_directed() or a.get("weight") is not None):
+        return "tiergraph's clustering coefficients are for unweighted undirected graphs"
     if name == "bfs_layers":
         sources = a.get("sources")
         if not (sources in G) and not isinstance(sources, (list, tuple, set)):
@@ -369,4 +424,5 @@ NETWORKX_TEST_MODULES = [
     "networkx.algorithms.traversal.tests.test_bfs",
     "networkx.algorithms.tests.test_distance_measures",
     "networkx.algorithms.centrality.tests.test_betweenness_centrality",
+    "networkx.algorithms.tests.test_cluster",
 ]

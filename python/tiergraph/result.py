@@ -66,7 +66,8 @@ class Result:
     - wcc: the component's label, the least label (original id) in it;
     - pagerank: the rank (they sum to 1);
     - radii: the eccentricity estimate from the sampled sources (``UNREACHED`` if none reached it);
-    - betweenness: the sum over the sources of each one's dependency on the vertex (Brandes).
+    - betweenness: the sum over the sources of each one's dependency on the vertex (Brandes);
+    - triangles: the triangles through the vertex in the undirected view.
     """
 
     def __init__(self, algorithm: str, graph: Any, raw: dict):

@@ -146,7 +146,8 @@ Runner add_plan(CLI::App& app) {
       "plan", "Show where a run under a memory budget would place the graph's blocks, and why");
   auto a = std::make_shared<PlanArgs>();
   cmd->add_option("algorithm", a->algorithm,
-                  "bfs | sssp | wcc (cc, components) | pr (pagerank) | radii | bc (betweenness)")
+                  "bfs | sssp | wcc (cc, components) | pr (pagerank) | radii | bc (betweenness) | "
+                  "tc (triangles)")
       ->required()
       ->check(CLI::IsMember(kernel_names()));
   add_path_argument(*cmd, a->graph, "GRAPH", "Graph file");

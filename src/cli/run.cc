@@ -210,10 +210,12 @@ void run_command(const RunArgs& a) {
 Runner add_run(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "run",
-      "Run an algorithm: bfs, sssp, wcc (cc, components), pr (pagerank), radii, bc (betweenness)");
+      "Run an algorithm: bfs, sssp, wcc (cc, components), pr (pagerank), radii, bc (betweenness), "
+      "tc (triangles)");
   auto a = std::make_shared<RunArgs>();
   cmd->add_option("algorithm", a->request.algorithm,
-                  "bfs | sssp | wcc (cc, components) | pr (pagerank) | radii | bc (betweenness)")
+                  "bfs | sssp | wcc (cc, components) | pr (pagerank) | radii | bc (betweenness) | "
+                  "tc (triangles)")
       ->required()
       ->check(CLI::IsMember(kernel_names()));
   add_path_argument(*cmd, a->graph_arg, "GRAPH",

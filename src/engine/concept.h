@@ -12,6 +12,7 @@
 //   edge passes     edge_pass(program, set[, {.direction, .targets}]), edge_pass_after(op,
 //                   before, wanted, program, set), sample_pass(k, f)
 //   bins            bins(), to_bins(bins, set, key), next_bin(bins, key) (delta-stepping)
+//   and, an IntersectingEngine (below): triangle_sums(f)
 //   the rest        num_vertices(), num_arcs(), scope() (arrays made under it go with it),
 //                   ops() (what a vertex function may call: out_degree, combine_at, update,
 //                   link, root; copied by value into it)
@@ -30,6 +31,7 @@
 
 #include "engine/combine.h"
 #include "engine/direction.h"
+#include "engine/triangles.h"
 #include "engine/vertex_array.h"
 #include "util/host_device.h"
 
@@ -77,6 +79,10 @@ struct Hook {  // sample_pass: an edge function
 };
 struct Wanted {  // edge_pass_after: is the edge pass wanted, given the reduced value
   bool operator()(uint64_t) const { return true; }
+};
+template <typename Id>
+struct Corners {  // triangle_sums: a triangle's shares at its corners
+  TG_HOST_DEVICE CornerShares operator()(const Triangle<Id>&) const { return {1, 1, 1}; }
 };
 
 }  // namespace engine_probe
@@ -159,6 +165,17 @@ concept GraphEngine = requires(E& e, const typename E::Set& set,
       e.next_bin(bins, engine_probe::Count<typename E::VertexId>{})
       } -> std::same_as<typename E::Set>;
   };
+};
+
+// An engine that also finds triangles: triangle_sums(f) calls f(Triangle) once per triangle of
+// the graph's undirected view and returns a vertex array of each vertex's sum of the shares f
+// gave its corner (engine/triangles.h). Triangle counting and the clustering coefficient need
+// it; the CPU engine offers it, others refuse those kernels by name.
+template <typename E>
+concept IntersectingEngine = GraphEngine<E> && requires(E& e) {
+  {
+    e.triangle_sums(engine_probe::Corners<typename E::VertexId>{})
+    } -> std::same_as<VertexArray<int64_t>>;
 };
 
 }  // namespace tg

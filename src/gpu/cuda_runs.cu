@@ -138,6 +138,8 @@ TrialsOutput run_on_gpu(size_t kernel, const std::shared_ptr<const GraphFile>& f
     case 5:
       out = run_device_kernel<5, device::CudaBackend>(file, r);
       break;
+    case 6:
+      fail("tc needs the triangle pass, which the device engine does not offer yet");
     default:
       fail("internal: kernel {} out of range", kernel);
   }

@@ -18,7 +18,9 @@
 #include "algorithms/pagerank.h"
 #include "algorithms/radii.h"
 #include "algorithms/sssp.h"
+#include "algorithms/tc.h"
 #include "algorithms/wcc.h"
+#include "engine/cpu/oriented_adjacency.h"
 #include "engine/mpi/rank_memory.h"
 #include "graph/graph_file.h"
 #include "plan/pass_shape.h"
@@ -29,6 +31,7 @@
 #include "verify/pagerank.h"
 #include "verify/radii.h"
 #include "verify/sssp.h"
+#include "verify/tc.h"
 #include "verify/wcc.h"
 
 namespace tg {
@@ -241,7 +244,37 @@ inline constexpr auto kKernels = std::make_tuple(
         [](auto& e, const KernelArgs& a) { return run_bc(e, a.sources); },
         [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) {
           return verify_bc(g, a.sources, r);
+        }),
+    kernel(
+        "tc", {"triangles"}, Sources::kNone, false, kTcShape, 0,
+        [](const GraphFile& f, unsigned id, bool, bool) {
+          return values_for(f.num_vertices()) * 8 +
+                 OrientedAdjacency<uint32_t>::pass_bytes_bound(f.num_vertices(), f.num_arcs(),
+                                                               f.directed(), id);
+        },  // the count through each vertex; the triangle pass's lists and sums
+        [](const GraphFile&, unsigned, bool) { return ExchangeState{}; },  // refused on ranks
+        [](const GraphFile& f) {
+          return tc_verifier_bytes(f.num_vertices(), f.num_arcs(), f.id_bytes());
+        },
+        [](auto& e, const KernelArgs&) -> AlgorithmResult {
+          if constexpr (IntersectingEngine<std::decay_t<decltype(e)>>) {
+            return run_tc(e);
+          } else {
+            fail(
+                "tc needs the triangle pass, which the CPU engine of one process offers; MPI "
+                "ranks and the device engine do not yet");
+          }
+        },
+        [](const auto& g, const KernelArgs&, const AlgorithmResult& r) {
+          return verify_tc(g, r);
         }));
+
+// Whether an engine of type E runs the kernel (one whose pass finds triangles needs an
+// IntersectingEngine; the others refuse it by name).
+template <typename E, typename K>
+constexpr bool engine_runs(const K& kernel) {
+  return !kernel.passes.triangles || IntersectingEngine<E>;
+}
 
 // f(kernel) for every row.
 template <typename F>

@@ -31,6 +31,11 @@ void check_kernel_fits(const RunRequest& a, const Kernel& kernel, const GraphFil
                            option_name("samples"), option_name("seed"))
              : std::string("takes no source"));
   }
+  if (a.samples_given && kernel.sources != Sources::kSample && kernel.sources != Sources::kMany) {
+    fail("{} is the number of sampled sources of radii and bc; {} {}", option_name("samples"),
+         kernel.name,
+         kernel.sources == Sources::kOne ? "runs from one source" : std::string("takes no source"));
+  }
   if (!kernel.weighted) return;
   if (!g.weighted() && !a.unit_weights) {
     fail("{} needs edge weights and {} has none; pass {} to count hops as distance 1", kernel.name,
@@ -135,7 +140,7 @@ void check_run_request(const RunRequest& a) {
   if (!with_kernel(a.algorithm, [](const auto&) {})) {
     fail(
         "unknown algorithm '{}': one of bfs, sssp, wcc (cc, components), pr (pagerank), radii, "
-        "bc (betweenness)",
+        "bc (betweenness), tc (triangles)",
         a.algorithm);
   }
   check_threads(a.threads);

@@ -6,11 +6,13 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
 #include "algorithms/sources.h"
 #include "run/kernels.h"
+#include "store/copying_store.h"
 #include "test_graphs.h"
 #include "test_results.h"
 
@@ -152,6 +154,80 @@ TEST_P(EngineTest, ReversedPassFollowsArcsBackwards) {
     EXPECT_EQ(r.ints, want);
     return r;
   });
+}
+
+TEST_P(EngineTest, TriangleCountSameEverywhereAndVerified) {
+  expect_same_everywhere(grids_, [](auto& engine) {
+    auto r = run_tc(engine);
+    EXPECT_TRUE(verify_tc(engine.graph(), r).ok);
+    EXPECT_GT(r.summary["triangles"].template get<uint64_t>(), 0u);
+    return r;
+  });
+}
+
+// The triangle pass against every triple of a small graph: each triangle of the undirected view
+// once, with the arcs the file stores between each pair of its corners, and each corner's share
+// added to its vertex, on each grid and thread count, over the mapped file and over a copying
+// store of two buffers (the lists built from blocks leased one at a time).
+TEST_P(EngineTest, TriangleSumsSeeEachTriangleOnceWithItsArcs) {
+  for (uint32_t p : {1u, 4u}) {
+    auto file = kronecker_graph(8, GetParam(), GeneratedWeights::kNone, p,
+                                std::string("tri8") + (GetParam() ? "u" : "d") + std::to_string(p));
+    with_unweighted_view(file, [&](const auto& g) {
+      using Id = typename std::decay_t<decltype(g)>::IdType;
+      const uint64_t n = g.num_vertices();
+      std::vector<uint8_t> arc(n * n, 0);
+      g.for_each_arc([&](uint64_t u, uint64_t v, auto) { arc[u * n + v] = 1; });
+      auto between = [&](uint64_t a, uint64_t b) {
+        return static_cast<uint8_t>(arc[a * n + b] * kArcForward + arc[b * n + a] * kArcBackward);
+      };
+      std::vector<std::array<uint64_t, 3>> want;
+      std::vector<int64_t> triangles_at(n, 0);
+      for (uint64_t a = 0; a < n; ++a)
+        for (uint64_t b = a + 1; b < n; ++b)
+          for (uint64_t c = b + 1; c < n && between(a, b); ++c)
+            if (between(a, c) && between(b, c)) {
+              want.push_back({a, b, c});
+              for (uint64_t x : {a, b, c}) ++triangles_at[x];
+            }
+      ASSERT_GT(want.size(), 100u);
+      for (int threads : {1, 2, 4}) {
+        for (bool copying : {false, true}) {
+          omp_set_num_threads(threads);
+          CopyingStore store(file, {.buffers = 2});
+          Engine engine(g, EngineOptions{.store = copying ? &store : nullptr});
+          std::vector<std::array<uint64_t, 3>> got;
+          // Shares that tell the roles apart: a vertex's sum counts, in its three digit groups,
+          // the triangles it was the first, second and third corner of.
+          const auto sums = engine.triangle_sums([&](const Triangle<Id>& t) {
+            EXPECT_EQ(t.uv, between(t.u, t.v)) << t.u << " " << t.v;
+            EXPECT_EQ(t.uw, between(t.u, t.w)) << t.u << " " << t.w;
+            EXPECT_EQ(t.vw, between(t.v, t.w)) << t.v << " " << t.w;
+            std::array<uint64_t, 3> c{t.u, t.v, t.w};
+            std::sort(c.begin(), c.end());
+#pragma omp critical
+            got.push_back(c);
+            return CornerShares{1, 1000, 1000000};
+          });
+          std::sort(got.begin(), got.end());
+          const std::string where =
+              fmt::format("threads {} blocks {} copying {}", threads, p, copying);
+          EXPECT_EQ(got, want) << where;
+          const std::vector<int64_t> summed = engine.collect(sums);
+          int64_t total = 0;
+          for (uint64_t x = 0; x < n; ++x) {
+            const int64_t s = summed[x];
+            total += s;
+            EXPECT_EQ(s % 1000 + s / 1000 % 1000 + s / 1000000, triangles_at[x])
+                << where << " vertex " << x;
+          }
+          EXPECT_EQ(total, static_cast<int64_t>(want.size()) * 1001001) << where;
+          EXPECT_EQ(engine.memory().vertex_state, 0u) << "the pass's lists are freed";
+        }
+      }
+    });
+  }
+  omp_set_num_threads(2);
 }
 
 INSTANTIATE_TEST_SUITE_P(DirectedAndUndirected, EngineTest, ::testing::Bool());

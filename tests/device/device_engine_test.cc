@@ -58,6 +58,7 @@ void same_as_cpu(const std::shared_ptr<const GraphFile>& file, Direction directi
   for_each_kernel([&](const auto& kernel) {
     if (kernel.weighted != !std::is_same_v<W, NoWeight>)
       return;  // each kernel on the view it reads
+    if (!engine_runs<DeviceEngine<uint32_t, W, Backend>>(kernel)) return;  // refused by name
     SCOPED_TRACE(std::string(kernel.name) + " direction " + direction_name(direction));
     Engine<uint32_t, W> cpu(g, EngineOptions{.direction = direction});
     DeviceEngine<uint32_t, W, Backend> gpu(g, DeviceEngineOptions{.direction = direction});

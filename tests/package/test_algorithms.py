@@ -138,6 +138,19 @@ def test_radii_matches_eccentricities_from_its_sources(rng):
         tg.radii(g, list(range(65)))
 
 
+def test_triangles_match_networkx(email):
+    g = tg.Graph.from_networkx(email)  # directed: counted on the undirected view, as networkx's of it
+    U = email.to_undirected()
+    U.remove_edges_from(nx.selfloop_edges(U))
+    r = tg.triangles(g)
+    assert r.to_dict() == nx.triangles(U)
+    assert r.summary["triangles"] == sum(nx.triangles(U).values()) // 3
+    L = nx.les_miserables_graph()  # string labels
+    assert tg.triangles(tg.Graph.from_networkx(L)).to_dict() == nx.triangles(L)
+    with pytest.raises(tg.InvalidInput, match="unknown option"):
+        tg.triangles(g, source=3)
+
+
 def test_betweenness_matches_networkx(email):
     g = tg.Graph.from_networkx(email)
     exact = tg.betweenness(g, samples="all")  # every node with out-edges is a source

@@ -61,6 +61,27 @@ def test_betweenness_equals_networkx():
     assert nx.betweenness_centrality(nx.Graph(), backend="tiergraph") == {}
 
 
+def test_triangles_and_clustering_equal_networkx():
+    G, D = graphs()
+    U = nx.gnm_random_graph(400, 3000, seed=2)
+    U.add_edge(5, 5)  # a self-loop: not a neighbour of itself, in either
+    for H in (G, U, nx.Graph(), nx.complete_graph(4)):
+        assert nx.triangles(H, backend="tiergraph") == nx.triangles(H)
+        assert nx.clustering(H, backend="tiergraph") == nx.clustering(H)
+        assert nx.transitivity(H, backend="tiergraph") == nx.transitivity(H)
+        if len(H):
+            assert nx.average_clustering(H, backend="tiergraph") == nx.average_clustering(H)
+            assert nx.average_clustering(H, count_zeros=False, backend="tiergraph") == \
+                nx.average_clustering(H, count_zeros=False)
+    some = [5, 7, 11]
+    assert nx.triangles(U, 5, backend="tiergraph") == nx.triangles(U, 5)
+    assert nx.triangles(U, some, backend="tiergraph") == nx.triangles(U, some)
+    assert nx.clustering(U, 7, backend="tiergraph") == nx.clustering(U, 7)
+    assert nx.clustering(U, some, backend="tiergraph") == nx.clustering(U, some)
+    with pytest.raises(nx.NetworkXNotImplemented):
+        nx.triangles(D, backend="tiergraph")
+
+
 def test_errors_are_networkxs():
     G, D = graphs()
     with pytest.raises(nx.NodeNotFound, match="Source nope is not in G"):
@@ -90,6 +111,10 @@ def test_what_it_cannot_do_it_declines():
     assert "hops" in can("betweenness_centrality", (G,), {"weight": "weight"})
     assert "endpoints" in can("betweenness_centrality", (G,), {"endpoints": True})
     assert can("edge_betweenness_centrality", (G,), {}) is False
+    assert can("clustering", (G,), {}) is True
+    assert "unweighted undirected" in can("clustering", (D,), {})
+    assert "unweighted undirected" in can("average_clustering", (G,), {"weight": "weight"})
+    assert "unweighted undirected" in can("transitivity", (D,), {})
     # Weighted PageRank and negative weights raise NotImplementedError, which networkx turns into
     # a fallback when allowed to (and reports when backend= was demanded).
     with pytest.raises(NotImplementedError):

@@ -20,7 +20,8 @@
 //   vertex_major.h    push and pull walked vertex by vertex.
 //   pass_frame.h      every edge pass opened (direction, schedule), walked and closed.
 //   block_major.h     push and pull walked block by block over the block store.
-//                     (These three: out-of-class members.)
+//   triangle_pass.h   every triangle once, from degree-ordered lists (oriented_adjacency.h).
+//                     (These four: out-of-class members.)
 //   block_tasks.h     the tasks of a block-major pass and the store plan they read.
 //   adjacency.h       a vertex's edges across the block grid; balanced vertex chunks.
 //   frontier.h, bins.h, vertex_ops.h  vertex sets, delta-stepping's bins, the handle a vertex
@@ -144,6 +145,13 @@ class Engine : public VertexArrays<Id, W> {
   // connectivity links first (a tier fetches only the heads of the blocks; block_major.h).
   template <typename F>
   void sample_pass(uint32_t k, F f);
+
+  // f(Triangle) for every triangle of the graph's undirected view, once, and each vertex's sum
+  // of the CornerShares f gave it (engine/triangles.h), from lists ordered by degree that the
+  // pass builds from the stored arcs and frees after it (engine/cpu/triangle_pass.h); they
+  // count as vertex state while it runs.
+  template <typename F>
+  VertexArray<int64_t> triangle_sums(F f);
 
   // One pass of messages along the edges out of `frontier`; returns the vertices apply() activated.
   template <typename Program>
@@ -298,6 +306,8 @@ class Engine : public VertexArrays<Id, W> {
                   Changed<Id>& c);
   template <typename F>
   void sample_blocks(uint32_t k, F& f);
+  template <typename Visit>
+  void for_each_stored_arc(bool in, Visit visit);
 
   const Graph& g_;
   Adjacency<Id, W> adj_;
@@ -318,9 +328,11 @@ class Engine : public VertexArrays<Id, W> {
 // Checked here, where the engine is defined, as well as at every driver that runs on it.
 static_assert(GraphEngine<Engine<uint32_t, NoWeight>>);
 static_assert(GraphEngine<Engine<uint64_t, double>>);
+static_assert(IntersectingEngine<Engine<uint32_t, NoWeight>>);
 
 }  // namespace tg
 
-#include "engine/cpu/block_major.h"   // the definitions of the block-major passes
-#include "engine/cpu/pass_frame.h"    // the definitions of a pass's frame
-#include "engine/cpu/vertex_major.h"  // the definitions of the vertex-major passes
+#include "engine/cpu/block_major.h"    // the definitions of the block-major passes
+#include "engine/cpu/pass_frame.h"     // the definitions of a pass's frame
+#include "engine/cpu/triangle_pass.h"  // the definition of the triangle pass
+#include "engine/cpu/vertex_major.h"   // the definitions of the vertex-major passes

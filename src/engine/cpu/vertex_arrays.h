@@ -122,6 +122,9 @@ class VertexArrays : public VertexPasses<Id, W> {
   void reset_held_bytes() { state_.reset_held(); }
   uint64_t vertex_bytes() const { return state_.bytes(); }  // vertex state held now
   uint64_t peak_vertex_bytes() const { return state_.peak_bytes(); }
+  // A pass's working memory, held as vertex state (VertexState::hold).
+  void hold_bytes(uint64_t bytes) { state_.hold(bytes); }
+  void release_bytes(uint64_t bytes) { state_.release(bytes); }
 
  private:
   VertexState state_;

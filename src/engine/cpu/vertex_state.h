@@ -46,6 +46,15 @@ class VertexState {
     s.template take<T>();
   }
 
+  // Working memory a pass holds beside the arrays (the triangle pass's lists), counted as
+  // vertex state while held.
+  void hold(uint64_t bytes) {
+    bytes_ += bytes;
+    peak_bytes_ = std::max(peak_bytes_, bytes_);
+    note_held();
+  }
+  void release(uint64_t bytes) { bytes_ -= bytes; }
+
   // Scopes: every array made after mark() is freed by free_to(mark).
   size_t mark() const { return storage_.size(); }
   void free_to(size_t mark) {

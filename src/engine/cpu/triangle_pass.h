@@ -1,0 +1,84 @@
+// The triangle pass (engine.h declares it): the degree-ordered lists of oriented_adjacency.h,
+// built from the stored arcs (streamed from the mapped file, or block by block through a
+// fetching store, so a pool of any size will do), merged pairwise from the team's threads, the
+// corners' shares summed by rank and handed back by vertex.
+#pragma once
+
+#include <vector>
+
+#include "engine/cpu/engine.h"
+#include "engine/cpu/oriented_adjacency.h"
+
+namespace tg {
+
+template <typename Id, typename W>
+template <typename F>
+inline auto Engine<Id, W>::triangle_sums(F f) -> VertexArray<int64_t> {
+  const TeamSize team(options_.threads);
+  Timer timer;
+  const StoreCounters before = store_->counters();
+  const bool directed = g_.directed();
+  auto sums = this->vertex_array(int64_t{0});
+  OrientedAdjacency<Id> lists(
+      g_.num_vertices(), directed,
+      [&](uint64_t v) { return g_.out_degree(v) + (directed ? g_.in_degree(v) : 0); },
+      [&](bool in, auto visit) { for_each_stored_arc(in, visit); });
+  std::vector<int64_t> by_rank(g_.num_vertices(), 0);
+  const uint64_t bytes = lists.bytes() + by_rank.size() * sizeof(int64_t);
+  this->hold_bytes(bytes);
+  IterationStats s;
+  s.iteration = stats_.size();
+  s.frontier_size = g_.num_vertices();
+  s.frontier_edges = lists.entries();
+  s.edges_examined = lists.add_triangles(f, by_rank.data());
+#pragma omp parallel for schedule(static)
+  for (uint64_t r = 0; r < by_rank.size(); ++r) sums[lists.vertex_of(r)] = by_rank[r];
+  this->release_bytes(bytes);
+  const StoreCounters after = store_->counters();
+  s.blocks_read = after.leases - before.leases;
+  s.requests = after.requests - before.requests;
+  s.bytes_fetched = after.bytes - before.bytes;
+  s.seconds = timer.seconds();
+  stats_.push_back(s);
+  return sums;
+}
+
+// visit(u, v) for every stored out-arc (with `in`: in-arc, of a directed graph) of every vertex,
+// a vertex's arcs from one thread. Over a fetching store each task walks its slice's row of
+// blocks, as sample_blocks does, a block leased at a time.
+template <typename Id, typename W>
+template <typename Visit>
+inline void Engine<Id, W>::for_each_stored_arc(bool in, Visit visit) {
+  if (store_->zero_copy()) {
+#pragma omp parallel for schedule(dynamic, 1024)
+    for (uint64_t u = 0; u < g_.num_vertices(); ++u) {
+      if (in) {
+        adj_.template for_in_until<false>(u, [&](Id v, W) {
+          visit(u, v);
+          return false;
+        });
+      } else {
+        adj_.template for_out<false>(u, [&](Id v, W) { visit(u, v); });
+      }
+    }
+    return;
+  }
+  const Slices& slices = block_slices(true);
+  std::vector<char> every(g_.blocks_per_side(), 1);
+  // Pushing against the arcs reads the in grid, a row of it a vertex range's in-arcs.
+  const PassPlan planned = plan_blocks(true, in, false, every, slices, false);
+  run_block_tasks(slices, planned, [&](uint64_t t, uint64_t first, uint64_t last) {
+    const uint64_t a = slices.first[t], b = slices.last[t];
+    for (uint64_t e = first; e < last; ++e) {
+      if (!planned.meets(e, a, b)) continue;
+      const BlockDecoder& d = store_->acquire(e);
+      for_each_vertex_in(d, a, b, [&](uint64_t u, uint64_t begin, uint64_t end) {
+        auto take = [&](Id v, W) { visit(u, v); };
+        for_arcs<Id, W>(d, begin, end, take);
+      });
+      store_->release(e);
+    }
+  });
+}
+
+}  // namespace tg
