@@ -22,9 +22,8 @@ AlgorithmResult run_tc(Engine& engine) {
     return CornerShares{1, 1, 1};
   };
   const auto through = engine.triangle_sums(one_at_each_corner);
-  const auto corners = engine.reduce(SumOp<uint64_t>{}, [=] TG_HOST_DEVICE(Id v) {
-    return static_cast<uint64_t>(through[v]);
-  });
+  const auto corners = engine.reduce(
+      SumOp<uint64_t>{}, [=] TG_HOST_DEVICE(Id v) { return static_cast<uint64_t>(through[v]); });
   AlgorithmResult r(engine.collect(through), {{"triangles", corners / 3}});
   r.edges_traversed = engine.num_arcs();
   return r;

@@ -17,8 +17,8 @@ enum ArcsBetween : uint8_t { kArcForward = 1, kArcBackward = 2, kArcsBoth = 3 };
 
 template <typename Id>
 struct Triangle {
-  Id u, v, w;             // its corners, each triangle once (in an order the engine picks)
-  uint8_t uv, uw, vw;     // ArcsBetween each pair, named in that order
+  Id u, v, w;          // its corners, each triangle once (in an order the engine picks)
+  uint8_t uv, uw, vw;  // ArcsBetween each pair, named in that order
 };
 
 // What one triangle adds to each of its corners' sums.

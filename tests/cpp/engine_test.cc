@@ -20,6 +20,7 @@ namespace tg {
 namespace {
 
 using testing::kronecker_graph;
+using testing::uniform_graph;
 
 struct Config {
   Direction direction;
@@ -168,11 +169,16 @@ TEST_P(EngineTest, TriangleCountSameEverywhereAndVerified) {
 // The triangle pass against every triple of a small graph: each triangle of the undirected view
 // once, with the arcs the file stores between each pair of its corners, and each corner's share
 // added to its vertex, on each grid and thread count, over the mapped file and over a copying
-// store of two buffers (the lists built from blocks leased one at a time).
+// store of two buffers (the lists built from blocks leased one at a time); on a Kronecker graph
+// (skewed degrees: the lists are ranked by degree) and a uniform one (ordered by id).
 TEST_P(EngineTest, TriangleSumsSeeEachTriangleOnceWithItsArcs) {
-  for (uint32_t p : {1u, 4u}) {
-    auto file = kronecker_graph(8, GetParam(), GeneratedWeights::kNone, p,
-                                std::string("tri8") + (GetParam() ? "u" : "d") + std::to_string(p));
+  const std::string tag = GetParam() ? "u" : "d";
+  for (const auto& file :
+       {kronecker_graph(8, GetParam(), GeneratedWeights::kNone, 1, "tri8k1" + tag),
+        kronecker_graph(8, GetParam(), GeneratedWeights::kNone, 4, "tri8k4" + tag),
+        uniform_graph(8, GetParam(), 1, "tri8u1" + tag),
+        uniform_graph(8, GetParam(), 4, "tri8u4" + tag)}) {
+    const uint32_t p = file->blocks_per_side();
     with_unweighted_view(file, [&](const auto& g) {
       using Id = typename std::decay_t<decltype(g)>::IdType;
       const uint64_t n = g.num_vertices();

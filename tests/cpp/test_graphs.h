@@ -71,4 +71,23 @@ inline std::shared_ptr<const GraphFile> kronecker_graph(int scale, bool undirect
   return GraphFile::open(path);
 }
 
+// A uniform random graph (unweighted, edge factor 8) written with a P x P grid: degrees near
+// their mean, where the Kronecker graph's are skewed.
+inline std::shared_ptr<const GraphFile> uniform_graph(int scale, bool undirected, uint32_t blocks,
+                                                      const std::string& name) {
+  GeneratorOptions gen;
+  gen.kind = GeneratorKind::kUniform;
+  gen.scale = scale;
+  gen.edge_factor = 8;
+  const std::string path = temp_path(name);
+  {
+    GraphWriter writer(path, {});
+    BuildOptions options;
+    options.undirected = undirected;
+    options.blocks = blocks;
+    build_graph(generate(gen), options, writer);
+  }
+  return GraphFile::open(path);
+}
+
 }  // namespace tg::testing

@@ -23,16 +23,19 @@ inline auto Engine<Id, W>::triangle_sums(F f) -> VertexArray<int64_t> {
       g_.num_vertices(), directed,
       [&](uint64_t v) { return g_.out_degree(v) + (directed ? g_.in_degree(v) : 0); },
       [&](bool in, auto visit) { for_each_stored_arc(in, visit); });
-  std::vector<int64_t> by_rank(g_.num_vertices(), 0);
+  // Ranked lists add into sums by rank, mapped back after; unranked ones straight into sums.
+  std::vector<int64_t> by_rank(lists.ranked() ? g_.num_vertices() : 0, 0);
   const uint64_t bytes = lists.bytes() + by_rank.size() * sizeof(int64_t);
   this->hold_bytes(bytes);
   IterationStats s;
   s.iteration = stats_.size();
   s.frontier_size = g_.num_vertices();
   s.frontier_edges = lists.entries();
-  s.edges_examined = lists.add_triangles(f, by_rank.data());
+  s.edges_examined = lists.add_triangles(f, lists.ranked() ? by_rank.data() : sums.data());
+  if (lists.ranked()) {
 #pragma omp parallel for schedule(static)
-  for (uint64_t r = 0; r < by_rank.size(); ++r) sums[lists.vertex_of(r)] = by_rank[r];
+    for (uint64_t r = 0; r < by_rank.size(); ++r) sums[lists.vertex_of(r)] = by_rank[r];
+  }
   this->release_bytes(bytes);
   const StoreCounters after = store_->counters();
   s.blocks_read = after.leases - before.leases;
