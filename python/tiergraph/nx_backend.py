@@ -293,10 +293,15 @@ def _triangles_and_degrees(G, nodes=None):
 
 
 def triangles(G, nodes=None):
-    counts = {v: t // 2 for v, _, t in _triangles_and_degrees(G, None if nodes is None or nodes in G else nodes)}
-    if nodes is not None and nodes in G:
-        return counts[nodes]
-    return counts
+    H = _graph_of(G)
+    Gnx = H.nx_graph
+    if nodes is not None and nodes not in Gnx:  # a container of nodes (networkx's check of them)
+        return {v: t // 2 for v, _, t in _triangles_and_degrees(G, nodes)}
+    if len(Gnx) == 0:
+        return {}
+    g = H.graph(None)
+    counts = dict(zip(g.labels, algorithms.triangles(g).values.tolist()))
+    return counts if nodes is None else counts[nodes]
 
 
 def clustering(G, nodes=None, weight=None):
