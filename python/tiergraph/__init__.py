@@ -13,7 +13,7 @@ as ``run --json`` prints it) are the same. networkx users can also call
 ``nx.pagerank(G, backend="tiergraph")`` (see :mod:`tiergraph.nx_backend`).
 """
 
-from .algorithms import UNREACHED, betweenness, bfs, pagerank, radii, sssp, triangles, wcc
+from .algorithms import UNREACHED, betweenness, bfs, clustering, pagerank, radii, sssp, triangles, wcc
 from .errors import Error, InvalidInput, InvalidType, NodeNotFound
 from .graph import Graph, convert, generate, load
 from .result import Result, Stats
@@ -31,6 +31,7 @@ __all__ = [
     "Stats",
     "betweenness",
     "bfs",
+    "clustering",
     "convert",
     "generate",
     "load",

@@ -201,6 +201,15 @@ def triangles(graph: Graph, **options: Any) -> Result:
     return _run(graph, "tc", options)
 
 
+def clustering(graph: Graph, **options: Any) -> Result:
+    """Local clustering coefficient as LDBC Graphalytics defines it: ``values[v]`` is the number
+    of arcs among ``v``'s in- and out-neighbours (``v`` excluded) over the ordered pairs of them,
+    0 below two neighbours; on an undirected graph, ``networkx.clustering``.
+    ``stats["trials"][-1]["summary"]["average"]`` is their mean over every vertex."""
+    _check(graph, "clustering", options)
+    return _run(graph, "lcc", options)
+
+
 def _check(graph: Graph, algorithm: str, options: dict) -> None:
     if not isinstance(graph, Graph):
         raise InvalidInput(f"{algorithm} takes a tiergraph.Graph, got {type(graph).__name__} "
@@ -211,4 +220,4 @@ def _check(graph: Graph, algorithm: str, options: dict) -> None:
                            f"takes: {', '.join(sorted(_COMMON))}")
 
 
-__all__ = ["UNREACHED", "betweenness", "bfs", "pagerank", "radii", "sssp", "triangles", "wcc"]
+__all__ = ["UNREACHED", "betweenness", "bfs", "clustering", "pagerank", "radii", "sssp", "triangles", "wcc"]

@@ -67,7 +67,8 @@ class Result:
     - pagerank: the rank (they sum to 1);
     - radii: the eccentricity estimate from the sampled sources (``UNREACHED`` if none reached it);
     - betweenness: the sum over the sources of each one's dependency on the vertex (Brandes);
-    - triangles: the triangles through the vertex in the undirected view.
+    - triangles: the triangles through the vertex in the undirected view;
+    - clustering: the local clustering coefficient (Graphalytics' definition).
     """
 
     def __init__(self, algorithm: str, graph: Any, raw: dict):

@@ -211,11 +211,11 @@ Runner add_run(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "run",
       "Run an algorithm: bfs, sssp, wcc (cc, components), pr (pagerank), radii, bc (betweenness), "
-      "tc (triangles)");
+      "tc (triangles), lcc (clustering)");
   auto a = std::make_shared<RunArgs>();
   cmd->add_option("algorithm", a->request.algorithm,
                   "bfs | sssp | wcc (cc, components) | pr (pagerank) | radii | bc (betweenness) | "
-                  "tc (triangles)")
+                  "tc (triangles) | lcc (clustering)")
       ->required()
       ->check(CLI::IsMember(kernel_names()));
   add_path_argument(*cmd, a->graph_arg, "GRAPH",

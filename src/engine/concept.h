@@ -12,7 +12,7 @@
 //   edge passes     edge_pass(program, set[, {.direction, .targets}]), edge_pass_after(op,
 //                   before, wanted, program, set), sample_pass(k, f)
 //   bins            bins(), to_bins(bins, set, key), next_bin(bins, key) (delta-stepping)
-//   and, an IntersectingEngine (below): triangle_sums(f)
+//   and, an IntersectingEngine (below): triangle_sums(f), neighbour_counts()
 //   the rest        num_vertices(), num_arcs(), scope() (arrays made under it go with it),
 //                   ops() (what a vertex function may call: out_degree, combine_at, update,
 //                   link, root; copied by value into it)
@@ -169,13 +169,15 @@ concept GraphEngine = requires(E& e, const typename E::Set& set,
 
 // An engine that also finds triangles: triangle_sums(f) calls f(Triangle) once per triangle of
 // the graph's undirected view and returns a vertex array of each vertex's sum of the shares f
-// gave its corner (engine/triangles.h). Triangle counting and the clustering coefficient need
-// it; the CPU engine offers it, others refuse those kernels by name.
+// gave its corner (engine/triangles.h); neighbour_counts() returns each vertex's neighbours in
+// that view, itself excluded. Triangle counting and the clustering coefficient need them; the
+// CPU engine offers them, others refuse those kernels by name.
 template <typename E>
 concept IntersectingEngine = GraphEngine<E> && requires(E& e) {
   {
     e.triangle_sums(engine_probe::Corners<typename E::VertexId>{})
     } -> std::same_as<VertexArray<int64_t>>;
+  { e.neighbour_counts() } -> std::same_as<VertexArray<int64_t>>;
 };
 
 }  // namespace tg

@@ -9,11 +9,17 @@
 
 #include <cstdint>
 
+#include "util/host_device.h"
+
 namespace tg {
 
 // The arcs stored between two corners a and b of a triangle, a named before b: a -> b, b -> a,
 // or both (every edge of an undirected graph).
 enum ArcsBetween : uint8_t { kArcForward = 1, kArcBackward = 2, kArcsBoth = 3 };
+// How many arcs that is: 1 or 2.
+TG_HOST_DEVICE constexpr int64_t arc_count(uint8_t between) {
+  return (between & kArcForward) + (between >> 1);
+}
 
 template <typename Id>
 struct Triangle {

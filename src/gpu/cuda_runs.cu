@@ -139,7 +139,9 @@ TrialsOutput run_on_gpu(size_t kernel, const std::shared_ptr<const GraphFile>& f
       out = run_device_kernel<5, device::CudaBackend>(file, r);
       break;
     case 6:
-      fail("tc needs the triangle pass, which the device engine does not offer yet");
+    case 7:
+      fail("{} needs the triangle pass, which the device engine does not offer yet",
+           kernel == 6 ? "tc" : "lcc");
     default:
       fail("internal: kernel {} out of range", kernel);
   }

@@ -15,7 +15,8 @@ size_t kernel_index(const std::string& name) {
     if (found == SIZE_MAX && kernel.answers_to(name)) found = k;
     ++k;
   });
-  if (found == SIZE_MAX) fail("no kernel is called '{}' (bfs, sssp, wcc, pr, radii, bc, tc)", name);
+  if (found == SIZE_MAX)
+    fail("no kernel is called '{}' (bfs, sssp, wcc, pr, radii, bc, tc, lcc)", name);
   return found;
 }
 

@@ -30,10 +30,12 @@ TrialsOutput with_kernel_row(size_t k, Run run) {
       return run(std::integral_constant<size_t, 5>{});
     case 6:
       return run(std::integral_constant<size_t, 6>{});
+    case 7:
+      return run(std::integral_constant<size_t, 7>{});
     default:
       fail("internal: kernel {} out of range", k);
   }
 }
-static_assert(std::tuple_size_v<decltype(kKernels)> == 7, "a new kernel needs a case above");
+static_assert(std::tuple_size_v<decltype(kKernels)> == 8, "a new kernel needs a case above");
 
 }  // namespace tg::gpu

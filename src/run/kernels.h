@@ -15,6 +15,7 @@
 
 #include "algorithms/bc.h"
 #include "algorithms/bfs.h"
+#include "algorithms/lcc.h"
 #include "algorithms/pagerank.h"
 #include "algorithms/radii.h"
 #include "algorithms/sssp.h"
@@ -28,6 +29,7 @@
 #include "util/option_names.h"
 #include "verify/bc.h"
 #include "verify/bfs.h"
+#include "verify/lcc.h"
 #include "verify/pagerank.h"
 #include "verify/radii.h"
 #include "verify/sssp.h"
@@ -265,8 +267,30 @@ inline constexpr auto kKernels = std::make_tuple(
                 "ranks and the device engine do not yet");
           }
         },
+        [](const auto& g, const KernelArgs&, const AlgorithmResult& r) { return verify_tc(g, r); }),
+    kernel(
+        "lcc", {"clustering"}, Sources::kNone, false, kTcShape, 0,
+        [](const GraphFile& f, unsigned id, bool, bool) {
+          return values_for(f.num_vertices()) * 2 * 8 +
+                 OrientedAdjacency<uint32_t>::pass_bytes_bound(f.num_vertices(), f.num_arcs(),
+                                                               f.directed(), id);
+        },  // neighbour counts, arcs among them; the triangle pass's lists and sums (then the
+            // coefficients, once the pass has freed them)
+        [](const GraphFile&, unsigned, bool) { return ExchangeState{}; },  // refused on ranks
+        [](const GraphFile& f) {
+          return lcc_verifier_bytes(f.num_vertices(), f.num_arcs(), f.id_bytes());
+        },
+        [](auto& e, const KernelArgs&) -> AlgorithmResult {
+          if constexpr (IntersectingEngine<std::decay_t<decltype(e)>>) {
+            return run_lcc(e);
+          } else {
+            fail(
+                "lcc needs the triangle pass, which the CPU engine of one process offers; MPI "
+                "ranks and the device engine do not yet");
+          }
+        },
         [](const auto& g, const KernelArgs&, const AlgorithmResult& r) {
-          return verify_tc(g, r);
+          return verify_lcc(g, r);
         }));
 
 // Whether an engine of type E runs the kernel (one whose pass finds triangles needs an

@@ -166,6 +166,22 @@ TEST_P(EngineTest, TriangleCountSameEverywhereAndVerified) {
   });
 }
 
+// Verified once (the others must equal the first answer: the coefficients are one division of
+// integers, the same double on every setup).
+TEST_P(EngineTest, ClusteringSameEverywhereAndVerified) {
+  bool verified = false;
+  expect_same_everywhere(grids_, [&](auto& engine) {
+    auto r = run_lcc(engine);
+    if (!verified) {
+      const Verdict verdict = verify_lcc(engine.graph(), r);
+      EXPECT_TRUE(verdict.ok) << verdict.message;
+      EXPECT_GT(r.summary["average"].template get<double>(), 0.0);
+      verified = true;
+    }
+    return r;
+  });
+}
+
 // The triangle pass against every triple of a small graph: each triangle of the undirected view
 // once, with the arcs the file stores between each pair of its corners, and each corner's share
 // added to its vertex, on each grid and thread count, over the mapped file and over a copying
@@ -228,6 +244,12 @@ TEST_P(EngineTest, TriangleSumsSeeEachTriangleOnceWithItsArcs) {
                 << where << " vertex " << x;
           }
           EXPECT_EQ(total, static_cast<int64_t>(want.size()) * 1001001) << where;
+          const std::vector<int64_t> neighbours = engine.collect(engine.neighbour_counts());
+          for (uint64_t x = 0; x < n; ++x) {
+            int64_t k = 0;
+            for (uint64_t y = 0; y < n; ++y) k += y != x && between(x, y) != 0;
+            EXPECT_EQ(neighbours[x], k) << where << " vertex " << x;
+          }
           EXPECT_EQ(engine.memory().vertex_state, 0u) << "the pass's lists are freed";
         }
       }

@@ -151,6 +151,18 @@ def test_triangles_match_networkx(email):
         tg.triangles(g, source=3)
 
 
+def test_clustering_matches_networkx_and_graphalytics(email):
+    L = nx.les_miserables_graph()  # undirected: networkx's clustering, the same doubles
+    assert tg.clustering(tg.Graph.from_networkx(L)).to_dict() == nx.clustering(L)
+    r = tg.clustering(tg.Graph.from_networkx(email))  # directed: arcs among in- and out-neighbours
+    for v in list(email)[:200]:
+        near = (set(email.successors(v)) | set(email.predecessors(v))) - {v}
+        arcs = sum(1 for a in near for b in email.successors(a) if b in near and b != a)
+        k = len(near)
+        assert r.to_dict()[v] == (arcs / (k * (k - 1)) if k >= 2 else 0.0), v
+    assert r.summary["average"] == pytest.approx(float(np.mean(r.values)), rel=1e-12)
+
+
 def test_betweenness_matches_networkx(email):
     g = tg.Graph.from_networkx(email)
     exact = tg.betweenness(g, samples="all")  # every node with out-edges is a source

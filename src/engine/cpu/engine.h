@@ -49,6 +49,7 @@
 #include "engine/cpu/block_tasks.h"
 #include "engine/cpu/engine_types.h"
 #include "engine/cpu/frontier.h"
+#include "engine/cpu/oriented_adjacency.h"
 #include "engine/cpu/pull_scratch.h"
 #include "engine/cpu/vertex_arrays.h"
 #include "engine/cpu/vertex_ops.h"
@@ -152,6 +153,8 @@ class Engine : public VertexArrays<Id, W> {
   // count as vertex state while it runs.
   template <typename F>
   VertexArray<int64_t> triangle_sums(F f);
+  // Each vertex's number of neighbours in the undirected view, itself excluded.
+  VertexArray<int64_t> neighbour_counts();
 
   // One pass of messages along the edges out of `frontier`; returns the vertices apply() activated.
   template <typename Program>
@@ -308,6 +311,7 @@ class Engine : public VertexArrays<Id, W> {
   void sample_blocks(uint32_t k, F& f);
   template <typename Visit>
   void for_each_stored_arc(bool in, Visit visit);
+  OrientedAdjacency<Id> oriented_lists();
 
   const Graph& g_;
   Adjacency<Id, W> adj_;

@@ -147,6 +147,19 @@ class OrientedAdjacency {
     }
     return merged;
   }
+  // Adds into by_vertex each vertex's entries, its own list's and those naming it: its
+  // neighbours in the undirected view.
+  void add_neighbour_counts(int64_t* by_vertex) const {
+    const auto add = [by_vertex](uint64_t v, int64_t x) {
+      if (x != 0) std::atomic_ref<int64_t>(by_vertex[v]).fetch_add(x, std::memory_order_relaxed);
+    };
+#pragma omp parallel for schedule(dynamic, 1024)
+    for (uint64_t r = 0; r < n_; ++r) {
+      add(vertex_of(r), static_cast<int64_t>(end(r) - first_[r]));
+      for (uint64_t a = first_[r]; a < end(r); ++a) add(vertex_of(ids_[a]), 1);
+    }
+  }
+
   // Whether the lists are by degree rank (else by id: rank and vertex are one).
   bool ranked() const { return ranked_; }
   Id rank(uint64_t v) const { return ranked_ ? rank_of_[v] : static_cast<Id>(v); }

@@ -12,17 +12,22 @@
 namespace tg {
 
 template <typename Id, typename W>
+inline auto Engine<Id, W>::oriented_lists() -> OrientedAdjacency<Id> {
+  const bool directed = g_.directed();
+  return OrientedAdjacency<Id>(
+      g_.num_vertices(), directed,
+      [&](uint64_t v) { return g_.out_degree(v) + (directed ? g_.in_degree(v) : 0); },
+      [&](bool in, auto visit) { for_each_stored_arc(in, visit); });
+}
+
+template <typename Id, typename W>
 template <typename F>
 inline auto Engine<Id, W>::triangle_sums(F f) -> VertexArray<int64_t> {
   const TeamSize team(options_.threads);
   Timer timer;
   const StoreCounters before = store_->counters();
-  const bool directed = g_.directed();
   auto sums = this->vertex_array(int64_t{0});
-  OrientedAdjacency<Id> lists(
-      g_.num_vertices(), directed,
-      [&](uint64_t v) { return g_.out_degree(v) + (directed ? g_.in_degree(v) : 0); },
-      [&](bool in, auto visit) { for_each_stored_arc(in, visit); });
+  const OrientedAdjacency<Id> lists = oriented_lists();
   // Ranked lists add into sums by rank, mapped back after; unranked ones straight into sums.
   std::vector<int64_t> by_rank(lists.ranked() ? g_.num_vertices() : 0, 0);
   const uint64_t bytes = lists.bytes() + by_rank.size() * sizeof(int64_t);
@@ -44,6 +49,26 @@ inline auto Engine<Id, W>::triangle_sums(F f) -> VertexArray<int64_t> {
   s.seconds = timer.seconds();
   stats_.push_back(s);
   return sums;
+}
+
+// An undirected file without self-loops stores each neighbour once among a vertex's arcs;
+// otherwise (a directed graph's two arcs between a pair, a self-loop) the lists tell.
+template <typename Id, typename W>
+inline auto Engine<Id, W>::neighbour_counts() -> VertexArray<int64_t> {
+  const TeamSize team(options_.threads);
+  auto counts = this->vertex_array(int64_t{0});
+  const bool self_loops = (g_.file().header().flags & format::Flags::kSelfLoopsKept) != 0;
+  if (!g_.directed() && !self_loops) {
+#pragma omp parallel for schedule(static)
+    for (uint64_t v = 0; v < g_.num_vertices(); ++v)
+      counts[v] = static_cast<int64_t>(g_.out_degree(v));
+    return counts;
+  }
+  const OrientedAdjacency<Id> lists = oriented_lists();
+  this->hold_bytes(lists.bytes());
+  lists.add_neighbour_counts(counts.data());
+  this->release_bytes(lists.bytes());
+  return counts;
 }
 
 // visit(u, v) for every stored out-arc (with `in`: in-arc, of a directed graph) of every vertex,
