@@ -29,7 +29,8 @@ AlgorithmResult run_lcc(Engine& engine) {
     const auto k = static_cast<double>(neighbours[v]);
     coefficient[v] = k >= 2 ? static_cast<double>(arcs_among[v]) / (k * (k - 1)) : 0.0;
   });
-  const double sum = engine.reduce(SumOp<double>{}, [=] TG_HOST_DEVICE(Id v) { return coefficient[v]; });
+  const double sum =
+      engine.reduce(SumOp<double>{}, [=] TG_HOST_DEVICE(Id v) { return coefficient[v]; });
   const auto n = static_cast<double>(engine.num_vertices());
   return AlgorithmResult(engine.collect(coefficient), {{"average", n > 0 ? sum / n : 0.0}});
 }
