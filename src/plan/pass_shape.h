@@ -38,9 +38,9 @@ inline constexpr PassShape kRadiiShape{.pull_value_bytes = 8, .pull_copies_targe
 // Brandes' betweenness: a path-count traversal (a double sum, asking the target first) and a
 // sweep back against the arcs, which pushes over the in grid.
 inline constexpr PassShape kBcShape{.pull_value_bytes = 8, .pull_copies_target = true};
-// Triangle counting: one pass that reads every block of the out grid (and of a directed graph's
-// in grid) once, to build its lists, and keeps no frontiers.
-inline constexpr PassShape kTcShape{.frontier_lists = false, .triangles = true};
+// The triangle pass (tc, lcc): it reads every block of the out grid (and of a directed graph's
+// in grid) twice, to count and to fill its lists, and keeps no frontiers.
+inline constexpr PassShape kTrianglePassShape{.frontier_lists = false, .triangles = true};
 // Pushes (SSSP: it pulls only when half the arcs are active; a distance of at most 8 bytes).
 inline constexpr PassShape kSsspShape{.out_share = 1.0, .in_share = 0.0, .pull_value_bytes = 8};
 // Pulls over every vertex every pass, activating none (PageRank: a double sum). Every vertex

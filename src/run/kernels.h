@@ -145,6 +145,22 @@ auto sssp_delta(const Engine& engine, const KernelArgs& a) {
   return delta;
 }
 
+// A kernel's run for an algorithm on the triangle pass: on an engine that offers it (an
+// IntersectingEngine), run(engine); on the others, a refusal that names the kernel.
+template <typename Run>
+constexpr auto on_triangle_pass(std::string_view name, Run run) {
+  return [name, run](auto& e, const KernelArgs&) -> AlgorithmResult {
+    if constexpr (IntersectingEngine<std::decay_t<decltype(e)>>) {
+      return run(e);
+    } else {
+      fail(
+          "{} needs the triangle pass, which the CPU engine of one process offers; MPI ranks and "
+          "the device engine do not yet",
+          name);
+    }
+  };
+}
+
 inline constexpr auto kKernels = std::make_tuple(
     kernel(
         "bfs", {}, Sources::kOne, false, kBfsShape, 0,
@@ -248,7 +264,7 @@ inline constexpr auto kKernels = std::make_tuple(
           return verify_bc(g, a.sources, r);
         }),
     kernel(
-        "tc", {"triangles"}, Sources::kNone, false, kTcShape, 0,
+        "tc", {"triangles"}, Sources::kNone, false, kTrianglePassShape, 0,
         [](const GraphFile& f, unsigned id, bool, bool) {
           return values_for(f.num_vertices()) * 8 +
                  OrientedAdjacency<uint32_t>::pass_bytes_bound(f.num_vertices(), f.num_arcs(),
@@ -258,18 +274,10 @@ inline constexpr auto kKernels = std::make_tuple(
         [](const GraphFile& f) {
           return tc_verifier_bytes(f.num_vertices(), f.num_arcs(), f.id_bytes());
         },
-        [](auto& e, const KernelArgs&) -> AlgorithmResult {
-          if constexpr (IntersectingEngine<std::decay_t<decltype(e)>>) {
-            return run_tc(e);
-          } else {
-            fail(
-                "tc needs the triangle pass, which the CPU engine of one process offers; MPI "
-                "ranks and the device engine do not yet");
-          }
-        },
+        on_triangle_pass("tc", [](auto& e) { return run_tc(e); }),
         [](const auto& g, const KernelArgs&, const AlgorithmResult& r) { return verify_tc(g, r); }),
     kernel(
-        "lcc", {"clustering"}, Sources::kNone, false, kTcShape, 0,
+        "lcc", {"clustering"}, Sources::kNone, false, kTrianglePassShape, 0,
         [](const GraphFile& f, unsigned id, bool, bool) {
           return values_for(f.num_vertices()) * 2 * 8 +
                  OrientedAdjacency<uint32_t>::pass_bytes_bound(f.num_vertices(), f.num_arcs(),
@@ -280,15 +288,7 @@ inline constexpr auto kKernels = std::make_tuple(
         [](const GraphFile& f) {
           return lcc_verifier_bytes(f.num_vertices(), f.num_arcs(), f.id_bytes());
         },
-        [](auto& e, const KernelArgs&) -> AlgorithmResult {
-          if constexpr (IntersectingEngine<std::decay_t<decltype(e)>>) {
-            return run_lcc(e);
-          } else {
-            fail(
-                "lcc needs the triangle pass, which the CPU engine of one process offers; MPI "
-                "ranks and the device engine do not yet");
-          }
-        },
+        on_triangle_pass("lcc", [](auto& e) { return run_lcc(e); }),
         [](const auto& g, const KernelArgs&, const AlgorithmResult& r) {
           return verify_lcc(g, r);
         }));

@@ -11,6 +11,7 @@
 
 #include "algorithms/result.h"
 #include "graph/graph_view.h"
+#include "verify/neighbour_sets.h"
 
 namespace tg {
 
@@ -25,29 +26,9 @@ Verdict verify_tc(const GraphView<Id, W>& g, const AlgorithmResult& r) {
   const uint64_t n = g.num_vertices();
   if (r.real || r.ints.size() != n)
     return Verdict::fail(fmt::format("{} triangle counts for {} vertices", r.ints.size(), n));
-  std::vector<uint64_t> first(n + 1, 0);
-  g.for_each_arc([&](uint64_t u, uint64_t v, W) {
-    if (u == v) return;
-    ++first[u + 1];
-    ++first[v + 1];
-  });
-  for (uint64_t v = 0; v < n; ++v) first[v + 1] += first[v];
-  std::vector<Id> near(first[n]);
-  {
-    std::vector<uint64_t> at(first.begin(), first.end() - 1);
-    g.for_each_arc([&](uint64_t u, uint64_t v, W) {
-      if (u == v) return;
-      near[at[u]++] = static_cast<Id>(v);
-      near[at[v]++] = static_cast<Id>(u);
-    });
-  }
-  std::vector<uint64_t> last(n);
-  for (uint64_t v = 0; v < n; ++v) {
-    auto* b = near.data() + first[v];
-    auto* e = near.data() + first[v + 1];
-    std::sort(b, e);
-    last[v] = first[v] + static_cast<uint64_t>(std::unique(b, e) - b);
-  }
+  const NeighbourSets<Id> sets = neighbour_sets(g, true);
+  const std::vector<Id>& near = sets.members;
+  const std::vector<uint64_t>&first = sets.first, &last = sets.last;
   std::vector<int64_t> through(n, 0);
   uint64_t total = 0;
   for (uint64_t u = 0; u < n; ++u) {

@@ -1,14 +1,13 @@
 """`tiergraph run lcc`: the local clustering coefficient as LDBC Graphalytics defines it, against
 the Graphalytics reference answer for p2p-Gnutella31 (to its printed precision), networkx's
 clustering() on every undirected dataset (the same doubles), the definition computed here for
-directed ones, agreement across threads, stores and block grids, and its refusal on MPI ranks.
+directed ones, and agreement across threads, stores and block grids (its refusal on MPI ranks is
+tested with tc's, in test_triangles.py).
 """
 
 from __future__ import annotations
 
 import lzma
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -78,10 +77,3 @@ def test_threads_stores_and_grids_agree(store, kron, tgb, tmp_path, which):
     h.check_ok(h.run_tg(tgb, "reblock", graph, "-o", reblocked, "--blocks", 8))
     assert run_algo(tgb, "lcc", reblocked, tmp_path, "-t", 2).numbers(float) == base, f"lcc on {which} in 8x8"
 
-
-@pytest.mark.skipif(shutil.which("mpirun") is None, reason="Open MPI is not installed")
-def test_ranks_refuse_it_by_name(store, tgb):
-    proc = subprocess.run(["mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none", "-np", "2",
-                           str(tgb), "run", "lcc", str(store.graph("karate"))],
-                          capture_output=True, text=True, timeout=120)
-    assert proc.returncode != 0 and "lcc needs the triangle pass" in proc.stdout + proc.stderr, h.describe(proc)

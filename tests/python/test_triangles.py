@@ -97,11 +97,12 @@ def test_under_a_memory_budget_most_blocks_far(store, tgb, tmp_path):
 
 
 @pytest.mark.skipif(shutil.which("mpirun") is None, reason="Open MPI is not installed")
-def test_ranks_refuse_it_by_name(store, tgb):
+@pytest.mark.parametrize("kernel", ["tc", "lcc"])
+def test_ranks_refuse_the_triangle_kernels_by_name(store, tgb, kernel):
     proc = subprocess.run(["mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none", "-np", "2",
-                           str(tgb), "run", "tc", str(store.graph("karate"))],
+                           str(tgb), "run", kernel, str(store.graph("karate"))],
                           capture_output=True, text=True, timeout=120)
-    assert proc.returncode != 0 and "tc needs the triangle pass" in proc.stdout + proc.stderr, h.describe(proc)
+    assert proc.returncode != 0 and f"{kernel} needs the triangle pass" in proc.stdout + proc.stderr, h.describe(proc)
 
 
 @pytest.mark.parametrize("args,needle", [(["-r", "3"], "--source"), (["--parents"], "--parents"),

@@ -438,7 +438,7 @@ inline auto Engine<Id, W>::pull_blocks(const Program& shared, const Set& frontie
 }
 
 // sample_pass: over the mapped file, each vertex's first k arcs in its adjacency; over a fetching
-// store, block by block (sample_blocks).
+// store, block by block (first_arcs_by_blocks).
 template <typename Id, typename W>
 template <typename F>
 inline void Engine<Id, W>::sample_pass(uint32_t k, F f) {
@@ -449,18 +449,21 @@ inline void Engine<Id, W>::sample_pass(uint32_t k, F f) {
       adj_.for_first_out(u, k, [&](Id v) { f(static_cast<Id>(u), v); });
     return;
   }
-  sample_blocks(k, f);
+  first_arcs_by_blocks(k, false, f);
 }
 
-// sample_pass over a fetching store: each task walks its source slice through the out-blocks
-// of its row in column order (the first k edges of a vertex are its first k across the row),
-// counting per vertex what it has taken.
+// f(u, v) for the first k arcs of every vertex u over a fetching store, its out-arcs or (`in`)
+// its in-arcs: each task walks its source slice through the blocks of its row of that grid in
+// column order (the first k arcs of a vertex are its first k across the row), counting per
+// vertex what it has taken. sample_pass takes the first k out-arcs; the triangle pass every arc
+// (kEveryArc) of both grids.
 template <typename Id, typename W>
 template <typename F>
-inline auto Engine<Id, W>::sample_blocks(uint32_t k, F& f) -> void {
+inline auto Engine<Id, W>::first_arcs_by_blocks(uint32_t k, bool in, F& f) -> void {
   const Slices& slices = block_slices(true);
   std::vector<char> every(g_.blocks_per_side(), 1);
-  const PassPlan planned = plan_blocks(true, false, false, every, slices, false);
+  // Pushing against the arcs reads the in grid, a row of it a vertex range's in-arcs.
+  const PassPlan planned = plan_blocks(true, in, false, every, slices, false);
   run_block_tasks(slices, planned, [&](uint64_t t, uint64_t first, uint64_t last) {
     const uint64_t a = slices.first[t];
     std::vector<uint32_t> taken(slices.last[t] - a, 0);

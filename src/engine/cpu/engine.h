@@ -308,7 +308,8 @@ class Engine : public VertexArrays<Id, W> {
   Set pull_blocks(const Program& shared, const Set& frontier, const PassOptions<Id>& pass,
                   Changed<Id>& c);
   template <typename F>
-  void sample_blocks(uint32_t k, F& f);
+  void first_arcs_by_blocks(uint32_t k, bool in, F& f);
+  static constexpr uint32_t kEveryArc = UINT32_MAX;
   template <typename Visit>
   void for_each_stored_arc(bool in, Visit visit);
   OrientedAdjacency<Id> oriented_lists();

@@ -72,8 +72,8 @@ inline auto Engine<Id, W>::neighbour_counts() -> VertexArray<int64_t> {
 }
 
 // visit(u, v) for every stored out-arc (with `in`: in-arc, of a directed graph) of every vertex,
-// a vertex's arcs from one thread. Over a fetching store each task walks its slice's row of
-// blocks, as sample_blocks does, a block leased at a time.
+// a vertex's arcs from one thread. Over a fetching store, block by block as sample_pass reads
+// (first_arcs_by_blocks), a block leased at a time.
 template <typename Id, typename W>
 template <typename Visit>
 inline void Engine<Id, W>::for_each_stored_arc(bool in, Visit visit) {
@@ -91,22 +91,8 @@ inline void Engine<Id, W>::for_each_stored_arc(bool in, Visit visit) {
     }
     return;
   }
-  const Slices& slices = block_slices(true);
-  std::vector<char> every(g_.blocks_per_side(), 1);
-  // Pushing against the arcs reads the in grid, a row of it a vertex range's in-arcs.
-  const PassPlan planned = plan_blocks(true, in, false, every, slices, false);
-  run_block_tasks(slices, planned, [&](uint64_t t, uint64_t first, uint64_t last) {
-    const uint64_t a = slices.first[t], b = slices.last[t];
-    for (uint64_t e = first; e < last; ++e) {
-      if (!planned.meets(e, a, b)) continue;
-      const BlockDecoder& d = store_->acquire(e);
-      for_each_vertex_in(d, a, b, [&](uint64_t u, uint64_t begin, uint64_t end) {
-        auto take = [&](Id v, W) { visit(u, v); };
-        for_arcs<Id, W>(d, begin, end, take);
-      });
-      store_->release(e);
-    }
-  });
+  auto take = [&](Id u, Id v) { visit(u, v); };
+  first_arcs_by_blocks(kEveryArc, in, take);
 }
 
 }  // namespace tg
