@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The demo: set up, build, generate a Kronecker graph, convert a real dataset, describe both,
-# and run all six algorithms with verification on each.
+# and run all eight algorithms with verification on each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -18,7 +18,7 @@ echo "== info"
 $tg info "$out/kron16.tg"
 $tg info "$out/rome99.tg"
 for g in "$out/kron16.tg" "$out/rome99.tg"; do
-  for algo in bfs sssp wcc pr radii bc; do
+  for algo in bfs sssp wcc pr radii bc tc lcc; do
     echo "== run $algo on $(basename "$g")"
     $tg run "$algo" "$g" --trials 2 --verify
   done

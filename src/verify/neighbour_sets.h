@@ -17,6 +17,36 @@ struct NeighbourSets {
   std::vector<Id> members;
   const Id* begin(uint64_t v) const { return members.data() + first[v]; }
   const Id* end(uint64_t v) const { return members.data() + last[v]; }
+  bool contains(uint64_t v, uint64_t x) const {
+    return std::binary_search(begin(v), end(v), static_cast<Id>(x));
+  }
+
+  // f(u, v, w) for every triangle u < v < w of undirected sets, once, serially: for each u and
+  // each of its neighbours v > u, the third corners w > v on both sets (the two merged from past
+  // v). Ids order the corners, not degrees: slow where hubs are, and another order than the
+  // engine's.
+  template <typename F>
+  void for_each_triangle(F f) const {
+    for (uint64_t u = 0; u + 1 < first.size(); ++u) {
+      for (const Id* a = begin(u); a != end(u); ++a) {
+        const uint64_t v = *a;
+        if (v <= u) continue;
+        const Id* i = a + 1;
+        const Id* j = std::upper_bound(begin(v), end(v), static_cast<Id>(v));
+        while (i != end(u) && j != end(v)) {
+          if (*i < *j) {
+            ++i;
+          } else if (*j < *i) {
+            ++j;
+          } else {
+            f(u, v, static_cast<uint64_t>(*i));
+            ++i;
+            ++j;
+          }
+        }
+      }
+    }
+  }
 };
 
 template <typename Id, typename W>

@@ -1,6 +1,6 @@
 // Triangle-count verifier: from the stored arcs (no engine code) it makes each vertex's sorted
-// set of neighbours in the undirected view, counts every triangle u < v < w by id order (each
-// edge's two sets merged past v), and compares the count through every vertex and the total.
+// set of neighbours in the undirected view, counts every triangle u < v < w by id order
+// (verify/neighbour_sets.h), and compares the count through every vertex and the total.
 #pragma once
 
 #include <fmt/format.h>
@@ -26,37 +26,14 @@ Verdict verify_tc(const GraphView<Id, W>& g, const AlgorithmResult& r) {
   const uint64_t n = g.num_vertices();
   if (r.real || r.ints.size() != n)
     return Verdict::fail(fmt::format("{} triangle counts for {} vertices", r.ints.size(), n));
-  const NeighbourSets<Id> sets = neighbour_sets(g, true);
-  const std::vector<Id>& near = sets.members;
-  const std::vector<uint64_t>&first = sets.first, &last = sets.last;
   std::vector<int64_t> through(n, 0);
   uint64_t total = 0;
-  for (uint64_t u = 0; u < n; ++u) {
-    for (uint64_t a = first[u]; a < last[u]; ++a) {
-      const uint64_t v = near[a];
-      if (v <= u) continue;
-      // The third corners w > v: both sets from past v.
-      uint64_t i = a + 1;
-      uint64_t j = static_cast<uint64_t>(
-          std::upper_bound(near.begin() + static_cast<ptrdiff_t>(first[v]),
-                           near.begin() + static_cast<ptrdiff_t>(last[v]), static_cast<Id>(v)) -
-          near.begin());
-      while (i < last[u] && j < last[v]) {
-        if (near[i] < near[j]) {
-          ++i;
-        } else if (near[j] < near[i]) {
-          ++j;
-        } else {
-          ++through[u];
-          ++through[v];
-          ++through[near[i]];
-          ++total;
-          ++i;
-          ++j;
-        }
-      }
-    }
-  }
+  neighbour_sets(g, true).for_each_triangle([&](uint64_t u, uint64_t v, uint64_t w) {
+    ++through[u];
+    ++through[v];
+    ++through[w];
+    ++total;
+  });
   for (uint64_t v = 0; v < n; ++v) {
     if (r.ints[v] != through[v]) {
       return Verdict::fail(

@@ -376,6 +376,31 @@ TEST_F(VerifierTest, BetweennessCorruptedFails) {
   });
 }
 
+TEST_F(VerifierTest, TriangleCountAndClusteringCorruptedFail) {
+  for (bool undirected : {true, false}) {
+    auto file = kronecker_graph(9, undirected, GeneratedWeights::kNone, 1,
+                                std::string("verify-tri") + (undirected ? "u" : "d"));
+    with_unweighted_view(file, [&](const auto& g) {
+      Engine engine(g, EngineOptions{});
+      const auto t = run_tc(engine);
+      ASSERT_TRUE(verify_tc(g, t).ok);
+      const auto top =
+          static_cast<size_t>(std::max_element(t.ints.begin(), t.ints.end()) - t.ints.begin());
+      auto bad = t;
+      bad.ints[top] -= 1;
+      EXPECT_FALSE(verify_tc(g, bad).ok);
+      bad = t;
+      bad.summary["triangles"] = t.summary["triangles"].template get<uint64_t>() + 1;
+      EXPECT_FALSE(verify_tc(g, bad).ok);
+      const auto c = run_lcc(engine);
+      ASSERT_TRUE(verify_lcc(g, c).ok);
+      auto off = c;
+      off.reals[top] = std::nextafter(c.reals[top], 1.0);  // one ulp: the same double or wrong
+      EXPECT_FALSE(verify_lcc(g, off).ok);
+    });
+  }
+}
+
 TEST_F(VerifierTest, WccPageRankRadiiCorruptedFail) {
   with_unweighted_view(file_, [&](const auto& g) {
     Engine engine(g, EngineOptions{});
