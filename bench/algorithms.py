@@ -10,9 +10,14 @@ and SSSP run from the same sources on both sides (tiergraph's seeded picks, give
 -r); Radii runs on the symmetric graph on both sides (Ligra's Radii needs one). Betweenness
 runs from one source a trial on both sides (GAPBS: -r S -i 1), the same sources (tiergraph's
 seeded picks), so each trial is one forward and one backward sweep. Triangle counting runs on
-the symmetric graph on both sides (GAPBS's tc takes only an undirected one).
+the symmetric graph on both sides (GAPBS's tc takes only an undirected one). The local
+clustering coefficient and label propagation (10 rounds), which GAPBS lacks, run beside
+libgrape-lite's LDBC Graphalytics apps (GRAPE_DIR: build/run_app, `--opt`, its `run algorithm`
+time, one process of T threads), on the graph as it is (directed ones with `--directed`, whose
+semantics are Graphalytics' on both sides), from an edge list of each edge once (u < v when
+undirected: libgrape-lite's LCC miscounts an undirected graph listed both ways).
 
-    GAPBS_DIR=... LIGRA_DIR=... python3 bench/algorithms.py [--inputs kron20,kron22,urand22,...]
+    GAPBS_DIR=... LIGRA_DIR=... GRAPE_DIR=... python3 bench/algorithms.py [--inputs kron20,...]
 """
 import argparse
 import json
@@ -59,6 +64,29 @@ def write_edge_lists(name, work, threads):
     return undirected
 
 
+def grape_edge_list(name, work, undirected):
+    """libgrape-lite's input: each edge once, no self-loops (sorted by sort -u, out of core)."""
+    path = work / f"{name}-grape.el"
+    if not path.exists():
+        swap = "$1 > $2 ? $2 \" \" $1 : $1 \" \" $2" if undirected else "$1 \" \" $2"
+        script = f"awk '$1 != $2 {{ print {swap} }}' {work / f'{name}.el'} | sort -u -S 1G -T {work} > {path}"
+        run(["sh", "-c", script])
+    return path
+
+
+def grape_times(app, edges, undirected, threads, trials):
+    """A trial per run of libgrape-lite's run_app: its kernel ('run algorithm') seconds."""
+    binary = Path(os.environ["GRAPE_DIR"]) / "build" / "run_app"
+    more = ["--cdlp_mr", 10] if app == "cdlp" else []
+    times = []
+    for _ in range(trials):
+        out, _, _ = run(["mpirun", "--allow-run-as-root", "--bind-to", "none", "-n", 1, binary, "--opt",
+                         "--application", app, *more, "--nodirected" if undirected else "--directed",
+                         "--efile", edges, "--app_concurrency", threads, "--load_concurrency", threads])
+        times += values(out, " - run algorithm")
+    return times
+
+
 def tiergraph_times(algo, graph, threads, trials, extra=()):
     text, _, _ = run([tiergraph_bin(), "run", algo, graph, "-n", trials, "-t", threads] + list(extra),
                      env={"OMP_NUM_THREADS": str(threads)})
@@ -77,7 +105,7 @@ def gapbs_per_source(binary, graph, sources, env, extra=()):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--inputs", default="kron20,kron22,urand22,web-cnr-2000,road-pace-NE,twitter-ego")
-    ap.add_argument("--algorithms", default="bfs,sssp,wcc,pr,radii,bc,tc")
+    ap.add_argument("--algorithms", default="bfs,sssp,wcc,pr,radii,bc,tc,lcc,cdlp")
     ap.add_argument("--trials", type=int, default=5)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--workdir", default=str(ROOT / "bench" / "work"))
@@ -85,7 +113,7 @@ def main():
     ensure_time_tool()
     work = Path(args.workdir)
     work.mkdir(parents=True, exist_ok=True)
-    gapbs, ligra = os.environ.get("GAPBS_DIR"), os.environ.get("LIGRA_DIR")
+    gapbs, ligra, grape = os.environ.get("GAPBS_DIR"), os.environ.get("LIGRA_DIR"), os.environ.get("GRAPE_DIR")
     env = {"OMP_NUM_THREADS": str(args.threads)}
     rows = []
     print(f"{'input':<14} {'algo':<6} {'tiergraph s':>12} {'peer s':>10} {'ratio':>7}  peer")
@@ -130,6 +158,11 @@ def main():
                 if gapbs:
                     out, _, _ = run([Path(gapbs) / "tc", "-f", sym_sg, "-n", args.trials], env=env)
                     peer_times, peer = values(out, "Trial Time"), "GAPBS tc"
+            elif algo in ("lcc", "cdlp"):
+                ours, _ = tiergraph_times(algo, tg_g, args.threads, args.trials)
+                if grape:
+                    edges = grape_edge_list(name, work, sym)
+                    peer_times, peer = grape_times(algo, edges, sym, args.threads, args.trials), f"libgrape-lite {algo}"
             elif algo == "bc":
                 out, _, _ = run([tiergraph_bin(), "run", "bc", tg_g, "-k", args.trials, "--json", "-t", args.threads],
                                 env=env)

@@ -18,7 +18,7 @@ echo "== info"
 $tg info "$out/kron16.tg"
 $tg info "$out/rome99.tg"
 for g in "$out/kron16.tg" "$out/rome99.tg"; do
-  for algo in bfs sssp wcc pr radii bc tc lcc; do
+  for algo in bfs sssp wcc pr radii bc tc lcc cdlp; do
     echo "== run $algo on $(basename "$g")"
     $tg run "$algo" "$g" --trials 2 --verify
   done

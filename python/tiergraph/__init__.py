@@ -13,7 +13,8 @@ as ``run --json`` prints it) are the same. networkx users can also call
 ``nx.pagerank(G, backend="tiergraph")`` (see :mod:`tiergraph.nx_backend`).
 """
 
-from .algorithms import UNREACHED, betweenness, bfs, clustering, pagerank, radii, sssp, triangles, wcc
+from .algorithms import (UNREACHED, betweenness, bfs, clustering, label_propagation, pagerank, radii, sssp,
+                         triangles, wcc)
 from .errors import Error, InvalidInput, InvalidType, NodeNotFound
 from .graph import Graph, convert, generate, load
 from .result import Result, Stats
@@ -34,6 +35,7 @@ __all__ = [
     "clustering",
     "convert",
     "generate",
+    "label_propagation",
     "load",
     "pagerank",
     "radii",

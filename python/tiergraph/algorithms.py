@@ -210,6 +210,20 @@ def clustering(graph: Graph, **options: Any) -> Result:
     return _run(graph, "lcc", options)
 
 
+def label_propagation(graph: Graph, *, rounds: int = 10, **options: Any) -> Result:
+    """Community detection by label propagation as LDBC Graphalytics defines it (CDLP): every
+    vertex starts labelled with its own id; in each of ``rounds`` synchronous rounds it takes the
+    label most frequent among its neighbours', the smallest of those tied, and keeps its own
+    without neighbours. A directed graph's in- and out-neighbours both count (one joined both ways
+    twice). ``values[v]`` is ``v``'s final label, an original id; vertices that share a label form
+    a community. networkx's label propagation functions break ties otherwise (at random, or
+    semi-synchronously), so their communities differ."""
+    _check(graph, "label_propagation", options)
+    if isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)) or rounds < 1:
+        raise InvalidInput(f"rounds must be a positive integer, got {rounds!r}")
+    return _run(graph, "cdlp", dict(options, iterations=int(rounds)))
+
+
 def _check(graph: Graph, algorithm: str, options: dict) -> None:
     if not isinstance(graph, Graph):
         raise InvalidInput(f"{algorithm} takes a tiergraph.Graph, got {type(graph).__name__} "

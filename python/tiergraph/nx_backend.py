@@ -14,7 +14,9 @@ says why): multigraphs; weight functions; weighted PageRank, personalization, ns
 vectors; bfs_layers from several sources; eccentricity on directed graphs or with ``sp`` or a
 weight; Dijkstra over negative weights (networkx's own code then reports them as it does);
 weighted betweenness, and betweenness with ``endpoints``; clustering coefficients of directed or
-weighted graphs.
+weighted graphs. networkx's label propagation functions are not offered: each breaks ties or
+orders its updates otherwise than Graphalytics' synchronous CDLP (``tiergraph.label_propagation``),
+so their communities differ.
 """
 
 from __future__ import annotations

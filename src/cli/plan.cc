@@ -147,7 +147,7 @@ Runner add_plan(CLI::App& app) {
   auto a = std::make_shared<PlanArgs>();
   cmd->add_option("algorithm", a->algorithm,
                   "bfs | sssp | wcc (cc, components) | pr (pagerank) | radii | bc (betweenness) | "
-                  "tc (triangles) | lcc (clustering)")
+                  "tc (triangles) | lcc (clustering) | cdlp (label_propagation)")
       ->required()
       ->check(CLI::IsMember(kernel_names()));
   add_path_argument(*cmd, a->graph, "GRAPH", "Graph file");

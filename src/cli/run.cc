@@ -211,11 +211,11 @@ Runner add_run(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "run",
       "Run an algorithm: bfs, sssp, wcc (cc, components), pr (pagerank), radii, bc (betweenness), "
-      "tc (triangles), lcc (clustering)");
+      "tc (triangles), lcc (clustering), cdlp (label_propagation)");
   auto a = std::make_shared<RunArgs>();
   cmd->add_option("algorithm", a->request.algorithm,
                   "bfs | sssp | wcc (cc, components) | pr (pagerank) | radii | bc (betweenness) | "
-                  "tc (triangles) | lcc (clustering)")
+                  "tc (triangles) | lcc (clustering) | cdlp (label_propagation)")
       ->required()
       ->check(CLI::IsMember(kernel_names()));
   add_path_argument(*cmd, a->graph_arg, "GRAPH",
@@ -286,7 +286,8 @@ Runner add_run(CLI::App& app) {
                 "sssp: every edge has length 1 (hop distances)");
   auto* iterations =
       cmd->add_option("-i,--iterations", a->request.iterations,
-                      "pr: exactly this many iterations; with --tolerance, at most this many");
+                      "pr: exactly this many iterations; with --tolerance, at most this many. "
+                      "cdlp: its rounds (default 10, as Graphalytics' reference answers)");
   cmd->add_option("--tolerance", a->request.tolerance,
                   "pr: iterate until the L1 change between iterations is below this, > 0 (default "
                   "1e-7, at most 1000 iterations, when -i is not given)")

@@ -12,7 +12,8 @@
 //   edge passes     edge_pass(program, set[, {.direction, .targets}]), edge_pass_after(op,
 //                   before, wanted, program, set), sample_pass(k, f)
 //   bins            bins(), to_bins(bins, set, key), next_bin(bins, key) (delta-stepping)
-//   and, an IntersectingEngine (below): triangle_sums(f), neighbour_counts()
+//   and, an IntersectingEngine (below): triangle_sums(f), neighbour_counts(); a
+//   GatheringEngine: gather_rounds(values, rounds, f)
 //   the rest        num_vertices(), num_arcs(), scope() (arrays made under it go with it),
 //                   ops() (what a vertex function may call: out_degree, combine_at, update,
 //                   link, root; copied by value into it)
@@ -79,6 +80,10 @@ struct Hook {  // sample_pass: an edge function
 };
 struct Wanted {  // edge_pass_after: is the edge pass wanted, given the reduced value
   bool operator()(uint64_t) const { return true; }
+};
+template <typename Id>
+struct Mode {  // gather_rounds: a vertex's new value from its own and its neighbours'
+  TG_HOST_DEVICE Id operator()(Id own, std::span<Id>) const { return own; }
 };
 template <typename Id>
 struct Corners {  // triangle_sums: a triangle's shares at its corners
@@ -178,6 +183,15 @@ concept IntersectingEngine = GraphEngine<E> && requires(E& e) {
     e.triangle_sums(engine_probe::Corners<typename E::VertexId>{})
     } -> std::same_as<VertexArray<int64_t>>;
   { e.neighbour_counts() } -> std::same_as<VertexArray<int64_t>>;
+};
+
+// An engine that also gathers: gather_rounds(values, rounds, f) runs `rounds` synchronous rounds
+// of values[v] = f(values[v], the values at v's neighbours in the undirected view, one per arc
+// stored at v, self-loops left out, as a std::span f may reorder). Label propagation needs it;
+// the CPU engine offers it, others refuse that kernel by name.
+template <typename E>
+concept GatheringEngine = GraphEngine<E> && requires(E& e, VertexArray<typename E::VertexId> ids) {
+  e.gather_rounds(ids, uint32_t{1}, engine_probe::Mode<typename E::VertexId>{});
 };
 
 }  // namespace tg

@@ -142,6 +142,8 @@ TrialsOutput run_on_gpu(size_t kernel, const std::shared_ptr<const GraphFile>& f
     case 7:
       fail("{} needs the triangle pass, which the device engine does not offer yet",
            kernel == 6 ? "tc" : "lcc");
+    case 8:
+      fail("cdlp needs the gather pass, which the device engine does not offer yet");
     default:
       fail("internal: kernel {} out of range", kernel);
   }

@@ -16,7 +16,7 @@ size_t kernel_index(const std::string& name) {
     ++k;
   });
   if (found == SIZE_MAX)
-    fail("no kernel is called '{}' (bfs, sssp, wcc, pr, radii, bc, tc, lcc)", name);
+    fail("no kernel is called '{}' (bfs, sssp, wcc, pr, radii, bc, tc, lcc, cdlp)", name);
   return found;
 }
 

@@ -25,6 +25,9 @@ struct PassShape {
   // Its pass is the triangle pass (engine/concept.h's IntersectingEngine): it reads every arc
   // once to build its lists, and an engine without the pass refuses the kernel.
   bool triangles = false;
+  // Its pass is the gather pass (engine/concept.h's GatheringEngine): it reads every arc once
+  // to build its neighbour lists, and an engine without the pass refuses the kernel.
+  bool gathers = false;
   constexpr unsigned pull_scratch_bytes(unsigned id_bytes) const {
     return (pull_value_bytes ? pull_value_bytes : id_bytes) * (pull_copies_target ? 2 : 1) + 1;
   }
@@ -41,6 +44,9 @@ inline constexpr PassShape kBcShape{.pull_value_bytes = 8, .pull_copies_target =
 // The triangle pass (tc, lcc): it reads every block of the out grid (and of a directed graph's
 // in grid) twice, to count and to fill its lists, and keeps no frontiers.
 inline constexpr PassShape kTrianglePassShape{.frontier_lists = false, .triangles = true};
+// The gather pass (cdlp): it reads every block of the out grid (and of a directed graph's in
+// grid) twice, to count and to fill its lists, then rounds over the lists; no frontiers.
+inline constexpr PassShape kGatherPassShape{.frontier_lists = false, .gathers = true};
 // Pushes (SSSP: it pulls only when half the arcs are active; a distance of at most 8 bytes).
 inline constexpr PassShape kSsspShape{.out_share = 1.0, .in_share = 0.0, .pull_value_bytes = 8};
 // Pulls over every vertex every pass, activating none (PageRank: a double sum). Every vertex

@@ -15,12 +15,14 @@
 
 #include "algorithms/bc.h"
 #include "algorithms/bfs.h"
+#include "algorithms/cdlp.h"
 #include "algorithms/lcc.h"
 #include "algorithms/pagerank.h"
 #include "algorithms/radii.h"
 #include "algorithms/sssp.h"
 #include "algorithms/tc.h"
 #include "algorithms/wcc.h"
+#include "engine/cpu/neighbour_lists.h"
 #include "engine/cpu/oriented_adjacency.h"
 #include "engine/mpi/rank_memory.h"
 #include "graph/graph_file.h"
@@ -29,6 +31,7 @@
 #include "util/option_names.h"
 #include "verify/bc.h"
 #include "verify/bfs.h"
+#include "verify/cdlp.h"
 #include "verify/lcc.h"
 #include "verify/pagerank.h"
 #include "verify/radii.h"
@@ -40,11 +43,12 @@ namespace tg {
 
 // What a trial of a kernel is given besides the graph.
 struct KernelArgs {
-  uint64_t source = 0;            // Sources::kOne
-  std::vector<uint64_t> sources;  // Sources::kSample, Sources::kMany
-  bool parents = false;           // bfs
-  double delta = 0;               // sssp; 0: default_delta
-  PageRankOptions pagerank;       // pr
+  uint64_t source = 0;                   // Sources::kOne
+  std::vector<uint64_t> sources;         // Sources::kSample, Sources::kMany
+  bool parents = false;                  // bfs
+  double delta = 0;                      // sssp; 0: default_delta
+  PageRankOptions pagerank;              // pr
+  uint32_t rounds = kDefaultCdlpRounds;  // cdlp
 };
 
 // kSample: Radii's, at most 64 sampled at once; kMany: any number (BC's; "all" on small graphs).
@@ -145,18 +149,29 @@ auto sssp_delta(const Engine& engine, const KernelArgs& a) {
   return delta;
 }
 
-// A kernel's run for an algorithm on the triangle pass: on an engine that offers it (an
-// IntersectingEngine), run(engine); on the others, a refusal that names the kernel.
-template <typename Run>
-constexpr auto on_triangle_pass(std::string_view name, Run run) {
-  return [name, run](auto& e, const KernelArgs&) -> AlgorithmResult {
-    if constexpr (IntersectingEngine<std::decay_t<decltype(e)>>) {
-      return run(e);
+// The passes only some engines offer, each with the concept an engine offering it satisfies.
+struct TrianglePass {
+  static constexpr std::string_view kName = "the triangle pass";
+  template <typename E>
+  static constexpr bool kOfferedBy = IntersectingEngine<E>;
+};
+struct GatherPass {
+  static constexpr std::string_view kName = "the gather pass";
+  template <typename E>
+  static constexpr bool kOfferedBy = GatheringEngine<E>;
+};
+// A kernel's run for an algorithm on such a pass: on an engine that offers it, run(engine, args);
+// on the others, a refusal that names the kernel.
+template <typename Pass, typename Run>
+constexpr auto on_pass(std::string_view name, Run run) {
+  return [name, run](auto& e, const KernelArgs& a) -> AlgorithmResult {
+    if constexpr (Pass::template kOfferedBy<std::decay_t<decltype(e)>>) {
+      return run(e, a);
     } else {
       fail(
-          "{} needs the triangle pass, which the CPU engine of one process offers; MPI ranks and "
-          "the device engine do not yet",
-          name);
+          "{} needs {}, which the CPU engine of one process offers; MPI ranks and the device "
+          "engine do not yet",
+          name, Pass::kName);
     }
   };
 }
@@ -274,7 +289,7 @@ inline constexpr auto kKernels = std::make_tuple(
         [](const GraphFile& f) {
           return tc_verifier_bytes(f.num_vertices(), f.num_arcs(), f.id_bytes());
         },
-        on_triangle_pass("tc", [](auto& e) { return run_tc(e); }),
+        on_pass<TrianglePass>("tc", [](auto& e, const KernelArgs&) { return run_tc(e); }),
         [](const auto& g, const KernelArgs&, const AlgorithmResult& r) { return verify_tc(g, r); }),
     kernel(
         "lcc", {"clustering"}, Sources::kNone, false, kTrianglePassShape, 0,
@@ -288,16 +303,35 @@ inline constexpr auto kKernels = std::make_tuple(
         [](const GraphFile& f) {
           return lcc_verifier_bytes(f.num_vertices(), f.num_arcs(), f.id_bytes());
         },
-        on_triangle_pass("lcc", [](auto& e) { return run_lcc(e); }),
+        on_pass<TrianglePass>("lcc", [](auto& e, const KernelArgs&) { return run_lcc(e); }),
         [](const auto& g, const KernelArgs&, const AlgorithmResult& r) {
           return verify_lcc(g, r);
+        }),
+    kernel(
+        "cdlp", {"label_propagation"}, Sources::kNone, false, kGatherPassShape, 0,
+        [](const GraphFile& f, unsigned id, bool, bool) {
+          const uint64_t n = values_for(f.num_vertices());
+          return n * id + std::max(n * id + NeighbourLists<uint32_t>::bytes_bound(
+                                                f.num_vertices(), f.num_arcs(), f.directed(), id),
+                                   n * 8);
+        },  // the labels; during the rounds the next round's and the gather pass's lists, then
+            // the labels widened into the result
+        [](const GraphFile&, unsigned, bool) { return ExchangeState{}; },  // refused on ranks
+        [](const GraphFile& f) {
+          return cdlp_verifier_bytes(f.num_vertices(), f.num_arcs(), f.id_bytes());
+        },
+        on_pass<GatherPass>("cdlp",
+                            [](auto& e, const KernelArgs& a) { return run_cdlp(e, a.rounds); }),
+        [](const auto& g, const KernelArgs& a, const AlgorithmResult& r) {
+          return verify_cdlp(g, a.rounds, r);
         }));
 
 // Whether an engine of type E runs the kernel (one whose pass finds triangles needs an
-// IntersectingEngine; the others refuse it by name).
+// IntersectingEngine, one that gathers a GatheringEngine; the others refuse it by name).
 template <typename E, typename K>
 constexpr bool engine_runs(const K& kernel) {
-  return !kernel.passes.triangles || IntersectingEngine<E>;
+  return (!kernel.passes.triangles || IntersectingEngine<E>)&&(!kernel.passes.gathers ||
+                                                               GatheringEngine<E>);
 }
 
 // f(kernel) for every row.

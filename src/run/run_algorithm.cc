@@ -140,7 +140,7 @@ void check_run_request(const RunRequest& a) {
   if (!with_kernel(a.algorithm, [](const auto&) {})) {
     fail(
         "unknown algorithm '{}': one of bfs, sssp, wcc (cc, components), pr (pagerank), radii, "
-        "bc (betweenness), tc (triangles), lcc (clustering)",
+        "bc (betweenness), tc (triangles), lcc (clustering), cdlp (label_propagation)",
         a.algorithm);
   }
   check_threads(a.threads);

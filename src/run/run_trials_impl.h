@@ -130,6 +130,7 @@ void run_trials_on(const RunRequest& a, const Kernel& kernel, const GraphView<Id
                                                                        : kDefaultPageRankTolerance;
   }
   if (a.iterations_given && a.tolerance > 0) args.pagerank.max_iterations = a.iterations;
+  if (a.iterations_given) args.rounds = static_cast<uint32_t>(a.iterations);
   for (int t = 0; t < a.trials; ++t) {
     TrialOutcome o;
     if (kernel.sources == Sources::kOne) {

@@ -9,6 +9,8 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <numeric>
+#include <span>
 
 #include "algorithms/sources.h"
 #include "run/kernels.h"
@@ -180,6 +182,67 @@ TEST_P(EngineTest, ClusteringSameEverywhereAndVerified) {
     }
     return r;
   });
+}
+
+TEST_P(EngineTest, LabelPropagationSameEverywhereAndVerified) {
+  bool verified = false;
+  expect_same_everywhere(grids_, [&](auto& engine) {
+    auto r = run_cdlp(engine, kDefaultCdlpRounds);
+    if (!verified) {
+      const Verdict verdict = verify_cdlp(engine.graph(), kDefaultCdlpRounds, r);
+      EXPECT_TRUE(verdict.ok) << verdict.message;
+      verified = true;
+    }
+    return r;
+  });
+}
+
+// The gather pass hands each vertex its own value and its neighbours' in the undirected view,
+// one per stored arc at it (a directed graph's in- and out-arcs), self-loops left out, from the
+// last round only; over the mapped file and over a copying store of two buffers (the lists
+// built from blocks leased one at a time), on each grid and thread count.
+TEST_P(EngineTest, GatherRoundsSeeEachArcAtBothEnds) {
+  const std::string tag = GetParam() ? "u" : "d";
+  for (const auto& file :
+       {kronecker_graph(8, GetParam(), GeneratedWeights::kNone, 1, "ga8k1" + tag),
+        kronecker_graph(8, GetParam(), GeneratedWeights::kNone, 4, "ga8k4" + tag)}) {
+    with_unweighted_view(file, [&](const auto& g) {
+      using Id = typename std::decay_t<decltype(g)>::IdType;
+      const uint64_t n = g.num_vertices();
+      // Round one: a vertex's sum of its neighbours' ids, one per arc; round two: of their sums.
+      std::vector<int64_t> once(n, 0), twice(n, 0);
+      std::vector<std::vector<uint64_t>> near(n);
+      g.for_each_arc([&](uint64_t u, uint64_t v, auto) {
+        if (u == v) return;
+        near[u].push_back(v);
+        if (g.directed()) near[v].push_back(u);
+      });
+      for (uint64_t v = 0; v < n; ++v)
+        for (uint64_t u : near[v]) once[v] += static_cast<int64_t>(u);
+      for (uint64_t v = 0; v < n; ++v)
+        for (uint64_t u : near[v]) twice[v] += once[u];
+      for (int threads : {1, 2, 4}) {
+        for (bool copying : {false, true}) {
+          omp_set_num_threads(threads);
+          CopyingStore store(file, {.buffers = 2});
+          Engine engine(g, EngineOptions{.store = copying ? &store : nullptr});
+          auto scope = engine.scope();
+          const std::string where = fmt::format("threads {} blocks {} copying {}", threads,
+                                                file->blocks_per_side(), copying);
+          for (uint32_t rounds : {1u, 2u}) {
+            auto values = engine.vertex_array_from([](Id v) { return static_cast<int64_t>(v); });
+            engine.gather_rounds(values, rounds, [](int64_t, std::span<int64_t> near_values) {
+              return std::accumulate(near_values.begin(), near_values.end(), int64_t{0});
+            });
+            EXPECT_EQ(engine.collect(values), rounds == 1 ? once : twice) << where;
+            EXPECT_EQ(engine.stats().size(), rounds) << where;
+            engine.reset_stats();
+          }
+        }
+      }
+    });
+  }
+  omp_set_num_threads(2);
 }
 
 // The triangle pass against every triple of a small graph: each triangle of the undirected view
@@ -399,6 +462,23 @@ TEST_F(VerifierTest, TriangleCountAndClusteringCorruptedFail) {
       EXPECT_FALSE(verify_lcc(g, off).ok);
     });
   }
+}
+
+TEST_F(VerifierTest, LabelPropagationCorruptedFails) {
+  with_unweighted_view(file_, [&](const auto& g) {
+    Engine engine(g, EngineOptions{});
+    const auto r = run_cdlp(engine, 3);
+    ASSERT_TRUE(verify_cdlp(g, 3, r).ok);
+    EXPECT_FALSE(verify_cdlp(g, 4, r).ok);  // another round moves labels
+    for (uint64_t v = 0; v < r.ints.size(); ++v) {
+      if (r.ints[v] != static_cast<int64_t>(v)) {
+        auto bad = r;
+        bad.ints[v] = static_cast<int64_t>(v);  // a vertex that kept its own label
+        EXPECT_FALSE(verify_cdlp(g, 3, bad).ok);
+        break;
+      }
+    }
+  });
 }
 
 TEST_F(VerifierTest, WccPageRankRadiiCorruptedFail) {

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections import Counter
 
 import networkx as nx
 import numpy as np
@@ -161,6 +162,34 @@ def test_clustering_matches_networkx_and_graphalytics(email):
         k = len(near)
         assert r.to_dict()[v] == (arcs / (k * (k - 1)) if k >= 2 else 0.0), v
     assert r.summary["average"] == pytest.approx(float(np.mean(r.values)), rel=1e-12)
+
+
+def graphalytics_cdlp(G, rounds):
+    """CDLP over networkx nodes: labels are node positions (the engine's vertex ids), the smallest
+    of the most frequent neighbours' labels taken each round; a DiGraph's arcs count at both ends."""
+    nodes = list(G)
+    near = {v: [] for v in nodes}
+    for u, v in G.edges():
+        if u != v:
+            near[u].append(v)
+            near[v].append(u)
+    label = {v: i for i, v in enumerate(nodes)}
+    for _ in range(rounds):
+        counts = {v: Counter(label[u] for u in near[v]) for v in nodes}
+        label = {v: min(x for x, k in c.items() if k == max(c.values())) if c else label[v]
+                 for v, c in counts.items()}
+    return {v: nodes[x] for v, x in label.items()}
+
+
+def test_label_propagation_is_graphalytics_cdlp(email):
+    assert tg.label_propagation(tg.Graph.from_networkx(email)).to_dict() == graphalytics_cdlp(email, 10)
+    L = nx.les_miserables_graph()  # string labels: a community is named by one of its nodes
+    r = tg.label_propagation(tg.Graph.from_networkx(L), rounds=3)
+    assert r.to_dict() == graphalytics_cdlp(L, 3)
+    assert r.summary["rounds"] == 3
+    for bad in (0, -1, 2.5, True):
+        with pytest.raises(tg.InvalidInput, match="rounds"):
+            tg.label_propagation(tg.Graph.from_networkx(L), rounds=bad)
 
 
 def test_betweenness_matches_networkx(email):

@@ -78,9 +78,9 @@ def test_gpu_without_a_gpu_says_what_it_looked_for(gpu_bin, kron):
 def test_bad_kernel_and_device_are_refused(gpu_bin, kron):
     p = gpu_run(gpu_bin, "run", "louvain", kron, "--device", "gpu-host", check=False)
     assert p.returncode != 0 and "no kernel is called 'louvain'" in p.stderr
-    # The triangle kernels need a pass the device engine does not offer: refused by name.
-    for kernel in ("tc", "lcc"):
+    # The triangle and gather kernels need passes the device engine does not offer: refused by name.
+    for kernel, needs in (("tc", "the triangle pass"), ("lcc", "the triangle pass"), ("cdlp", "the gather pass")):
         p = gpu_run(gpu_bin, "run", kernel, kron, "--device", "gpu-host", check=False)
-        assert p.returncode != 0 and f"{kernel} needs the triangle pass" in p.stderr, p.stderr
+        assert p.returncode != 0 and f"{kernel} needs {needs}" in p.stderr, p.stderr
     p = gpu_run(gpu_bin, "run", "bfs", kron, "--device", "tpu", check=False)
     assert p.returncode != 0 and "tpu" in p.stderr

@@ -97,12 +97,13 @@ def test_under_a_memory_budget_most_blocks_far(store, tgb, tmp_path):
 
 
 @pytest.mark.skipif(shutil.which("mpirun") is None, reason="Open MPI is not installed")
-@pytest.mark.parametrize("kernel", ["tc", "lcc"])
-def test_ranks_refuse_the_triangle_kernels_by_name(store, tgb, kernel):
+@pytest.mark.parametrize("kernel,needs", [("tc", "the triangle pass"), ("lcc", "the triangle pass"),
+                                          ("cdlp", "the gather pass")])
+def test_ranks_refuse_the_one_process_kernels_by_name(store, tgb, kernel, needs):
     proc = subprocess.run(["mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none", "-np", "2",
                            str(tgb), "run", kernel, str(store.graph("karate"))],
                           capture_output=True, text=True, timeout=120)
-    assert proc.returncode != 0 and f"{kernel} needs the triangle pass" in proc.stdout + proc.stderr, h.describe(proc)
+    assert proc.returncode != 0 and f"{kernel} needs {needs}" in proc.stdout + proc.stderr, h.describe(proc)
 
 
 @pytest.mark.parametrize("args,needle", [(["-r", "3"], "--source"), (["--parents"], "--parents"),

@@ -21,7 +21,8 @@
 //   pass_frame.h      every edge pass opened (direction, schedule), walked and closed.
 //   block_major.h     push and pull walked block by block over the block store.
 //   triangle_pass.h   every triangle once, from degree-ordered lists (oriented_adjacency.h).
-//                     (These four: out-of-class members.)
+//   gather_pass.h     rounds of each vertex's value from its neighbours' (neighbour_lists.h).
+//                     (These five: out-of-class members.)
 //   block_tasks.h     the tasks of a block-major pass and the store plan they read.
 //   adjacency.h       a vertex's edges across the block grid; balanced vertex chunks.
 //   frontier.h, bins.h, vertex_ops.h  vertex sets, delta-stepping's bins, the handle a vertex
@@ -49,6 +50,7 @@
 #include "engine/cpu/block_tasks.h"
 #include "engine/cpu/engine_types.h"
 #include "engine/cpu/frontier.h"
+#include "engine/cpu/neighbour_lists.h"
 #include "engine/cpu/oriented_adjacency.h"
 #include "engine/cpu/pull_scratch.h"
 #include "engine/cpu/vertex_arrays.h"
@@ -155,6 +157,12 @@ class Engine : public VertexArrays<Id, W> {
   VertexArray<int64_t> triangle_sums(F f);
   // Each vertex's number of neighbours in the undirected view, itself excluded.
   VertexArray<int64_t> neighbour_counts();
+  // `rounds` synchronous rounds of values[v] = f(values[v], the values at v's neighbours, as a
+  // std::span<T> f may reorder), each round reading only the last one's values
+  // (engine/cpu/gather_pass.h): through neighbour lists the pass builds from the stored arcs and
+  // frees after it, counted as vertex state while it runs, with a second array of values.
+  template <typename T, typename F>
+  void gather_rounds(VertexArray<T> values, uint32_t rounds, F f);
 
   // One pass of messages along the edges out of `frontier`; returns the vertices apply() activated.
   template <typename Program>
@@ -313,6 +321,8 @@ class Engine : public VertexArrays<Id, W> {
   template <typename Visit>
   void for_each_stored_arc(bool in, Visit visit);
   OrientedAdjacency<Id> oriented_lists();
+  template <typename T, typename F>
+  void gather_round(const NeighbourLists<Id>& lists, VertexArray<T> from, VertexArray<T> to, F& f);
 
   const Graph& g_;
   Adjacency<Id, W> adj_;
@@ -334,10 +344,12 @@ class Engine : public VertexArrays<Id, W> {
 static_assert(GraphEngine<Engine<uint32_t, NoWeight>>);
 static_assert(GraphEngine<Engine<uint64_t, double>>);
 static_assert(IntersectingEngine<Engine<uint32_t, NoWeight>>);
+static_assert(GatheringEngine<Engine<uint32_t, NoWeight>>);
 
 }  // namespace tg
 
 #include "engine/cpu/block_major.h"    // the definitions of the block-major passes
+#include "engine/cpu/gather_pass.h"    // the definition of the gather pass
 #include "engine/cpu/pass_frame.h"     // the definitions of a pass's frame
 #include "engine/cpu/triangle_pass.h"  // the definition of the triangle pass
 #include "engine/cpu/vertex_major.h"   // the definitions of the vertex-major passes
