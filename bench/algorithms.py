@@ -68,7 +68,8 @@ def grape_edge_list(name, work, undirected):
     """libgrape-lite's input: each edge once, no self-loops (sorted by sort -u, out of core)."""
     path = work / f"{name}-grape.el"
     if not path.exists():
-        swap = "$1 > $2 ? $2 \" \" $1 : $1 \" \" $2" if undirected else "$1 \" \" $2"
+        # (parenthesised: in awk, print a > b writes a to the file b)
+        swap = "($1 < $2 ? $1 \" \" $2 : $2 \" \" $1)" if undirected else "$1 \" \" $2"
         script = f"awk '$1 != $2 {{ print {swap} }}' {work / f'{name}.el'} | sort -u -S 1G -T {work} > {path}"
         run(["sh", "-c", script])
     return path

@@ -41,8 +41,8 @@ AlgorithmResult run_cdlp(Engine& engine, uint32_t rounds) {
   engine.gather_rounds(labels, rounds,
                        [](Id own, std::span<Id> near) { return most_frequent_label(own, near); });
   const auto widen = [] TG_HOST_DEVICE(Id label) { return static_cast<int64_t>(label); };
-  AlgorithmResult r = AlgorithmResult::of_vertices(engine.collect(labels, widen),
-                                                   {{"rounds", rounds}});
+  AlgorithmResult r =
+      AlgorithmResult::of_vertices(engine.collect(labels, widen), {{"rounds", rounds}});
   r.edges_traversed = engine.num_arcs() * rounds;
   return r;
 }

@@ -188,7 +188,7 @@ concept IntersectingEngine = GraphEngine<E> && requires(E& e) {
 // An engine that also gathers: gather_rounds(values, rounds, f) runs `rounds` synchronous rounds
 // of values[v] = f(values[v], the values at v's neighbours in the undirected view, one per arc
 // stored at v, self-loops left out, as a std::span f may reorder). Label propagation needs it;
-// the CPU engine offers it, others refuse that kernel by name.
+// the CPU engine and MPI ranks offer it; the device engine refuses that kernel by name.
 template <typename E>
 concept GatheringEngine = GraphEngine<E> && requires(E& e, VertexArray<typename E::VertexId> ids) {
   e.gather_rounds(ids, uint32_t{1}, engine_probe::Mode<typename E::VertexId>{});

@@ -316,7 +316,9 @@ inline constexpr auto kKernels = std::make_tuple(
                                    n * 8);
         },  // the labels; during the rounds the next round's and the gather pass's lists, then
             // the labels widened into the result
-        [](const GraphFile&, unsigned, bool) { return ExchangeState{}; },  // refused on ranks
+        [](const GraphFile&, unsigned, bool) {
+          return ExchangeState{};
+        },  // each round's labels gathered in place
         [](const GraphFile& f) {
           return cdlp_verifier_bytes(f.num_vertices(), f.num_arcs(), f.id_bytes());
         },

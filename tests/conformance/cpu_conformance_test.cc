@@ -85,9 +85,9 @@ TEST_P(CpuConformance, EveryKernelGivesTheReferenceAnswer) {
     return run(engine);
   };
   if (setup.wide_ids) {
-    conformance::expect_every_kernel_conforms<uint64_t, true>(setup.name, run_on);
+    conformance::expect_every_kernel_conforms<uint64_t, true, true>(setup.name, run_on);
   } else {
-    conformance::expect_every_kernel_conforms<uint32_t, true>(setup.name, run_on);
+    conformance::expect_every_kernel_conforms<uint32_t, true, true>(setup.name, run_on);
   }
 }
 

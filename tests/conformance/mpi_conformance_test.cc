@@ -70,8 +70,8 @@ class RankConformance : public ::testing::TestWithParam<RankSetup> {};
 TEST_P(RankConformance, EveryKernelGivesTheReferenceAnswer) {
   const RankSetup& setup = GetParam();
   using Ranks = DistEngine<uint32_t, NoWeight>;
-  conformance::expect_every_kernel_conforms<uint32_t,
-                                            IntersectingEngine<Ranks> && GatheringEngine<Ranks>>(
+  conformance::expect_every_kernel_conforms<uint32_t, IntersectingEngine<Ranks>,
+                                            GatheringEngine<Ranks>>(
       setup.name, [&](const auto& g, const auto& file, auto run) -> std::optional<AlgorithmResult> {
         constexpr bool kWeights =
             !std::is_same_v<typename std::decay_t<decltype(g)>::WeightType, NoWeight>;

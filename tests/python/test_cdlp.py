@@ -1,8 +1,8 @@
 """`tiergraph run cdlp`: label propagation as LDBC Graphalytics defines it, against the
 Graphalytics reference answer for p2p-Gnutella31 (exact), the definition computed here on every
 dataset (directed ones count in- and out-neighbours), the engine's own verifier, the rounds
-option, and agreement across threads, stores and block grids (its refusal on MPI ranks is tested
-with tc's, in test_triangles.py).
+option, and agreement across threads, stores and block grids (test_dist.py runs it on MPI
+ranks).
 """
 
 from __future__ import annotations

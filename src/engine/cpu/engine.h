@@ -163,6 +163,10 @@ class Engine : public VertexArrays<Id, W> {
   // frees after it, counted as vertex state while it runs, with a second array of values.
   template <typename T, typename F>
   void gather_rounds(VertexArray<T> values, uint32_t rounds, F f);
+  // The same over this engine's masters only, share(a) after each round making the array `a`
+  // whole (an MPI rank gathers the other ranks' slices of it; engine/mpi/dist_engine.h).
+  template <typename T, typename F, typename Share>
+  void gather_rounds(VertexArray<T> values, uint32_t rounds, F f, Share share);
 
   // One pass of messages along the edges out of `frontier`; returns the vertices apply() activated.
   template <typename Program>

@@ -25,11 +25,14 @@ class NeighbourLists {
     return (n + 1) * 8 + (directed ? 2 * arcs : arcs) * id_bytes;
   }
 
-  // for_arcs(in, f) calls f(u, v) for every stored arc of every vertex u: its out-arcs, or with
-  // `in` its in-arcs (a directed graph's), a vertex's arcs from one thread at a time.
+  // The lists of the vertices [first, end) (an MPI rank's masters; all n in one process).
+  // for_arcs(in, f) calls f(u, v) for every stored arc of every such vertex u: its out-arcs, or
+  // with `in` its in-arcs (a directed graph's), a vertex's arcs from one thread at a time.
   template <typename ForArcs>
-  NeighbourLists(uint64_t n, bool directed, ForArcs for_arcs) : first_(n + 1, 0) {
-    const auto count = [&](uint64_t u, uint64_t v) { first_[u + 1] += u != v; };
+  NeighbourLists(uint64_t first, uint64_t end, bool directed, ForArcs for_arcs)
+      : base_(first), first_(end - first + 1, 0) {
+    const uint64_t n = end - first;
+    const auto count = [&](uint64_t u, uint64_t v) { first_[u - base_ + 1] += u != v; };
     for_arcs(false, count);
     if (directed) for_arcs(true, count);
     for (uint64_t v = 0; v < n; ++v) first_[v + 1] += first_[v];
@@ -37,7 +40,7 @@ class NeighbourLists {
     // Filled through first_[v] as v's cursor, which then holds v's end, v + 1's start: shifted
     // back after.
     const auto fill = [&](uint64_t u, uint64_t v) {
-      if (u != v) ids_[first_[u]++] = static_cast<Id>(v);
+      if (u != v) ids_[first_[u - base_]++] = static_cast<Id>(v);
     };
     for_arcs(false, fill);
     if (directed) for_arcs(true, fill);
@@ -46,13 +49,14 @@ class NeighbourLists {
   }
 
   std::span<const Id> of(uint64_t v) const {
-    return {ids_.data() + first_[v], ids_.data() + first_[v + 1]};
+    return {ids_.data() + first_[v - base_], ids_.data() + first_[v - base_ + 1]};
   }
   uint64_t entries() const { return ids_.size(); }
   uint64_t bytes() const { return first_.size() * 8 + ids_.size() * sizeof(Id); }
 
  private:
-  std::vector<uint64_t> first_;  // v's list is ids_[first_[v], first_[v + 1])
+  uint64_t base_;                // the first vertex listed
+  std::vector<uint64_t> first_;  // v's list is ids_[first_[v - base_], first_[v - base_ + 1])
   std::vector<Id> ids_;
 };
 

@@ -71,15 +71,15 @@ inline auto Engine<Id, W>::neighbour_counts() -> VertexArray<int64_t> {
   return counts;
 }
 
-// visit(u, v) for every stored out-arc (with `in`: in-arc, of a directed graph) of every vertex,
-// a vertex's arcs from one thread. Over a fetching store, block by block as sample_pass reads
-// (first_arcs_by_blocks), a block leased at a time.
+// visit(u, v) for every stored out-arc (with `in`: in-arc, of a directed graph) of every master
+// (every vertex, in one process), a vertex's arcs from one thread. Over a fetching store, block by
+// block as sample_pass reads (first_arcs_by_blocks), a block leased at a time.
 template <typename Id, typename W>
 template <typename Visit>
 inline void Engine<Id, W>::for_each_stored_arc(bool in, Visit visit) {
   if (store_->zero_copy()) {
 #pragma omp parallel for schedule(dynamic, 1024)
-    for (uint64_t u = 0; u < g_.num_vertices(); ++u) {
+    for (uint64_t u = lo_; u < hi_; ++u) {
       if (in) {
         adj_.template for_in_until<false>(u, [&](Id v, W) {
           visit(u, v);

@@ -157,6 +157,19 @@ class DistEngine : public dist::RankVertices<Id, W> {
     pass([&] { local_.sample_pass(k, f); });
   }
 
+  // The gather pass (engine/cpu/gather_pass.h) over this rank's masters' neighbour lists, built
+  // from its rows; each round's values, whose masters' slices the ranks computed apart, are
+  // gathered whole on every rank (one in-place MPI_Allgatherv) before the next round reads any
+  // neighbour's.
+  template <typename T, typename F>
+  void gather_rounds(VertexArray<T> values, uint32_t rounds, F f) {
+    pass([&] {
+      local_.gather_rounds(values, rounds, f, [&](VertexArray<T> round) {
+        comm_.allgather_slices(round.data(), sizeof(T));
+      });
+    });
+  }
+
   template <typename Program>
   Set edge_pass(const Program& program, const Set& frontier, PassOptions<Id> options = {}) {
     return edge_pass_readying(program, frontier, options, dist::NoHook{});
@@ -278,6 +291,7 @@ class DistEngine : public dist::RankVertices<Id, W> {
 
 static_assert(GraphEngine<DistEngine<uint32_t, NoWeight>>);
 static_assert(GraphEngine<DistEngine<uint64_t, double>>);
+static_assert(GatheringEngine<DistEngine<uint32_t, NoWeight>>);
 
 }  // namespace tg
 
