@@ -149,7 +149,11 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
   plan.communication = r.communication_bytes;
   const uint64_t hot = plan.minimum();
 
-  // The blocks the algorithm's passes read, with the share of passes reading each.
+  // The blocks the algorithm's passes read, with the share of passes reading each. A pass that
+  // builds lists (the triangle and gather passes) reads every block of both grids twice instead:
+  // the share still ranks the blocks, the far bytes it expects are twice theirs.
+  const bool builds_lists = r.passes.triangles || r.passes.gathers;
+  const auto reads_per_pass = [builds_lists](double share) { return builds_lists ? 2.0 : share; };
   const double out_share =
       file.directed() ? r.passes.out_share : 1.0;  // one grid serves both directions
   const double in_share = file.directed() ? r.passes.in_share : 0.0;
@@ -319,7 +323,7 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
       plan.far_of_[b.slot] = 1;
       plan.far_bytes += b.bytes;
       ++plan.far_blocks;
-      plan.expected_far_bytes_per_pass += b.share * static_cast<double>(b.bytes);
+      plan.expected_far_bytes_per_pass += reads_per_pass(b.share) * static_cast<double>(b.bytes);
     }
   }
   plan.far_ratio = plan.edge_bytes
@@ -333,7 +337,12 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
                     r.algorithm, out_share > 0 ? "in" : "out"));
   }
   if (plan.any_far()) {
-    if (out_share > 0 && in_share > 0 && file.directed()) {
+    if (builds_lists) {
+      plan.reasons.push_back(fmt::format(
+          "{} builds its lists from {} in one pass, reading each block twice (to count, to fill), "
+          "then reads no block again: its blocks are ranked dense first",
+          r.algorithm, file.directed() ? "both grids" : "the graph's one grid (undirected)"));
+    } else if (out_share > 0 && in_share > 0 && file.directed()) {
       plan.reasons.push_back(fmt::format(
           "{} switches between push and pull: both grids are ranked alike, dense blocks first",
           r.algorithm));
@@ -348,10 +357,11 @@ TierPlan plan_tiers(const GraphFile& file, const PlanRequest& r) {
         "{} of {} blocks local ({}), {} far on the {} tier ({}): far ratio {:.3f}",
         plan.local_blocks, plan.local_blocks + plan.far_blocks, bytes_text(plan.local_bytes),
         plan.far_blocks, far_tier_name(r.far), bytes_text(plan.far_bytes), plan.far_ratio));
-    plan.reasons.push_back(
-        fmt::format("a pass is expected to read {} from the far tier (far blocks weighted by the "
-                    "share of passes reading their grid)",
-                    bytes_text(static_cast<uint64_t>(plan.expected_far_bytes_per_pass))));
+    plan.reasons.push_back(fmt::format(
+        "a pass is expected to read {} from the far tier ({})",
+        bytes_text(static_cast<uint64_t>(plan.expected_far_bytes_per_pass)),
+        builds_lists ? "every far block twice"
+                     : "far blocks weighted by the share of passes reading their grid"));
     if (fetching) {
       plan.reasons.push_back(fmt::format(
           "pipeline: {} buffers of {}, {} requests in flight, read in chunks of {} ({} profile)",

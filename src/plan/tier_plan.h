@@ -106,7 +106,8 @@ struct TierPlan {
   uint64_t chunk_bytes =
       0;  // the largest single transfer of a request (the rank tier splits by it)
   double expected_far_bytes_per_pass =
-      0;  // sum over far blocks of the share of passes reading them x their bytes
+      0;  // sum over far blocks of the share of passes reading them (2 for a pass building
+          // lists, which reads each twice) x their bytes
   std::string profile_source;
   std::vector<std::string> reasons;  // the decisions, in words
 

@@ -83,6 +83,22 @@ TEST(TierPlan, ABudgetsClassesFitAndAddUp) {
                    static_cast<double>(plan.far_bytes));  // one grid, read by every pass
 }
 
+// The triangle and gather passes read every block of both grids twice (to count, to fill their
+// lists) and then none again: the plan expects twice the far bytes and says so.
+TEST(TierPlan, ListBuildingPassesExpectEveryFarBlockReadTwice) {
+  const auto g = kronecker_graph(12, false, GeneratedWeights::kNone, 8, "plan-lists.tg");
+  for (const std::string algorithm : {"tc", "lcc", "cdlp"}) {
+    const auto plan = plan_tiers(*g, request(*g, algorithm, std::nullopt, 0.5));
+    ASSERT_GT(plan.far_bytes, 0u) << algorithm;
+    EXPECT_DOUBLE_EQ(plan.expected_far_bytes_per_pass, 2.0 * static_cast<double>(plan.far_bytes))
+        << algorithm;
+    const bool said = std::any_of(plan.reasons.begin(), plan.reasons.end(), [](const auto& s) {
+      return s.find("reading each block twice") != std::string::npos;
+    });
+    EXPECT_TRUE(said) << algorithm;
+  }
+}
+
 TEST(TierPlan, DenseBlocksStayLocalFirstAndNoFarBlockWouldFit) {
   const auto g = kronecker_graph(12, true, GeneratedWeights::kNone, 8, "plan-dense.tg");
   const auto plan = plan_tiers(*g, request(*g, "bfs", std::nullopt, 0.5));
