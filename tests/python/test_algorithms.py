@@ -196,6 +196,16 @@ def run_algo(tgb, algo, graph, tmp: Path, *opts, verify: bool = True, trials: in
     return r
 
 
+def assert_same_on_every_setup(tgb, algo, graph, tmp: Path, base: dict, variants, kind=int, what: str = ""):
+    """ALGO on GRAPH gives `base` (its numbers read as `kind`) with each variant's options (threads,
+    stores, far ratios) and on the graph reblocked into 8x8 blocks."""
+    for opts in variants:
+        assert run_algo(tgb, algo, graph, tmp, *opts).numbers(kind) == base, f"{algo} on {what} {opts}"
+    reblocked = tmp / "reblocked.tg"
+    h.check_ok(h.run_tg(tgb, "reblock", graph, "-o", reblocked, "--blocks", 8))
+    assert run_algo(tgb, algo, reblocked, tmp, "-t", 2).numbers(kind) == base, f"{algo} on {what} in 8x8 blocks"
+
+
 def assert_same(got: dict, want: dict, what: str, close=None):
     problems = h.first_mismatches(got, want, close)
     assert not problems, f"{what}:\n  " + "\n  ".join(problems)

@@ -20,7 +20,8 @@ if str(HERE) not in sys.path:
 
 import algo_helpers as h  # noqa: E402
 from checked_build import first_under_sanitizers  # noqa: E402
-from test_algorithms import DATASETS, dsdir, gen_dir, kron, run_algo, store, tgb  # noqa: E402,F401
+from test_algorithms import (DATASETS, assert_same_on_every_setup, dsdir, gen_dir, kron, run_algo,  # noqa: E402,F401
+                             store, tgb)
 
 
 def graphalytics_cdlp(g: h.RefGraph, rounds: int = 10) -> dict[int, int]:
@@ -79,8 +80,4 @@ def test_threads_stores_and_grids_agree(store, kron, tgb, tmp_path, which):
     assert len(set(base.values())) < len(base) / 2, "labels spread: most vertices joined a community"
     variants = [["-t", 4], ["-t", 2, "--store", "file"], ["-t", 2, "--store", "copying", "--store-buffers", 2],
                 ["-t", 2, "--far-ratio", 0.6]]
-    for opts in variants:
-        assert run_algo(tgb, "cdlp", graph, tmp_path, *opts).numbers(int) == base, f"cdlp on {which} {opts}"
-    reblocked = tmp_path / "reblocked.tg"
-    h.check_ok(h.run_tg(tgb, "reblock", graph, "-o", reblocked, "--blocks", 8))
-    assert run_algo(tgb, "cdlp", reblocked, tmp_path, "-t", 2).numbers(int) == base, f"cdlp on {which} in 8x8"
+    assert_same_on_every_setup(tgb, "cdlp", graph, tmp_path, base, variants, int, which)

@@ -19,7 +19,8 @@ if str(HERE) not in sys.path:
 
 import algo_helpers as h  # noqa: E402
 from checked_build import first_under_sanitizers  # noqa: E402
-from test_algorithms import DATASETS, dsdir, gen_dir, kron, run_algo, store, tgb  # noqa: E402,F401
+from test_algorithms import (DATASETS, assert_same_on_every_setup, dsdir, gen_dir, kron, run_algo,  # noqa: E402,F401
+                             store, tgb)
 
 
 def graphalytics_lcc(g: h.RefGraph) -> dict[int, float]:
@@ -71,9 +72,6 @@ def test_threads_stores_and_grids_agree(store, kron, tgb, tmp_path, which):
     graph = kron["plain"] if which == "kron" else store.graph(which)
     base = run_algo(tgb, "lcc", graph, tmp_path, "-t", 1).numbers(float)
     assert any(x > 0 for x in base.values())
-    for opts in (["-t", 4], ["-t", 2, "--store", "file"], ["-t", 2, "--store", "copying", "--store-buffers", 2]):
-        assert run_algo(tgb, "lcc", graph, tmp_path, *opts).numbers(float) == base, f"lcc on {which} {opts}"
-    reblocked = tmp_path / "reblocked.tg"
-    h.check_ok(h.run_tg(tgb, "reblock", graph, "-o", reblocked, "--blocks", 8))
-    assert run_algo(tgb, "lcc", reblocked, tmp_path, "-t", 2).numbers(float) == base, f"lcc on {which} in 8x8"
+    variants = [["-t", 4], ["-t", 2, "--store", "file"], ["-t", 2, "--store", "copying", "--store-buffers", 2]]
+    assert_same_on_every_setup(tgb, "lcc", graph, tmp_path, base, variants, float, which)
 

@@ -20,7 +20,8 @@ if str(HERE) not in sys.path:
 
 import algo_helpers as h  # noqa: E402
 from checked_build import first_under_sanitizers  # noqa: E402
-from test_algorithms import DATASETS, dsdir, gen_dir, kron, run_algo, store, tgb  # noqa: E402,F401
+from test_algorithms import (DATASETS, assert_same_on_every_setup, dsdir, gen_dir, kron, run_algo,  # noqa: E402,F401
+                             store, tgb)
 
 
 def oracle_triangles(g: h.RefGraph) -> dict[int, int]:
@@ -49,11 +50,7 @@ def test_threads_schedules_stores_and_grids_agree(store, kron, tgb, tmp_path, wh
     variants = [["-t", 4], ["-t", 2, "--schedule", "block"], ["-t", 2, "--store", "file"],
                 ["-t", 2, "--store", "copying", "--store-order", "shuffled", "--store-buffers", 64],
                 ["-t", 2, "--far-ratio", 0.6]]
-    for opts in variants:
-        assert run_algo(tgb, "tc", graph, tmp_path, *opts).numbers(int) == base, f"tc on {which} {opts}"
-    reblocked = tmp_path / "reblocked.tg"
-    h.check_ok(h.run_tg(tgb, "reblock", graph, "-o", reblocked, "--blocks", 8))
-    assert run_algo(tgb, "tc", reblocked, tmp_path, "-t", 2).numbers(int) == base, f"tc on {which} in 8x8 blocks"
+    assert_same_on_every_setup(tgb, "tc", graph, tmp_path, base, variants, int, which)
 
 
 def test_json_reports_the_total(store, tgb, tmp_path):
