@@ -176,7 +176,7 @@ concept GraphEngine = requires(E& e, const typename E::Set& set,
 // the graph's undirected view and returns a vertex array of each vertex's sum of the shares f
 // gave its corner (engine/triangles.h); neighbour_counts() returns each vertex's neighbours in
 // that view, itself excluded. Triangle counting and the clustering coefficient need them; the
-// CPU engine offers them, others refuse those kernels by name.
+// CPU engine and MPI ranks offer them; the device engine refuses those kernels by name.
 template <typename E>
 concept IntersectingEngine = GraphEngine<E> && requires(E& e) {
   {

@@ -182,6 +182,47 @@ void Comm::allreduce(void* values, size_t count_of, Scalar type, ReduceOp op) {
        .communication_seconds = t.seconds()});
 }
 
+namespace {
+constexpr int kShiftTag = 0x7467;        // a shift's messages ("tg")
+constexpr size_t kShiftPiece = 1 << 30;  // bytes a message of a shift carries at most
+}  // namespace
+
+uint64_t Comm::shift_size(uint64_t mine, int to, int from) {
+  uint64_t theirs = 0;
+  check(MPI_Sendrecv(&mine, 1, MPI_UINT64_T, to, kShiftTag, &theirs, 1, MPI_UINT64_T, from,
+                     kShiftTag, mpi::compute(), MPI_STATUS_IGNORE),
+        "MPI_Sendrecv");
+  return theirs;
+}
+
+// Every piece posted at once, received and sent; each side knows both sizes, so both count the
+// same pieces in each direction.
+void Comm::shift_bytes(const void* send, size_t send_bytes, int to, void* receive,
+                       size_t receive_bytes, int from) {
+  Timer t;
+  std::vector<MPI_Request> requests;
+  for (size_t at = 0; at < receive_bytes; at += kShiftPiece) {
+    requests.emplace_back();
+    check(MPI_Irecv(static_cast<std::byte*>(receive) + at,
+                    static_cast<int>(std::min(kShiftPiece, receive_bytes - at)), MPI_BYTE, from,
+                    kShiftTag, mpi::compute(), &requests.back()),
+          "MPI_Irecv");
+  }
+  uint64_t messages = 0;
+  for (size_t at = 0; at < send_bytes; at += kShiftPiece, ++messages) {
+    requests.emplace_back();
+    check(MPI_Isend(static_cast<const std::byte*>(send) + at,
+                    static_cast<int>(std::min(kShiftPiece, send_bytes - at)), MPI_BYTE, to,
+                    kShiftTag, mpi::compute(), &requests.back()),
+          "MPI_Isend");
+  }
+  check(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE),
+        "MPI_Waitall");
+  add({.bytes_sent = to == rank_ ? 0 : send_bytes,
+       .messages = to == rank_ ? 0 : messages,
+       .communication_seconds = t.seconds()});
+}
+
 std::vector<std::byte> Comm::exchange(const std::byte* send, size_t stride,
                                       const std::vector<size_t>& counts, bool more, bool& any_more,
                                       std::vector<size_t>& from) {

@@ -69,6 +69,15 @@ class Comm {
   std::vector<std::byte> exchange(const std::byte* send, size_t stride,
                                   const std::vector<size_t>& counts, bool more, bool& any_more,
                                   std::vector<size_t>& from);
+  // One step of a shift among the ranks (each rank names its own partners, and every rank
+  // calls it): sends `mine` to rank `to` and returns in `theirs`, resized, what rank `from` sent
+  // here. Large arrays travel in pieces of at most 1 GiB (MPI's int counts).
+  template <typename T>
+  void shift(const std::vector<T>& mine, int to, std::vector<T>& theirs, int from) {
+    theirs.resize(shift_size(mine.size(), to, from));
+    shift_bytes(mine.data(), mine.size() * sizeof(T), to, theirs.data(), theirs.size() * sizeof(T),
+                from);
+  }
   // The largest communication buffers this rank has held (bytes), as callers note them.
   void note_buffer(uint64_t bytes) { peak_buffer_bytes_ = std::max(peak_buffer_bytes_, bytes); }
   uint64_t peak_buffer_bytes() const { return peak_buffer_bytes_; }
@@ -82,6 +91,10 @@ class Comm {
   void add(const CommCounters& c);
 
  private:
+  uint64_t shift_size(uint64_t mine, int to, int from);
+  void shift_bytes(const void* send, size_t send_bytes, int to, void* receive, size_t receive_bytes,
+                   int from);
+
   std::vector<uint64_t> bounds_;
   int rank_ = 0, size_ = 1;
   CommCounters since_{}, total_{};

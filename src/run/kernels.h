@@ -169,8 +169,8 @@ constexpr auto on_pass(std::string_view name, Run run) {
       return run(e, a);
     } else {
       fail(
-          "{} needs {}, which the CPU engine of one process offers; MPI ranks and the device "
-          "engine do not yet",
+          "{} needs {}, which the CPU engine and MPI ranks offer; the device engine does not "
+          "yet",
           name, Pass::kName);
     }
   };
@@ -285,7 +285,9 @@ inline constexpr auto kKernels = std::make_tuple(
                  OrientedAdjacency<uint32_t>::pass_bytes_bound(f.num_vertices(), f.num_arcs(),
                                                                f.directed(), id);
         },  // the count through each vertex; the triangle pass's lists and sums
-        [](const GraphFile&, unsigned, bool) { return ExchangeState{}; },  // refused on ranks
+        [](const GraphFile&, unsigned, bool) {
+          return ExchangeState{};
+        },  // a peer's lists, held beside a rank's own: within the pass's bound above
         [](const GraphFile& f) {
           return tc_verifier_bytes(f.num_vertices(), f.num_arcs(), f.id_bytes());
         },
@@ -299,7 +301,9 @@ inline constexpr auto kKernels = std::make_tuple(
                                                                f.directed(), id);
         },  // neighbour counts, arcs among them; the triangle pass's lists and sums (then the
             // coefficients, once the pass has freed them)
-        [](const GraphFile&, unsigned, bool) { return ExchangeState{}; },  // refused on ranks
+        [](const GraphFile&, unsigned, bool) {
+          return ExchangeState{};
+        },  // a peer's lists, held beside a rank's own: within the pass's bound above
         [](const GraphFile& f) {
           return lcc_verifier_bytes(f.num_vertices(), f.num_arcs(), f.id_bytes());
         },

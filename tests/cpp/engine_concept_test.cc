@@ -53,6 +53,8 @@ static_assert(GraphEngine<Unchanged>);
 static_assert(GraphEngine<Engine<uint64_t, float>>);
 #if TG_HAVE_MPI
 static_assert(GraphEngine<DistEngine<uint32_t, int64_t>>);
+static_assert(IntersectingEngine<DistEngine<uint32_t, int64_t>>);
+static_assert(GatheringEngine<DistEngine<uint32_t, int64_t>>);
 #endif
 static_assert(!GraphEngine<WithoutSamplePass>);
 static_assert(!GraphEngine<EdgePassOfAnotherShape>);

@@ -13,6 +13,8 @@
 #include <span>
 
 #include "algorithms/sources.h"
+#include "engine/cpu/degree_ranking.h"
+#include "engine/mpi/master_lists.h"
 #include "run/kernels.h"
 #include "store/copying_store.h"
 #include "test_graphs.h"
@@ -245,6 +247,34 @@ TEST_P(EngineTest, GatherRoundsSeeEachArcAtBothEnds) {
   omp_set_num_threads(2);
 }
 
+// Every triple of a small graph tried: its triangles (in the undirected view, corners sorted),
+// how many each vertex is on, and the arcs stored between any two vertices.
+struct TrianglesOfTriples {
+  template <typename Graph>
+  explicit TrianglesOfTriples(const Graph& g) : n(g.num_vertices()), arc(n * n, 0), at(n, 0) {
+    g.for_each_arc([&](uint64_t u, uint64_t v, auto) { arc[u * n + v] = 1; });
+    for (uint64_t a = 0; a < n; ++a)
+      for (uint64_t b = a + 1; b < n; ++b)
+        for (uint64_t c = b + 1; c < n && between(a, b); ++c)
+          if (between(a, c) && between(b, c)) {
+            want.push_back({a, b, c});
+            for (uint64_t x : {a, b, c}) ++at[x];
+          }
+  }
+  uint8_t between(uint64_t a, uint64_t b) const {
+    return static_cast<uint8_t>(arc[a * n + b] * kArcForward + arc[b * n + a] * kArcBackward);
+  }
+  int64_t neighbours(uint64_t x) const {
+    int64_t k = 0;
+    for (uint64_t y = 0; y < n; ++y) k += y != x && between(x, y) != 0;
+    return k;
+  }
+  uint64_t n;
+  std::vector<uint8_t> arc;
+  std::vector<std::array<uint64_t, 3>> want;
+  std::vector<int64_t> at;
+};
+
 // The triangle pass against every triple of a small graph: each triangle of the undirected view
 // once, with the arcs the file stores between each pair of its corners, and each corner's share
 // added to its vertex, on each grid and thread count, over the mapped file and over a copying
@@ -261,20 +291,10 @@ TEST_P(EngineTest, TriangleSumsSeeEachTriangleOnceWithItsArcs) {
     with_unweighted_view(file, [&](const auto& g) {
       using Id = typename std::decay_t<decltype(g)>::IdType;
       const uint64_t n = g.num_vertices();
-      std::vector<uint8_t> arc(n * n, 0);
-      g.for_each_arc([&](uint64_t u, uint64_t v, auto) { arc[u * n + v] = 1; });
-      auto between = [&](uint64_t a, uint64_t b) {
-        return static_cast<uint8_t>(arc[a * n + b] * kArcForward + arc[b * n + a] * kArcBackward);
-      };
-      std::vector<std::array<uint64_t, 3>> want;
-      std::vector<int64_t> triangles_at(n, 0);
-      for (uint64_t a = 0; a < n; ++a)
-        for (uint64_t b = a + 1; b < n; ++b)
-          for (uint64_t c = b + 1; c < n && between(a, b); ++c)
-            if (between(a, c) && between(b, c)) {
-              want.push_back({a, b, c});
-              for (uint64_t x : {a, b, c}) ++triangles_at[x];
-            }
+      const TrianglesOfTriples triples(g);
+      const auto& want = triples.want;
+      const auto& triangles_at = triples.at;
+      const auto between = [&](uint64_t a, uint64_t b) { return triples.between(a, b); };
       ASSERT_GT(want.size(), 100u);
       for (int threads : {1, 2, 4}) {
         for (bool copying : {false, true}) {
@@ -308,17 +328,71 @@ TEST_P(EngineTest, TriangleSumsSeeEachTriangleOnceWithItsArcs) {
           }
           EXPECT_EQ(total, static_cast<int64_t>(want.size()) * 1001001) << where;
           const std::vector<int64_t> neighbours = engine.collect(engine.neighbour_counts());
-          for (uint64_t x = 0; x < n; ++x) {
-            int64_t k = 0;
-            for (uint64_t y = 0; y < n; ++y) k += y != x && between(x, y) != 0;
-            EXPECT_EQ(neighbours[x], k) << where << " vertex " << x;
-          }
+          for (uint64_t x = 0; x < n; ++x)
+            EXPECT_EQ(neighbours[x], triples.neighbours(x)) << where << " vertex " << x;
           EXPECT_EQ(engine.memory().vertex_state, 0u) << "the pass's lists are freed";
         }
       }
     });
   }
   omp_set_num_threads(2);
+}
+
+// The MPI ranks' triangle pass (engine/mpi/master_lists.h), its arithmetic without MPI: the
+// vertices split into three ranges, each range's lists built by an engine mastering it (from
+// its rows only, over a copying store of two buffers), each pair of ranges' lists merged as the
+// ranks' shifts pair them. Every triangle once, its arcs, each corner's share; the neighbour
+// counts summed over the ranges.
+TEST_P(EngineTest, MasterListsOfSplitRangesSeeEachTriangleOnce) {
+  const std::string tag = GetParam() ? "u" : "d";
+  for (const auto& file : {kronecker_graph(8, GetParam(), GeneratedWeights::kNone, 4, "mtk" + tag),
+                           uniform_graph(8, GetParam(), 1, "mtu" + tag)}) {
+    with_unweighted_view(file, [&](const auto& g) {
+      using Id = typename std::decay_t<decltype(g)>::IdType;
+      const uint64_t n = g.num_vertices();
+      const TrianglesOfTriples triples(g);
+      ASSERT_GT(triples.want.size(), 100u);
+      const DegreeRanking<Id> ranking(
+          n, [&](uint64_t v) { return g.out_degree(v) + (g.directed() ? g.in_degree(v) : 0); });
+      ASSERT_EQ(n, 256u);
+      const std::array<uint64_t, 4> bounds{0, 64, 192, n};  // uneven, in whole bitmap words
+      std::vector<MasterLists<Id>> lists;
+      for (size_t r = 0; r < 3; ++r) {
+        CopyingStore store(file, {.buffers = 2});
+        Engine engine(g, EngineOptions{.store = &store, .owned = {bounds[r], bounds[r + 1]}});
+        lists.push_back(MasterLists<Id>::build(
+            bounds[r], bounds[r + 1], g.directed(), ranking,
+            [&](bool in, auto visit) { engine.for_each_stored_arc(in, visit); }));
+      }
+      std::vector<std::array<uint64_t, 3>> got;
+      std::vector<int64_t> sums(n, 0), neighbours(n, 0);
+      for (const auto& near : lists) {
+        add_neighbour_counts(near, ranking, neighbours.data());
+        for (const auto& far : lists) {
+          add_triangles(
+              near, far, ranking,
+              [&](const Triangle<Id>& t) {
+                EXPECT_EQ(t.uv, triples.between(t.u, t.v)) << t.u << " " << t.v;
+                EXPECT_EQ(t.uw, triples.between(t.u, t.w)) << t.u << " " << t.w;
+                EXPECT_EQ(t.vw, triples.between(t.v, t.w)) << t.v << " " << t.w;
+                std::array<uint64_t, 3> c{t.u, t.v, t.w};
+                std::sort(c.begin(), c.end());
+#pragma omp critical
+                got.push_back(c);
+                return CornerShares{1, 1000, 1000000};
+              },
+              sums.data());
+        }
+      }
+      std::sort(got.begin(), got.end());
+      EXPECT_EQ(got, triples.want);
+      for (uint64_t x = 0; x < n; ++x) {
+        const int64_t s = sums[x];
+        EXPECT_EQ(s % 1000 + s / 1000 % 1000 + s / 1000000, triples.at[x]) << "vertex " << x;
+        EXPECT_EQ(neighbours[x], triples.neighbours(x)) << "vertex " << x;
+      }
+    });
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(DirectedAndUndirected, EngineTest, ::testing::Bool());

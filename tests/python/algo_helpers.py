@@ -32,6 +32,16 @@ def run_tg(binary, *args, timeout: float = 300) -> subprocess.CompletedProcess:
     return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=env)
 
 
+def run_tg_on_ranks(binary, ranks: int, *args, timeout: float = 300) -> subprocess.CompletedProcess:
+    """Runs `tiergraph -q ARGS...` on RANKS MPI ranks of this machine (Open MPI's mpirun)."""
+    env = dict(os.environ)
+    env.setdefault("OMP_WAIT_POLICY", "passive")
+    env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"  # MPI's own allocations
+    argv = ["mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none", "-np", str(ranks),
+            "-x", "ASAN_OPTIONS", "-x", "OMP_WAIT_POLICY", str(binary), "-q", *map(str, args)]
+    return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=env)
+
+
 def describe(proc: subprocess.CompletedProcess) -> str:
     return (f"command: {' '.join(proc.args)}\nrc={proc.returncode}\nstdout:\n{proc.stdout[-3000:]}\n"
             f"stderr:\n{proc.stderr[-3000:]}")

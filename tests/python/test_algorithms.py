@@ -176,9 +176,10 @@ class Run:
 _counter = [0]
 
 
-def run_algo(tgb, algo, graph, tmp: Path, *opts, verify: bool = True, trials: int | None = None) -> Run:
-    """Runs ALGO on GRAPH writing a TSV; checks success and (with verify) that every trial says
-    'Verification: PASS'."""
+def run_algo(tgb, algo, graph, tmp: Path, *opts, verify: bool = True, trials: int | None = None,
+             ranks: int | None = None) -> Run:
+    """Runs ALGO on GRAPH writing a TSV (in one process, or on RANKS MPI ranks); checks success and
+    (with verify) that every trial says 'Verification: PASS'."""
     _counter[0] += 1
     out = tmp / f"{algo}-{_counter[0]}.tsv"
     args = ["run", algo, graph, "-o", out, *opts]
@@ -186,7 +187,7 @@ def run_algo(tgb, algo, graph, tmp: Path, *opts, verify: bool = True, trials: in
         args.append("--verify")
     if trials is not None:
         args += ["-n", trials]
-    proc = h.check_ok(h.run_tg(tgb, *args))
+    proc = h.check_ok(h.run_tg(tgb, *args) if ranks is None else h.run_tg_on_ranks(tgb, ranks, *args))
     r = Run(proc, out)
     if verify:
         verdicts = r.summary.get("Verification", [])

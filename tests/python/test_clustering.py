@@ -1,13 +1,13 @@
 """`tiergraph run lcc`: the local clustering coefficient as LDBC Graphalytics defines it, against
 the Graphalytics reference answer for p2p-Gnutella31 (to its printed precision), networkx's
 clustering() on every undirected dataset (the same doubles), the definition computed here for
-directed ones, and agreement across threads, stores and block grids (its refusal on MPI ranks is
-tested with tc's, in test_triangles.py).
+directed ones, and agreement across threads, stores and block grids; on MPI ranks too.
 """
 
 from __future__ import annotations
 
 import lzma
+import shutil
 import sys
 from pathlib import Path
 
@@ -46,8 +46,9 @@ def graphalytics_lcc(g: h.RefGraph) -> dict[int, float]:
     return out
 
 
-def test_p2p31_matches_the_graphalytics_reference(store, tgb, dsdir, tmp_path):
-    r = run_algo(tgb, "lcc", store.graph("p2p-s"), tmp_path, "-t", 2)
+@pytest.mark.parametrize("ranks", [None, 3] if shutil.which("mpirun") else [None])
+def test_p2p31_matches_the_graphalytics_reference(store, tgb, dsdir, tmp_path, ranks):
+    r = run_algo(tgb, "lcc", store.graph("p2p-s"), tmp_path, "-t", 2 if ranks is None else 1, ranks=ranks)
     with lzma.open(dsdir / "grape-p2p31" / "p2p-31-LCC.xz", "rt") as f:
         want = dict(line.split() for line in f)
     got = r.numbers(float)

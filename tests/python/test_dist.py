@@ -109,26 +109,33 @@ def test_ranks_read_a_fine_grid_block_major_with_the_one_rank_answer(tg, tg_bin,
         assert edge_passes and all(p["schedule"] == "block" for p in edge_passes), [p["schedule"] for p in passes]
 
 
-# Label propagation's gather pass: each rank lists its masters' neighbours from its rows, each
-# round's labels are gathered whole on every rank; no exchange or direction enters it. Over the
-# mapped file, a fine grid read block by block, and a copying store of two buffers a rank.
+# The passes that build lists from a rank's rows: label propagation's gather pass (each round's
+# labels gathered whole on every rank) and the triangle pass of tc and lcc (each rank's masters'
+# degree-ordered lists passed round the ranks); no exchange or direction enters them. Over the
+# mapped file, a fine grid read block by block, and a copying store of two buffers a rank;
+# directed graphs (arcs both ways between a pair, one list entry) and undirected, ranked by
+# degree (Kronecker) and not (the road).
 @pytest.mark.parametrize("dataset", MATRIX_GRAPHS + ["fine"])
-def test_label_propagation_on_ranks_gives_the_one_rank_answer(tg, tg_bin, graphs, dataset, tmp):
+@pytest.mark.parametrize("algorithm", ["tc", "lcc", "cdlp"])
+def test_list_building_kernels_on_ranks_give_the_one_rank_answer(tg, tg_bin, graphs, dataset, algorithm, tmp):
     graph = graphs.get(dataset)
     if dataset == "fine":
         graph = tmp / "fine.tg"
         tg.run("generate", "-g", "12", "--seed", "5", "--blocks", "8", "-o", graph, check=True)
     reference = tmp / "reference.npy"
-    tg.run("run", "cdlp", graph, "-o", reference, check=True)
+    tg.run("run", algorithm, graph, "-o", reference, check=True)
     want = np.load(reference)
-    assert len(np.unique(want["value"])) < len(want), "some labels spread"
-    for ranks in (1, 2, 4):
-        for store in ([], ["--store", "copying", "--store-buffers", "2"]):
-            out = tmp / f"ranks{ranks}-{len(store)}.npy"
-            res = mpirun(tg_bin, ranks, "run", "cdlp", graph, "-v", "-o", out, *store)
-            assert res.returncode == 0, res.stderr
-            assert "Verification: PASS" in res.stdout
-            assert_same_answer(np.load(out), want, "cdlp", f"{ranks} ranks {store}")
+    if algorithm == "cdlp":
+        assert len(np.unique(want["value"])) < len(want), "some labels spread"
+    else:
+        assert np.count_nonzero(want["value"]) > 0, "some vertex is on a triangle"
+    copying = ["--store", "copying", "--store-buffers", "2"]
+    for ranks, store in ((1, []), (2, copying), (4, []), (4, copying)):
+        out = tmp / f"ranks{ranks}-{len(store)}.npy"
+        res = mpirun(tg_bin, ranks, "run", algorithm, graph, "-v", "-o", out, *store)
+        assert res.returncode == 0, res.stderr
+        assert "Verification: PASS" in res.stdout
+        assert_same_answer(np.load(out), want, algorithm, f"{ranks} ranks {store}")
 
 
 # Under the sanitizers only shared memory: the UCX rows test Open MPI's transports (the slowest

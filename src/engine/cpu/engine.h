@@ -249,6 +249,12 @@ class Engine : public VertexArrays<Id, W> {
   bool claim(Id v) { return claimed_.set_atomic(v); }
   void unclaim(Id v) { claimed_.clear(v); }  // a vertex handed to another rank's apply
 
+  // visit(u, v) for every stored out-arc (with `in`: in-arc, of a directed graph) of every
+  // master, a vertex's arcs from one thread (engine/cpu/triangle_pass.h): the lists the triangle
+  // and gather passes build are built from it, here and on MPI ranks.
+  template <typename Visit>
+  void for_each_stored_arc(bool in, Visit visit);
+
   // The direction a pass of `program` over `frontier` takes (the same on every rank: it looks at
   // the frontier's job-wide counts only).
   template <typename Program>
@@ -322,8 +328,6 @@ class Engine : public VertexArrays<Id, W> {
   template <typename F>
   void first_arcs_by_blocks(uint32_t k, bool in, F& f);
   static constexpr uint32_t kEveryArc = UINT32_MAX;
-  template <typename Visit>
-  void for_each_stored_arc(bool in, Visit visit);
   OrientedAdjacency<Id> oriented_lists();
   template <typename T, typename F>
   void gather_round(const NeighbourLists<Id>& lists, VertexArray<T> from, VertexArray<T> to, F& f);

@@ -1,6 +1,6 @@
 // The triangle pass's graph: the undirected view with each edge kept once, at its end of lower
 // rank, where ranks number the vertices by degree (then id) when degrees are skewed, and are
-// the ids when not (worth_ranking). Lists are indexed by rank and hold
+// the ids when not (degree_ranking.h). Lists are indexed by rank and hold
 // ranks, sorted. Every triangle r < s < t is then found once: at r, for each s on r's list, as
 // each t on both s's list and the part of r's list past s (the two merged). As in GAPBS's
 // relabelled count: a hub's list holds only vertices of higher degree than its own, so no list is
@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/cpu/degree_ranking.h"
 #include "engine/triangles.h"
 
 namespace tg {
@@ -46,8 +47,7 @@ class OrientedAdjacency {
   // degree(v) ranks the vertices.
   template <typename Degree, typename ForArcs>
   OrientedAdjacency(uint64_t n, bool directed, Degree degree, ForArcs for_arcs)
-      : n_(n), directed_(directed), ranked_(worth_ranking(degree)), first_(n_ + 1, 0) {
-    if (ranked_) rank_by_degree(degree);
+      : n_(n), directed_(directed), ranking_(n, degree), first_(n_ + 1, 0) {
     const auto kept = [&](uint64_t u, uint64_t v) { return rank(v) > rank(u); };
     // Each list's length (a directed graph's before merging), then its place.
     const auto count = [&](uint64_t u, uint64_t v) { first_[rank(u) + 1] += kept(u, v); };
@@ -80,13 +80,13 @@ class OrientedAdjacency {
     for (uint64_t r = 0; r < n_; ++r) {
       Id* list = ids_.data() + first_[r];
       const uint64_t length = first_[r + 1] - first_[r];
-      if (ranked_ || !std::is_sorted(list, list + length)) std::sort(list, list + length);
+      if (ranked() || !std::is_sorted(list, list + length)) std::sort(list, list + length);
     }
   }
 
   uint64_t bytes() const {
-    return (rank_of_.size() + vertex_of_.size() + ids_.size()) * sizeof(Id) + first_.size() * 8 +
-           arcs_.size() + end_.size() * 8;
+    return ranking_.bytes() + ids_.size() * sizeof(Id) + first_.size() * 8 + arcs_.size() +
+           end_.size() * 8;
   }
   uint64_t entries() const { return ids_.size(); }
 
@@ -161,44 +161,11 @@ class OrientedAdjacency {
   }
 
   // Whether the lists are by degree rank (else by id: rank and vertex are one).
-  bool ranked() const { return ranked_; }
-  Id rank(uint64_t v) const { return ranked_ ? rank_of_[v] : static_cast<Id>(v); }
-  Id vertex_of(uint64_t r) const { return ranked_ ? vertex_of_[r] : static_cast<Id>(r); }
+  bool ranked() const { return ranking_.ranked(); }
+  Id rank(uint64_t v) const { return ranking_.rank(v); }
+  Id vertex_of(uint64_t r) const { return ranking_.vertex_of(r); }
 
  private:
-  // Ranking pays where degrees are skewed (hubs' lists then hold only other hubs). Where no
-  // degree is far above the mean (road networks, uniform random graphs) ids order the corners
-  // as well, and the ranks' arrays, the lists' sorting and the mapping of the sums back are
-  // saved: road-pace-NE took 0.089 s ranked against GAPBS's 0.023 s.
-  template <typename Degree>
-  bool worth_ranking(Degree degree) const {
-    uint64_t most = 0, total = 0;
-#pragma omp parallel for reduction(max : most) reduction(+ : total)
-    for (uint64_t v = 0; v < n_; ++v) {
-      const uint64_t d = degree(v);
-      most = std::max<uint64_t>(most, d);
-      total += d;
-    }
-    return n_ > 0 && static_cast<double>(most) > 8.0 * std::max(1.0, double(total) / double(n_));
-  }
-
-  // Ranks by degree, ties by id: a counting sort on the degree (stable, so ids stay in order).
-  template <typename Degree>
-  void rank_by_degree(Degree degree) {
-    rank_of_.resize(n_);
-    vertex_of_.resize(n_);
-    uint64_t most = 0;
-    for (uint64_t v = 0; v < n_; ++v) most = std::max<uint64_t>(most, degree(v));
-    std::vector<uint64_t> start(most + 2, 0);
-    for (uint64_t v = 0; v < n_; ++v) ++start[degree(v) + 1];
-    for (uint64_t d = 0; d <= most; ++d) start[d + 1] += start[d];
-    for (uint64_t v = 0; v < n_; ++v) {
-      const uint64_t r = start[degree(v)]++;
-      rank_of_[v] = static_cast<Id>(r);
-      vertex_of_[r] = static_cast<Id>(v);
-    }
-  }
-
   // A directed vertex's list holds its out-entries, then its in-entries: one sorted list, the
   // two entries of a pair joined by arcs both ways merged into one.
   void merge_lists() {
@@ -230,12 +197,11 @@ class OrientedAdjacency {
 
   uint64_t n_;
   bool directed_;
-  bool ranked_;
-  std::vector<Id> rank_of_, vertex_of_;  // ranked: a vertex's rank, a rank's vertex
-  std::vector<uint64_t> first_;          // by rank: where its list starts
-  std::vector<Id> ids_;                  // the lists' entries: ranks
-  std::vector<uint8_t> arcs_;            // directed: ArcsBetween the list's owner and each entry
-  std::vector<uint64_t> end_;            // directed: by rank, where its list ends after merging
+  DegreeRanking<Id> ranking_;
+  std::vector<uint64_t> first_;  // by rank: where its list starts
+  std::vector<Id> ids_;          // the lists' entries: ranks
+  std::vector<uint8_t> arcs_;    // directed: ArcsBetween the list's owner and each entry
+  std::vector<uint64_t> end_;    // directed: by rank, where its list ends after merging
 };
 
 }  // namespace tg

@@ -47,6 +47,7 @@
 //   replicas.h       the vertex arrays' standing across ranks, and the syncs after vertex passes.
 //   push_exchange.h  push, whole or in slices with stealing, and its three exchanges
 //                    (out-of-class members).
+//   triangle_ring.h, master_lists.h  the triangle pass: each rank's masters' lists, passed round.
 //   sliced_push.h    a push pass's combine phase slice by slice, over the rank's CPU engine.
 //   ring.h, inbox.h, steal.h  the rings, the accumulate inboxes, the task board (one-sided).
 //   ops.h            the combine operators' MPI operations and datatypes.
@@ -66,9 +67,11 @@
 #include <vector>
 
 #include "engine/concept.h"
+#include "engine/cpu/degree_ranking.h"
 #include "engine/cpu/engine.h"
 #include "engine/mpi/dist_types.h"
 #include "engine/mpi/inbox.h"
+#include "engine/mpi/master_lists.h"
 #include "engine/mpi/ops.h"
 #include "engine/mpi/rank_vertices.h"
 #include "engine/mpi/replicas.h"
@@ -170,6 +173,12 @@ class DistEngine : public dist::RankVertices<Id, W> {
     });
   }
 
+  // The triangle pass over the ranks' lists, passed round (engine/mpi/triangle_ring.h): the
+  // same sums as one process's, whole on every rank.
+  template <typename F>
+  VertexArray<int64_t> triangle_sums(F f);
+  VertexArray<int64_t> neighbour_counts();
+
   template <typename Program>
   Set edge_pass(const Program& program, const Set& frontier, PassOptions<Id> options = {}) {
     return edge_pass_readying(program, frontier, options, dist::NoHook{});
@@ -227,6 +236,11 @@ class DistEngine : public dist::RankVertices<Id, W> {
     return s.kind() == Set::Kind::kAll ? local_.end_owned() - local_.first_owned()
                                        : s.list().size();
   }
+
+  // The triangle pass's ranking (every rank's the same) and this rank's lists
+  // (engine/mpi/triangle_ring.h).
+  DegreeRanking<Id> degree_ranking() const;
+  MasterLists<Id> master_lists(const DegreeRanking<Id>& ranking);
 
   // Push and the exchanges that carry its updates (engine/mpi/push_exchange.h).
   template <typename Program, typename Ready>
@@ -292,8 +306,10 @@ class DistEngine : public dist::RankVertices<Id, W> {
 static_assert(GraphEngine<DistEngine<uint32_t, NoWeight>>);
 static_assert(GraphEngine<DistEngine<uint64_t, double>>);
 static_assert(GatheringEngine<DistEngine<uint32_t, NoWeight>>);
+static_assert(IntersectingEngine<DistEngine<uint32_t, NoWeight>>);
 
 }  // namespace tg
 
 #include "engine/mpi/pull_exchange.h"  // the definitions of an edge pass, pull, the job-wide sets
 #include "engine/mpi/push_exchange.h"  // the definitions of push and its exchanges
+#include "engine/mpi/triangle_ring.h"  // the definitions of the triangle pass on ranks
