@@ -363,6 +363,7 @@ TEST_P(EngineTest, MasterListsOfSplitRangesSeeEachTriangleOnce) {
         lists.push_back(MasterLists<Id>::build(
             bounds[r], bounds[r + 1], g.directed(), ranking,
             [&](bool in, auto visit) { engine.for_each_stored_arc(in, visit); }));
+        lists.back().index_slots(bounds[r], bounds[r + 1], ranking);  // also read as a peer's
       }
       std::vector<std::array<uint64_t, 3>> got;
       std::vector<int64_t> sums(n, 0), neighbours(n, 0);

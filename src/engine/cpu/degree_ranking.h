@@ -22,6 +22,7 @@ class DegreeRanking {
     if (ranked_) rank_by_degree(degree);
   }
 
+  uint64_t size() const { return n_; }  // the vertices
   // Whether the vertices are ranked by degree (else by id: rank and vertex are one).
   bool ranked() const { return ranked_; }
   Id rank(uint64_t v) const { return ranked_ ? rank_of_[v] : static_cast<Id>(v); }

@@ -1,10 +1,12 @@
 // The triangle pass's lists on an MPI rank: its masters' degree-ordered lists, as
 // engine/cpu/oriented_adjacency.h orients them (each edge kept at its end of lower rank in the
-// job-wide DegreeRanking, entries ranks, sorted) but indexed by master, so that a rank's lists are
-// three arrays that travel to a peer as they are. A triangle r < s < t is found at r's owner,
-// merging r's list past s with s's list; s's list is on s's owner, so the ranks' lists pass
-// round (engine/mpi/triangle_ring.h) and each rank merges, with each peer's lists in turn, the
-// entries whose second corner that peer masters.
+// job-wide DegreeRanking, entries ranks, sorted) and stored in the rank order of their masters
+// (hubs, ranked last, together at the end, as one process keeps them: kron-20 took 1.4x longer
+// with lists in id order), so that a rank's lists are three arrays that travel to a peer as they
+// are, the peer finding a master's list by its place in that order. A triangle r < s < t is found
+// at r's owner, merging r's list past s with s's list; s's list is on s's owner, so the ranks'
+// lists pass round (engine/mpi/triangle_ring.h) and each rank merges, with each peer's lists in
+// turn, the entries whose second corner that peer masters.
 //
 // Built from the rank's own rows, streamed twice (to count, to fill): a master's out-arcs and
 // (directed) its in-arcs, which together hold every arc at that master.
@@ -20,21 +22,57 @@
 #include <vector>
 
 #include "engine/cpu/degree_ranking.h"
+#include "engine/cpu/oriented_adjacency.h"
 #include "engine/triangles.h"
 
 namespace tg {
 
 template <typename Id>
 struct MasterLists {
-  uint64_t first_vertex = 0;    // the masters are [first_vertex, first_vertex + count())
-  std::vector<uint64_t> first;  // master v's list: [first[v - first_vertex], first[... + 1])
+  // What travels: each list's place, the entries, their arcs.
+  std::vector<uint64_t> first;  // by slot (a master's place in rank order): its list starts
   std::vector<Id> ids;          // entries: ranks, sorted in each list
   std::vector<uint8_t> arcs;    // directed: ArcsBetween the list's master and each entry
+  // What each holder works out from the ranking: a rank its own lists' masters (index_masters),
+  // a peer's lists' slots (index_slots), a scan of the ranking each (every rank's the same, so
+  // lists need not bring their order with them). Empty when ranks are ids (slot = v - first).
+  uint64_t first_vertex = 0;  // the masters are [first_vertex, first_vertex + count())
+  std::vector<Id> vertex_at;  // by slot: its master
+  std::vector<Id> slot;       // by master - first_vertex: its slot
 
   uint64_t count() const { return first.empty() ? 0 : first.size() - 1; }
   bool holds(uint64_t v) const { return v - first_vertex < count(); }  // (below: wraps, false)
+  uint64_t master(uint64_t k) const { return vertex_at.empty() ? first_vertex + k : vertex_at[k]; }
+  uint64_t slot_of(uint64_t v) const {
+    return slot.empty() ? v - first_vertex : slot[v - first_vertex];
+  }
   uint8_t bits(uint64_t k) const { return arcs.empty() ? uint8_t{kArcsBoth} : arcs[k]; }
-  uint64_t bytes() const { return first.size() * 8 + ids.size() * sizeof(Id) + arcs.size(); }
+  uint64_t bytes() const {
+    return first.size() * 8 + (ids.size() + vertex_at.size() + slot.size()) * sizeof(Id) +
+           arcs.size();
+  }
+
+  void index_masters(uint64_t lo, uint64_t hi, const DegreeRanking<Id>& ranking) {
+    first_vertex = lo;
+    std::vector<Id>().swap(vertex_at);
+    if (!ranking.ranked()) return;
+    vertex_at.reserve(hi - lo);
+    for (uint64_t r = 0; r < ranking.size(); ++r) {
+      const uint64_t v = ranking.vertex_of(r);
+      if (v >= lo && v < hi) vertex_at.push_back(static_cast<Id>(v));
+    }
+  }
+  void index_slots(uint64_t lo, uint64_t hi, const DegreeRanking<Id>& ranking) {
+    first_vertex = lo;
+    std::vector<Id>().swap(slot);
+    if (!ranking.ranked()) return;
+    slot.resize(hi - lo);
+    Id next = 0;
+    for (uint64_t r = 0; r < ranking.size(); ++r) {
+      const uint64_t v = ranking.vertex_of(r);
+      if (v >= lo && v < hi) slot[v - lo] = next++;
+    }
+  }
 
   // The lists of the masters [lo, hi). for_arcs(in, f) calls f(u, v) for every stored arc of
   // every master u: its out-arcs, or with `in` its in-arcs (a directed graph's), a vertex's arcs
@@ -43,10 +81,10 @@ struct MasterLists {
   static MasterLists build(uint64_t lo, uint64_t hi, bool directed,
                            const DegreeRanking<Id>& ranking, ForArcs for_arcs) {
     MasterLists l;
-    l.first_vertex = lo;
+    l.index_slots(lo, hi, ranking);
     l.first.assign(hi - lo + 1, 0);
     const auto kept = [&](uint64_t u, uint64_t v) { return ranking.rank(v) > ranking.rank(u); };
-    const auto count = [&](uint64_t u, uint64_t v) { l.first[u - lo + 1] += kept(u, v); };
+    const auto count = [&](uint64_t u, uint64_t v) { l.first[l.slot_of(u) + 1] += kept(u, v); };
     for_arcs(false, count);
     if (directed) for_arcs(true, count);
     const uint64_t n = hi - lo;
@@ -58,7 +96,7 @@ struct MasterLists {
     const auto fill = [&](uint8_t bits) {
       return [&, bits](uint64_t u, uint64_t v) {
         if (!kept(u, v)) return;
-        uint64_t& at = l.first[u - lo];
+        uint64_t& at = l.first[l.slot_of(u)];
         if (directed) l.arcs[at] = bits;
         l.ids[at++] = ranking.rank(v);
       };
@@ -67,6 +105,8 @@ struct MasterLists {
     if (directed) for_arcs(true, fill(kArcBackward));
     for (uint64_t k = n; k > 0; --k) l.first[k] = l.first[k - 1];
     l.first[0] = 0;
+    std::vector<Id>().swap(l.slot);  // filled: a rank's own lists need their masters instead
+    l.index_masters(lo, hi, ranking);
     if (directed) {
       l.merge_pairs();
     } else {
@@ -126,24 +166,30 @@ inline void add(int64_t* sums, uint64_t v, int64_t x) {
 
 }  // namespace master_lists
 
-// f(Triangle) for every triangle whose first corner has its list in `near` and whose second
-// corner `far` masters, from the team's threads, its CornerShares added into sums (by vertex);
-// returns the entries merged, the pass's work.
+// f(Triangle) for every triangle whose first corner has its list in `near` (indexed by master)
+// and whose second corner `far` masters (its lists indexed by slot: the same lists will do), from
+// the team's threads, its CornerShares added into sums (by vertex); returns the entries merged, the
+// pass's work.
 template <typename Id, typename F>
 uint64_t add_triangles(const MasterLists<Id>& near, const MasterLists<Id>& far,
                        const DegreeRanking<Id>& ranking, const F& f, int64_t* sums) {
   uint64_t merged = 0;
+  // Third corners are mostly hubs, ranked last: a thread adds the top ranks' shares into its own
+  // sums, as one process does (engine/cpu/oriented_adjacency.h), and the rest atomically.
+  constexpr uint64_t kHotRanks = OrientedAdjacency<Id>::kHotRanks;
+  const uint64_t n = ranking.size(), hot_first = n > kHotRanks ? n - kHotRanks : 0;
 #pragma omp parallel reduction(+ : merged)
   {
     F call = f;  // a thread's own copy: its captures stay in registers
+    std::vector<int64_t> hot(n - hot_first, 0);
 #pragma omp for schedule(dynamic, 256)
     for (uint64_t k = 0; k < near.count(); ++k) {
-      const uint64_t u = near.first_vertex + k, u_end = near.first[k + 1];
+      const uint64_t u = near.master(k), u_end = near.first[k + 1];
       int64_t at_u = 0;
       for (uint64_t a = near.first[k]; a < u_end; ++a) {
         const uint64_t v = ranking.vertex_of(near.ids[a]);
         if (!far.holds(v)) continue;
-        const uint64_t kv = v - far.first_vertex, v_end = far.first[kv + 1];
+        const uint64_t kv = far.slot_of(v), v_end = far.first[kv + 1];
         uint64_t i = a + 1, j = far.first[kv];
         merged += (u_end - i) + (v_end - j);
         int64_t at_v = 0;
@@ -159,7 +205,11 @@ uint64_t add_triangles(const MasterLists<Id>& near, const MasterLists<Id>& far,
                                                      near.bits(a), near.bits(i), far.bits(j)});
             at_u += c.u;
             at_v += c.v;
-            master_lists::add(sums, w, c.w);
+            if (x >= hot_first) {
+              hot[x - hot_first] += c.w;
+            } else {
+              master_lists::add(sums, w, c.w);
+            }
             ++i;
             ++j;
           }
@@ -168,6 +218,8 @@ uint64_t add_triangles(const MasterLists<Id>& near, const MasterLists<Id>& far,
       }
       master_lists::add(sums, u, at_u);
     }
+    for (uint64_t k = 0; k < hot.size(); ++k)
+      master_lists::add(sums, ranking.vertex_of(hot_first + k), hot[k]);
   }
   return merged;
 }
@@ -179,7 +231,7 @@ void add_neighbour_counts(const MasterLists<Id>& lists, const DegreeRanking<Id>&
                           int64_t* counts) {
 #pragma omp parallel for schedule(dynamic, 1024)
   for (uint64_t k = 0; k < lists.count(); ++k) {
-    master_lists::add(counts, lists.first_vertex + k,
+    master_lists::add(counts, lists.master(k),
                       static_cast<int64_t>(lists.first[k + 1] - lists.first[k]));
     for (uint64_t a = lists.first[k]; a < lists.first[k + 1]; ++a)
       master_lists::add(counts, ranking.vertex_of(lists.ids[a]), 1);

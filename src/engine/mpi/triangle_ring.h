@@ -31,9 +31,9 @@ DegreeRanking<Id> DistEngine<Id, W>::degree_ranking() const {
 
 template <typename Id, typename W>
 MasterLists<Id> DistEngine<Id, W>::master_lists(const DegreeRanking<Id>& ranking) {
-  return MasterLists<Id>::build(local_.first_owned(), local_.end_owned(), local_.graph().directed(),
-                                ranking,
-                                [&](bool in, auto visit) { local_.for_each_stored_arc(in, visit); });
+  return MasterLists<Id>::build(
+      local_.first_owned(), local_.end_owned(), local_.graph().directed(), ranking,
+      [&](bool in, auto visit) { local_.for_each_stored_arc(in, visit); });
 }
 
 template <typename Id, typename W>
@@ -45,15 +45,21 @@ VertexArray<int64_t> DistEngine<Id, W>::triangle_sums(F f) {
     Timer timer;
     const StoreCounters before = local_.store().counters();
     const DegreeRanking<Id> ranking = degree_ranking();
-    const MasterLists<Id> own = master_lists(ranking);
+    MasterLists<Id> own = master_lists(ranking);
     const StoreCounters after = local_.store().counters();
-    uint64_t held = ranking.bytes() + own.bytes();
-    local_.hold_bytes(held);
     IterationStats s;
     s.iteration = local_.stats().size();
     s.frontier_size = local_.end_owned() - local_.first_owned();
     s.frontier_edges = own.ids.size();
+    // Step 0: its own lists, found by slot as a peer's are (the slots then freed for the peer's).
+    own.index_slots(own.first_vertex, own.first_vertex + own.count(), ranking);
+    uint64_t held = ranking.bytes() + own.bytes();
+    local_.hold_bytes(held);
     s.edges_examined = add_triangles(own, own, ranking, f, sums.data());
+    local_.release_bytes(held);
+    std::vector<Id>().swap(own.slot);
+    held = ranking.bytes() + own.bytes();
+    local_.hold_bytes(held);
     {
       MasterLists<Id> peer;  // rank + k's lists, in step k
       const int p = comm_.size(), me = comm_.rank();
@@ -63,7 +69,7 @@ VertexArray<int64_t> DistEngine<Id, W>::triangle_sums(F f) {
         comm_.shift(own.first, (me - k + p) % p, peer.first, (me + k) % p);
         comm_.shift(own.ids, (me - k + p) % p, peer.ids, (me + k) % p);
         comm_.shift(own.arcs, (me - k + p) % p, peer.arcs, (me + k) % p);
-        peer.first_vertex = comm_.first((me + k) % p);
+        peer.index_slots(comm_.first((me + k) % p), comm_.end((me + k) % p), ranking);
         held = ranking.bytes() + own.bytes() + peer.bytes();
         local_.hold_bytes(held);
         s.edges_examined += add_triangles(own, peer, ranking, f, sums.data());
