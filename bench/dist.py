@@ -4,7 +4,7 @@ the same ranks, the same sources and the same weights.
 
 Gemini (github.com/thu-pacman/GeminiGraph, OSDI '16) is the peer: a checkout named by GEMINI_DIR
 (or --gemini); this script runs `make` there first. Its toolkits are bfs, sssp, cc and pagerank
-(radii runs on tiergraph alone). Without a Gemini checkout its columns are left empty.
+(radii, tc, lcc and cdlp run on tiergraph alone). Without a Gemini checkout its columns are left empty.
 
 Graphs (--graphs, comma-separated):
 - `kron:S` / `urand:S`: `tiergraph generate -g S` / `-u S` (edge factor 16, the default seed,
@@ -85,8 +85,8 @@ import netns
 from common import ROOT, median, tiergraph_bin
 from dist_graphs import prepare, reblock
 from dist_report import markdown, plot, table
-from dist_systems import (GEMINI_TOOLKIT, MPIRUN, RUNS, TIERED, build_gemini, exchange_choices, exchange_flags,
-                          omp_wait, run_gemini, run_tiergraph)
+from dist_systems import (GEMINI_TOOLKIT, MPIRUN, RUNS, TIERED, TIERGRAPH_ONLY, build_gemini, exchange_choices,
+                          exchange_flags, omp_wait, run_gemini, run_tiergraph)
 
 
 def rotated(items, trial):
@@ -224,7 +224,7 @@ def main():
                     help="kron:S, urand:S, or a dataset name or path [:directed|:undirected]")
     ap.add_argument("--ranks", default="1,2,4")
     ap.add_argument("--trials", type=int, default=3, help="processes per system per row")
-    ap.add_argument("--algorithms", default="bfs,sssp,wcc,pr", help="bfs, sssp, wcc, pr; radii (tiergraph only)")
+    ap.add_argument("--algorithms", default="bfs,sssp,wcc,pr", help="bfs, sssp, wcc, pr; radii, tc, lcc, cdlp (tiergraph only)")
     ap.add_argument("--exchange", default="collective",
                     help="tiergraph --exchange modes for N > 1 ranks, each with optional settings (see exchange_flags): "
                          "collective,ring:batch=16,accumulate:direction=push")
@@ -254,7 +254,7 @@ def main():
     args.ranks = [int(x) for x in args.ranks.split(",")]
     args.algorithms = args.algorithms.split(",")
     args.exchange = args.exchange.split(",")
-    unknown = set(args.algorithms) - {"bfs", "sssp", "wcc", "pr", "radii"}
+    unknown = set(args.algorithms) - {"bfs", "sssp", "wcc", "pr"} - TIERGRAPH_ONLY
     if unknown:
         sys.exit(f"--algorithms: unknown {sorted(unknown)}")
     if args.trials > 64:
@@ -271,8 +271,8 @@ def main():
         gemini_commit = build_gemini(args.gemini)
     else:
         args.notes.append("no Gemini checkout (set GEMINI_DIR): Gemini's columns are empty")
-    if "radii" in args.algorithms:
-        args.notes.append("radii: tiergraph only (Gemini has no such toolkit)")
+    for algorithm in TIERGRAPH_ONLY & set(args.algorithms):
+        args.notes.append(f"{algorithm}: tiergraph only (Gemini has no such toolkit)")
     commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE,
                             text=True).stdout.strip()
     out = {"command": "bench/dist.py " + " ".join(sys.argv[1:]),

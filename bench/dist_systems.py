@@ -2,6 +2,7 @@
 policy, timeouts that take the whole process group), tiergraph's --exchange settings, and reading
 each system's times and answers from what it printed."""
 import glob
+import hashlib
 import json
 import os
 import re
@@ -20,6 +21,7 @@ from dist_graphs import SEED
 RUNS = 6  # computes per Gemini process (its toolkits' fixed loop); tiergraph --trials matches it
 MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none"]
 GEMINI_TOOLKIT = {"bfs": "bfs", "sssp": "sssp", "wcc": "cc", "pr": "pagerank"}
+TIERGRAPH_ONLY = {"radii", "tc", "lcc", "cdlp"}  # Gemini has no such toolkits
 TIERED = re.compile(r":(far|budget|tier)=[^:]*")  # an --exchange entry's tier settings
 
 
@@ -119,9 +121,12 @@ def exchange_flags(mode):
 
 
 def answers_from_npy(algorithm, path):
-    """What a run's `-o` file (written by rank 0) says that Gemini also prints."""
+    """What a run's `-o` file (written by rank 0) says that Gemini also prints (cdlp: the
+    communities, and a hash of every label, for the rank counts to agree on)."""
     answer = np.load(path)
     values, ids = answer["value"], answer["id"]
+    if algorithm == "cdlp":
+        return {"communities": int(len(np.unique(values))), "labels_hash": hashlib.sha1(values.tobytes()).hexdigest()}
     if algorithm == "pr":
         return {"top_vertex": int(ids[np.argmax(values)])}
     finite = values[np.isfinite(values) & (values < np.iinfo(np.int64).max)] if values.dtype.kind == "f" \
@@ -148,7 +153,7 @@ def run_tiergraph(graph, algorithm, ranks, mode, source, trial, args):
         flags += ["--exchange", base, *extra]
     with tempfile.TemporaryDirectory(dir=args.workdir) as tmp:
         npy = Path(tmp) / "answer.npy"
-        if algorithm in ("bfs", "sssp", "pr"):
+        if algorithm in ("bfs", "sssp", "pr", "cdlp"):
             flags += ["-o", str(npy)]  # rank 0 writes every rank count's answer, as one rank does
         far_ranks = "--far" in flags and flags[flags.index("--far") + 1] == "rank"
         mpirun, env = launcher(2 * ranks if far_ranks else ranks, args)  # rank N + r serves rank r
@@ -184,7 +189,8 @@ def run_tiergraph(graph, algorithm, ranks, mode, source, trial, args):
         if len(times) != RUNS or any(not isinstance(x, (int, float)) for x in times):
             return {"failed": f"expected {RUNS} trials with seconds, got {len(times)}"}
         summary = trials[-1].get("summary") or {}
-        answers = {k: summary[k] for k in ("levels", "delta", "components", "iterations") if k in summary}
+        answers = {k: summary[k] for k in ("levels", "delta", "components", "iterations", "triangles", "average")
+                   if k in summary}
         if npy.exists():
             answers.update(answers_from_npy(algorithm, npy))
         return {"times": times, "answers": answers, "wall_s": wall, "threads": report.get("threads"),
