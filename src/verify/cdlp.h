@@ -12,6 +12,7 @@
 
 #include "algorithms/result.h"
 #include "graph/graph_view.h"
+#include "verify/neighbour_sets.h"
 
 namespace tg {
 
@@ -26,21 +27,8 @@ Verdict verify_cdlp(const GraphView<Id, W>& g, uint32_t rounds, const AlgorithmR
   const uint64_t n = g.num_vertices();
   if (r.real || r.ints.size() != n)
     return Verdict::fail(fmt::format("{} labels for {} vertices", r.ints.size(), n));
-  std::vector<uint64_t> first(n + 1, 0);
-  const bool directed = g.directed();
-  g.for_each_arc([&](uint64_t u, uint64_t v, W) {
-    if (u == v) return;
-    ++first[u + 1];
-    if (directed) ++first[v + 1];
-  });
-  for (uint64_t v = 0; v < n; ++v) first[v + 1] += first[v];
-  std::vector<Id> near(first[n]);
-  std::vector<uint64_t> at(first.begin(), first.end() - 1);
-  g.for_each_arc([&](uint64_t u, uint64_t v, W) {
-    if (u == v) return;
-    near[at[u]++] = static_cast<Id>(v);
-    if (directed) near[at[v]++] = static_cast<Id>(u);
-  });
+  // An undirected file stores each edge at both ends; a directed one's arcs count at both.
+  const NeighbourSets<Id> near = neighbour_lists(g, g.directed());
   std::vector<uint64_t> label(n), next(n);
   for (uint64_t v = 0; v < n; ++v) label[v] = v;
   std::unordered_map<uint64_t, uint64_t> seen;
@@ -49,8 +37,8 @@ Verdict verify_cdlp(const GraphView<Id, W>& g, uint32_t rounds, const AlgorithmR
       seen.clear();
       next[v] = label[v];
       uint64_t most = 0;
-      for (uint64_t k = first[v]; k < first[v + 1]; ++k) {
-        const uint64_t l = label[near[k]];
+      for (uint64_t k = near.first[v]; k < near.first[v + 1]; ++k) {
+        const uint64_t l = label[near.members[k]];
         const uint64_t times = ++seen[l];
         if (times > most || (times == most && l < next[v])) next[v] = l, most = times;
       }

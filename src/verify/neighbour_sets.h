@@ -49,8 +49,11 @@ struct NeighbourSets {
   }
 };
 
+// Each vertex's neighbours one per stored arc (with `both`, at each end of the arc), self-loops
+// left out, in the arcs' order: lists, not yet sets (`last` empty: a list ends where the next
+// starts). Label propagation's verifier counts them so.
 template <typename Id, typename W>
-NeighbourSets<Id> neighbour_sets(const GraphView<Id, W>& g, bool both) {
+NeighbourSets<Id> neighbour_lists(const GraphView<Id, W>& g, bool both) {
   const uint64_t n = g.num_vertices();
   NeighbourSets<Id> s;
   s.first.assign(n + 1, 0);
@@ -67,6 +70,13 @@ NeighbourSets<Id> neighbour_sets(const GraphView<Id, W>& g, bool both) {
     s.members[at[u]++] = static_cast<Id>(v);
     if (both) s.members[at[v]++] = static_cast<Id>(u);
   });
+  return s;
+}
+
+template <typename Id, typename W>
+NeighbourSets<Id> neighbour_sets(const GraphView<Id, W>& g, bool both) {
+  const uint64_t n = g.num_vertices();
+  NeighbourSets<Id> s = neighbour_lists(g, both);
   s.last.resize(n);
   for (uint64_t v = 0; v < n; ++v) {
     Id* b = s.members.data() + s.first[v];
