@@ -28,6 +28,35 @@
 
 namespace tg {
 
+// Sorts each list [first[k], first[k + 1]) of entries and their ArcsBetween bits (a directed
+// graph's out-entries, then its in-entries), the two entries of a pair joined by arcs both ways
+// merged into one with both bits; end[k] gets where the list ends after (its first n entries).
+template <typename Id>
+void merge_arc_pairs(const std::vector<uint64_t>& first, std::vector<Id>& ids,
+                     std::vector<uint8_t>& arcs, std::vector<uint64_t>& end) {
+  const uint64_t n = end.size();
+#pragma omp parallel
+  {
+    std::vector<std::pair<Id, uint8_t>> merged;
+#pragma omp for schedule(dynamic, 1024)
+    for (uint64_t k = 0; k < n; ++k) {
+      merged.clear();
+      for (uint64_t a = first[k]; a < first[k + 1]; ++a) merged.emplace_back(ids[a], arcs[a]);
+      std::sort(merged.begin(), merged.end());
+      uint64_t at = first[k];
+      for (const auto& [s, bits] : merged) {
+        if (at > first[k] && ids[at - 1] == s) {
+          arcs[at - 1] |= bits;
+        } else {
+          ids[at] = s;
+          arcs[at++] = bits;
+        }
+      }
+      end[k] = at;
+    }
+  }
+}
+
 template <typename Id>
 class OrientedAdjacency {
  public:
@@ -166,30 +195,10 @@ class OrientedAdjacency {
   Id vertex_of(uint64_t r) const { return ranking_.vertex_of(r); }
 
  private:
-  // A directed vertex's list holds its out-entries, then its in-entries: one sorted list, the
-  // two entries of a pair joined by arcs both ways merged into one.
+  // A directed vertex's list holds its out-entries, then its in-entries: one sorted list.
   void merge_lists() {
     end_.resize(n_);
-#pragma omp parallel
-    {
-      std::vector<std::pair<Id, uint8_t>> merged;
-#pragma omp for schedule(dynamic, 1024)
-      for (uint64_t r = 0; r < n_; ++r) {
-        merged.clear();
-        for (uint64_t k = first_[r]; k < first_[r + 1]; ++k) merged.emplace_back(ids_[k], arcs_[k]);
-        std::sort(merged.begin(), merged.end());
-        uint64_t k = first_[r];
-        for (const auto& [s, bits] : merged) {
-          if (k > first_[r] && ids_[k - 1] == s) {
-            arcs_[k - 1] |= bits;
-          } else {
-            ids_[k] = s;
-            arcs_[k++] = bits;
-          }
-        }
-        end_[r] = k;
-      }
-    }
+    merge_arc_pairs(first_, ids_, arcs_, end_);
   }
 
   uint64_t end(uint64_t r) const { return directed_ ? end_[r] : first_[r + 1]; }

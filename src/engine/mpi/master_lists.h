@@ -119,31 +119,12 @@ struct MasterLists {
   }
 
  private:
-  // A directed master's list holds its out-entries, then its in-entries: sorted into one list,
-  // the two entries of a pair joined both ways merged into one, and the lists closed up.
+  // A directed master's list holds its out-entries, then its in-entries: merged into one sorted
+  // list (oriented_adjacency.h), and the lists closed up.
   void merge_pairs() {
     const uint64_t n = count();
     std::vector<uint64_t> end(n);
-#pragma omp parallel
-    {
-      std::vector<std::pair<Id, uint8_t>> merged;
-#pragma omp for schedule(dynamic, 1024)
-      for (uint64_t k = 0; k < n; ++k) {
-        merged.clear();
-        for (uint64_t a = first[k]; a < first[k + 1]; ++a) merged.emplace_back(ids[a], arcs[a]);
-        std::sort(merged.begin(), merged.end());
-        uint64_t at = first[k];
-        for (const auto& [s, b] : merged) {
-          if (at > first[k] && ids[at - 1] == s) {
-            arcs[at - 1] |= b;
-          } else {
-            ids[at] = s;
-            arcs[at++] = b;
-          }
-        }
-        end[k] = at;
-      }
-    }
+    merge_arc_pairs(first, ids, arcs, end);
     uint64_t to = 0;  // each list moves down over the gaps the merges left before it
     for (uint64_t k = 0; k < n; ++k) {
       const uint64_t from = first[k], length = end[k] - from;
