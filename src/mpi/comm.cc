@@ -201,6 +201,8 @@ void Comm::shift_bytes(const void* send, size_t send_bytes, int to, void* receiv
                        size_t receive_bytes, int from) {
   Timer t;
   std::vector<MPI_Request> requests;
+  requests.reserve((receive_bytes + kShiftPiece - 1) / kShiftPiece +
+                   (send_bytes + kShiftPiece - 1) / kShiftPiece);
   for (size_t at = 0; at < receive_bytes; at += kShiftPiece) {
     requests.emplace_back();
     check(MPI_Irecv(static_cast<std::byte*>(receive) + at,

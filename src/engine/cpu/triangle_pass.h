@@ -8,15 +8,29 @@
 
 #include "engine/cpu/engine.h"
 #include "engine/cpu/oriented_adjacency.h"
+#include "graph/format.h"
+#include "graph/graph_view.h"
 
 namespace tg {
 
+// v's arcs in the undirected view (a directed graph's out- and in-arcs): what ranks it, here and
+// on MPI ranks (engine/mpi/triangle_ring.h).
+template <typename Id, typename W>
+uint64_t undirected_degree(const GraphView<Id, W>& g, uint64_t v) {
+  return g.out_degree(v) + (g.directed() ? g.in_degree(v) : 0);
+}
+// An undirected file without self-loops stores each neighbour once among a vertex's arcs: its
+// out-degree is its neighbour count, no lists needed (otherwise, a directed graph's two arcs
+// between a pair, a self-loop, the lists tell).
+template <typename Id, typename W>
+bool out_degrees_count_neighbours(const GraphView<Id, W>& g) {
+  return !g.directed() && (g.file().header().flags & format::Flags::kSelfLoopsKept) == 0;
+}
+
 template <typename Id, typename W>
 inline auto Engine<Id, W>::oriented_lists() -> OrientedAdjacency<Id> {
-  const bool directed = g_.directed();
   return OrientedAdjacency<Id>(
-      g_.num_vertices(), directed,
-      [&](uint64_t v) { return g_.out_degree(v) + (directed ? g_.in_degree(v) : 0); },
+      g_.num_vertices(), g_.directed(), [&](uint64_t v) { return undirected_degree(g_, v); },
       [&](bool in, auto visit) { for_each_stored_arc(in, visit); });
 }
 
@@ -51,14 +65,11 @@ inline auto Engine<Id, W>::triangle_sums(F f) -> VertexArray<int64_t> {
   return sums;
 }
 
-// An undirected file without self-loops stores each neighbour once among a vertex's arcs;
-// otherwise (a directed graph's two arcs between a pair, a self-loop) the lists tell.
 template <typename Id, typename W>
 inline auto Engine<Id, W>::neighbour_counts() -> VertexArray<int64_t> {
   const TeamSize team(options_.threads);
   auto counts = this->vertex_array(int64_t{0});
-  const bool self_loops = (g_.file().header().flags & format::Flags::kSelfLoopsKept) != 0;
-  if (!g_.directed() && !self_loops) {
+  if (out_degrees_count_neighbours(g_)) {
 #pragma omp parallel for schedule(static)
     for (uint64_t v = 0; v < g_.num_vertices(); ++v)
       counts[v] = static_cast<int64_t>(g_.out_degree(v));

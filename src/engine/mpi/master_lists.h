@@ -33,9 +33,9 @@ struct MasterLists {
   std::vector<uint64_t> first;  // by slot (a master's place in rank order): its list starts
   std::vector<Id> ids;          // entries: ranks, sorted in each list
   std::vector<uint8_t> arcs;    // directed: ArcsBetween the list's master and each entry
-  // What each holder works out from the ranking: a rank its own lists' masters (index_masters),
-  // a peer's lists' slots (index_slots), a scan of the ranking each (every rank's the same, so
-  // lists need not bring their order with them). Empty when ranks are ids (slot = v - first).
+  // What each holder works out from the ranking (every rank's the same, so lists need not bring
+  // their order with them): the slots (index_slots, a scan of the ranking), and for its own
+  // lists their masters (from the slots). Empty when ranks are ids (slot = v - first).
   uint64_t first_vertex = 0;  // the masters are [first_vertex, first_vertex + count())
   std::vector<Id> vertex_at;  // by slot: its master
   std::vector<Id> slot;       // by master - first_vertex: its slot
@@ -52,16 +52,6 @@ struct MasterLists {
            arcs.size();
   }
 
-  void index_masters(uint64_t lo, uint64_t hi, const DegreeRanking<Id>& ranking) {
-    first_vertex = lo;
-    std::vector<Id>().swap(vertex_at);
-    if (!ranking.ranked()) return;
-    vertex_at.reserve(hi - lo);
-    for (uint64_t r = 0; r < ranking.size(); ++r) {
-      const uint64_t v = ranking.vertex_of(r);
-      if (v >= lo && v < hi) vertex_at.push_back(static_cast<Id>(v));
-    }
-  }
   void index_slots(uint64_t lo, uint64_t hi, const DegreeRanking<Id>& ranking) {
     first_vertex = lo;
     std::vector<Id>().swap(slot);
@@ -105,8 +95,8 @@ struct MasterLists {
     if (directed) for_arcs(true, fill(kArcBackward));
     for (uint64_t k = n; k > 0; --k) l.first[k] = l.first[k - 1];
     l.first[0] = 0;
-    std::vector<Id>().swap(l.slot);  // filled: a rank's own lists need their masters instead
-    l.index_masters(lo, hi, ranking);
+    l.vertex_at.resize(l.slot.size());
+    for (uint64_t k = 0; k < l.slot.size(); ++k) l.vertex_at[l.slot[k]] = static_cast<Id>(lo + k);
     if (directed) {
       l.merge_pairs();
     } else {

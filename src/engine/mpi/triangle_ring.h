@@ -14,7 +14,6 @@
 #include "engine/cpu/degree_ranking.h"
 #include "engine/mpi/dist_engine.h"
 #include "engine/mpi/master_lists.h"
-#include "graph/format.h"
 #include "util/parallel.h"
 #include "util/timer.h"
 
@@ -23,10 +22,7 @@ namespace tg {
 template <typename Id, typename W>
 DegreeRanking<Id> DistEngine<Id, W>::degree_ranking() const {
   const auto& g = local_.graph();
-  const bool directed = g.directed();
-  return DegreeRanking<Id>(g.num_vertices(), [&](uint64_t v) {
-    return g.out_degree(v) + (directed ? g.in_degree(v) : 0);
-  });
+  return DegreeRanking<Id>(g.num_vertices(), [&](uint64_t v) { return undirected_degree(g, v); });
 }
 
 template <typename Id, typename W>
@@ -52,7 +48,6 @@ VertexArray<int64_t> DistEngine<Id, W>::triangle_sums(F f) {
     s.frontier_size = local_.end_owned() - local_.first_owned();
     s.frontier_edges = own.ids.size();
     // Step 0: its own lists, found by slot as a peer's are (the slots then freed for the peer's).
-    own.index_slots(own.first_vertex, own.first_vertex + own.count(), ranking);
     uint64_t held = ranking.bytes() + own.bytes();
     local_.hold_bytes(held);
     s.edges_examined = add_triangles(own, own, ranking, f, sums.data());
@@ -86,17 +81,16 @@ VertexArray<int64_t> DistEngine<Id, W>::triangle_sums(F f) {
   return sums;
 }
 
-// As in one process (engine/cpu/triangle_pass.h): an undirected file without self-loops stores
-// each neighbour once among a vertex's arcs, and every rank reads every degree from the index;
-// otherwise each rank counts its lists' entries at both ends and the ranks add their counts.
+// As in one process (engine/cpu/triangle_pass.h): out-degrees where they are the counts (every
+// rank reads every degree from the index); otherwise each rank counts its lists' entries at both
+// ends and the ranks add their counts.
 template <typename Id, typename W>
 VertexArray<int64_t> DistEngine<Id, W>::neighbour_counts() {
   auto counts = this->vertex_array(int64_t{0});
   pass([&] {
     const TeamSize team(local_.options().threads);
     const auto& g = local_.graph();
-    const bool self_loops = (g.file().header().flags & format::Flags::kSelfLoopsKept) != 0;
-    if (!g.directed() && !self_loops) {
+    if (out_degrees_count_neighbours(g)) {
 #pragma omp parallel for schedule(static)
       for (uint64_t v = 0; v < g.num_vertices(); ++v)
         counts[v] = static_cast<int64_t>(g.out_degree(v));
