@@ -9,7 +9,8 @@
 #   3. the CUDA tests (the device engine held to the CPU engine on every kernel);
 #   4. compute-sanitizer memcheck and racecheck on a small graph;
 #   5. copy bandwidths (device to device, pinned host to device and back);
-#   6. BFS (16 sources), PageRank (20 iterations), WCC, SSSP and Radii on Kronecker-22, 24 and 25
+#   6. BFS (16 sources), PageRank (20 iterations), WCC, SSSP, Radii, BC, triangle counting, the
+#      clustering coefficient and label propagation on Kronecker-22, 24 and 25
 #      (generated here, timed) on the GPU, each answer checked against the CPU engine's on the
 #      machine's 16 threads (which gives the CPU time beside it), and Kronecker-22's PageRank,
 #      WCC and SSSP verified;
@@ -117,7 +118,7 @@ if [ "$mode" = device ]; then
   say "4. compute-sanitizer (Kronecker-10)"
   "$gpu" generate -g 10 -s --weights int -o "$work/k10.tg" --overwrite >>"$log" 2>&1
   for tool in memcheck racecheck; do
-    for kernel in bfs sssp wcc pr radii bc; do
+    for kernel in bfs sssp wcc pr radii bc tc lcc cdlp; do
       time_left || break
       compute-sanitizer --tool $tool --error-exitcode 9 "$gpu" run $kernel "$work/k10.tg" --device gpu -i 3 --samples 8 >"$work/san.txt" 2>&1
       rc=$?
@@ -161,6 +162,10 @@ for s in $scales; do
   run "k$s sssp" sssp "$g" --device $device -n 4 --against-cpu $verify
   run "k$s radii" radii "$g" --device $device -n 1 --against-cpu
   run "k$s bc" bc "$g" --device $device -n 2 --against-cpu $verify
+  # The list passes: triangle counting, the clustering coefficient, label propagation (10 rounds).
+  run "k$s tc" tc "$g" --device $device -n 2 --against-cpu
+  run "k$s lcc" lcc "$g" --device $device -n 1 --against-cpu
+  run "k$s cdlp" cdlp "$g" --device $device -n 1 --against-cpu
   rm -f "$g"
   last_scale=$s last_seconds=$(($(date +%s) - scale_start))
 done

@@ -3,27 +3,26 @@
 // label most frequent among its neighbours' labels of the last round, the smallest of those tied,
 // and keeps its own when it has no neighbour. A directed graph's in- and out-neighbours both
 // count, one joined by arcs both ways twice. Labels are dense ids, which increase with the
-// original ids, so "the smallest" is the same in both. Technique: the engine's gather pass; a
-// vertex's neighbours' labels sorted, the first of the longest runs taken. Verifier:
-// verify/cdlp.h.
+// original ids, so "the smallest" is the same in both. Technique: the engine's gather pass, which
+// hands each vertex its neighbours' labels sorted; the first of the longest runs is taken.
+// Verifier: verify/cdlp.h.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <span>
 
 #include "algorithms/result.h"
 #include "engine/concept.h"
+#include "util/host_device.h"
 
 namespace tg {
 
 // Graphalytics' rounds where none are asked for (its reference answers use 10).
 inline constexpr uint32_t kDefaultCdlpRounds = 10;
 
-// The smallest of the most frequent labels among `near` (reordered), or `own` if it is empty.
+// The smallest of the most frequent labels among `near` (sorted), or `own` if it is empty.
 template <typename Id>
-Id most_frequent_label(Id own, std::span<Id> near) {
-  std::sort(near.begin(), near.end());
+TG_HOST_DEVICE Id most_frequent_label(Id own, std::span<const Id> near) {
   Id best = own;
   size_t best_run = 0;
   for (size_t i = 0, j = 0; i < near.size(); i = j) {
@@ -38,8 +37,9 @@ AlgorithmResult run_cdlp(Engine& engine, uint32_t rounds) {
   using Id = typename Engine::VertexId;
   auto scope = engine.scope();
   const auto labels = engine.vertex_array_from([] TG_HOST_DEVICE(Id v) { return v; });
-  engine.gather_rounds(labels, rounds,
-                       [](Id own, std::span<Id> near) { return most_frequent_label(own, near); });
+  engine.gather_rounds(labels, rounds, [] TG_HOST_DEVICE(Id own, std::span<const Id> near) {
+    return most_frequent_label(own, near);
+  });
   const auto widen = [] TG_HOST_DEVICE(Id label) { return static_cast<int64_t>(label); };
   AlgorithmResult r =
       AlgorithmResult::of_vertices(engine.collect(labels, widen), {{"rounds", rounds}});

@@ -83,7 +83,7 @@ struct Wanted {  // edge_pass_after: is the edge pass wanted, given the reduced 
 };
 template <typename Id>
 struct Mode {  // gather_rounds: a vertex's new value from its own and its neighbours'
-  TG_HOST_DEVICE Id operator()(Id own, std::span<Id>) const { return own; }
+  TG_HOST_DEVICE Id operator()(Id own, std::span<const Id>) const { return own; }
 };
 template <typename Id>
 struct Corners {  // triangle_sums: a triangle's shares at its corners
@@ -175,8 +175,8 @@ concept GraphEngine = requires(E& e, const typename E::Set& set,
 // An engine that also finds triangles: triangle_sums(f) calls f(Triangle) once per triangle of
 // the graph's undirected view and returns a vertex array of each vertex's sum of the shares f
 // gave its corner (engine/triangles.h); neighbour_counts() returns each vertex's neighbours in
-// that view, itself excluded. Triangle counting and the clustering coefficient need them; the
-// CPU engine and MPI ranks offer them; the device engine refuses those kernels by name.
+// that view, itself excluded. Triangle counting and the clustering coefficient need them; every
+// engine offers them (one process, MPI ranks, the device).
 template <typename E>
 concept IntersectingEngine = GraphEngine<E> && requires(E& e) {
   {
@@ -187,8 +187,11 @@ concept IntersectingEngine = GraphEngine<E> && requires(E& e) {
 
 // An engine that also gathers: gather_rounds(values, rounds, f) runs `rounds` synchronous rounds
 // of values[v] = f(values[v], the values at v's neighbours in the undirected view, one per arc
-// stored at v, self-loops left out, as a std::span f may reorder). Label propagation needs it;
-// the CPU engine and MPI ranks offer it; the device engine refuses that kernel by name.
+// stored at v, self-loops left out, sorted, as a std::span<const T>). Sorted, because what a
+// vertex makes of a multiset of values (its most frequent, its median, how many distinct) is
+// then one scan: f needs no buffer and no sort of its own, so one thread of a GPU runs it, while
+// the engine sorts all vertices' values at once. Label propagation needs it; every engine
+// offers it.
 template <typename E>
 concept GatheringEngine = GraphEngine<E> && requires(E& e, VertexArray<typename E::VertexId> ids) {
   e.gather_rounds(ids, uint32_t{1}, engine_probe::Mode<typename E::VertexId>{});

@@ -25,6 +25,12 @@ extern template TrialsOutput run_device_kernel<4, device::CudaBackend>(
     std::shared_ptr<const GraphFile>, const TrialsRequest&);
 extern template TrialsOutput run_device_kernel<5, device::CudaBackend>(
     std::shared_ptr<const GraphFile>, const TrialsRequest&);
+extern template TrialsOutput run_device_kernel<6, device::CudaBackend>(
+    std::shared_ptr<const GraphFile>, const TrialsRequest&);
+extern template TrialsOutput run_device_kernel<7, device::CudaBackend>(
+    std::shared_ptr<const GraphFile>, const TrialsRequest&);
+extern template TrialsOutput run_device_kernel<8, device::CudaBackend>(
+    std::shared_ptr<const GraphFile>, const TrialsRequest&);
 
 namespace {
 void check(cudaError_t e, const char* what) {
@@ -139,11 +145,14 @@ TrialsOutput run_on_gpu(size_t kernel, const std::shared_ptr<const GraphFile>& f
       out = run_device_kernel<5, device::CudaBackend>(file, r);
       break;
     case 6:
+      out = run_device_kernel<6, device::CudaBackend>(file, r);
+      break;
     case 7:
-      fail("{} needs the triangle pass, which the device engine does not offer yet",
-           kernel == 6 ? "tc" : "lcc");
+      out = run_device_kernel<7, device::CudaBackend>(file, r);
+      break;
     case 8:
-      fail("cdlp needs the gather pass, which the device engine does not offer yet");
+      out = run_device_kernel<8, device::CudaBackend>(file, r);
+      break;
     default:
       fail("internal: kernel {} out of range", kernel);
   }

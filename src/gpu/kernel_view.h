@@ -26,6 +26,7 @@ nlohmann::json passes_json(const std::vector<Stats>& stats) {
                       {"frontier_size", s.frontier_size},
                       {"frontier_edges", s.frontier_edges},
                       {"activated", s.activated},
+                      {"edges_examined", s.edges_examined},
                       {"seconds", s.seconds}});
   }
   return passes;

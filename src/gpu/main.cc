@@ -73,7 +73,8 @@ void add_run(CLI::App& app) {
     bool verify = false, against_cpu = false;
   };
   auto a = std::make_shared<Args>();
-  cmd->add_option("kernel", a->kernel, "bfs, sssp, wcc, pr or radii")->required();
+  cmd->add_option("kernel", a->kernel, "bfs, sssp, wcc, pr, radii, bc, tc, lcc or cdlp")
+      ->required();
   cmd->add_option("graph", a->graph, "Graph file")->required()->check(CLI::ExistingFile);
   cmd->add_option(
          "--device", a->device,

@@ -32,7 +32,8 @@ TrialsOutput run_device_kernel(std::shared_ptr<const GraphFile> file, const Tria
           return nlohmann::json{{"backend", Backend::kName},
                                 {"graph_bytes_on_device", e.graph_bytes()},
                                 {"copy_in_seconds", e.copy_in_seconds()},
-                                {"peak_vertex_bytes", e.peak_vertex_bytes()}};
+                                {"peak_vertex_bytes", e.peak_vertex_bytes()},
+                                {"peak_pass_bytes", e.peak_pass_bytes()}};
         });
   });
 }

@@ -168,10 +168,7 @@ constexpr auto on_pass(std::string_view name, Run run) {
     if constexpr (Pass::template kOfferedBy<std::decay_t<decltype(e)>>) {
       return run(e, a);
     } else {
-      fail(
-          "{} needs {}, which the CPU engine and MPI ranks offer; the device engine does not "
-          "yet",
-          name, Pass::kName);
+      fail("{} needs {}, which this engine does not offer", name, Pass::kName);
     }
   };
 }

@@ -33,11 +33,13 @@ inline ::testing::Environment* const kTempDirCleanup =
     ::testing::AddGlobalTestEnvironment(new TempDirCleanup);
 
 // A Kronecker graph (optionally weighted, undirected) written with a P x P grid. With `hub`,
-// vertex 0 also links to every vertex (a row longer than a small buffer holds).
+// vertex 0 also links to every vertex (a row longer than a small buffer holds); with
+// `self_loops`, the generator's self-loops are kept.
 inline std::shared_ptr<const GraphFile> kronecker_graph(int scale, bool undirected,
                                                         GeneratedWeights weights, uint32_t blocks,
                                                         const std::string& name, bool hub = false,
-                                                        bool wide_ids = false) {
+                                                        bool wide_ids = false,
+                                                        bool self_loops = false) {
   GeneratorOptions gen;
   gen.scale = scale;
   gen.edge_factor = 8;
@@ -49,6 +51,7 @@ inline std::shared_ptr<const GraphFile> kronecker_graph(int scale, bool undirect
     options.undirected = undirected;
     options.blocks = blocks;
     options.wide_ids = wide_ids;
+    options.keep_self_loops = self_loops;
     EdgeList edges = generate(gen);
     if (hub) {
       std::visit(
@@ -72,9 +75,10 @@ inline std::shared_ptr<const GraphFile> kronecker_graph(int scale, bool undirect
 }
 
 // A uniform random graph (unweighted, edge factor 8) written with a P x P grid: degrees near
-// their mean, where the Kronecker graph's are skewed.
+// their mean, where the Kronecker graph's are skewed. With `self_loops`, the generator's are kept.
 inline std::shared_ptr<const GraphFile> uniform_graph(int scale, bool undirected, uint32_t blocks,
-                                                      const std::string& name) {
+                                                      const std::string& name,
+                                                      bool self_loops = false) {
   GeneratorOptions gen;
   gen.kind = GeneratorKind::kUniform;
   gen.scale = scale;
@@ -85,6 +89,7 @@ inline std::shared_ptr<const GraphFile> uniform_graph(int scale, bool undirected
     BuildOptions options;
     options.undirected = undirected;
     options.blocks = blocks;
+    options.keep_self_loops = self_loops;
     build_graph(generate(gen), options, writer);
   }
   return GraphFile::open(path);

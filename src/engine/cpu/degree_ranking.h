@@ -28,6 +28,10 @@ class DegreeRanking {
   Id rank(uint64_t v) const { return ranked_ ? rank_of_[v] : static_cast<Id>(v); }
   Id vertex_of(uint64_t r) const { return ranked_ ? vertex_of_[r] : static_cast<Id>(r); }
   uint64_t bytes() const { return (rank_of_.size() + vertex_of_.size()) * sizeof(Id); }
+  // Every vertex's rank and every rank's vertex (empty unless ranked), for an engine that copies
+  // them elsewhere (the device engine).
+  const std::vector<Id>& ranks() const { return rank_of_; }
+  const std::vector<Id>& vertices() const { return vertex_of_; }
 
  private:
   // Ranking pays where degrees are skewed (hubs' lists then hold only other hubs). Where no

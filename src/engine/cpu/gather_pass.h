@@ -2,7 +2,8 @@
 // of its own and its neighbours' values in the last round, as label propagation asks. The
 // neighbours come from the lists of neighbour_lists.h, built once from the stored arcs (streamed
 // from the mapped file, or block by block through a fetching store, so a pool of any size will do);
-// each round gathers a vertex's neighbours' values into its thread's buffer, which f may reorder.
+// each round gathers a vertex's neighbours' values into its thread's buffer and sorts them there,
+// as the gather contract hands them to f (engine/concept.h).
 #pragma once
 
 #include <algorithm>
@@ -61,7 +62,7 @@ inline void Engine<Id, W>::gather_rounds(VertexArray<T> values, uint32_t rounds,
   this->release_bytes(lists.bytes());
 }
 
-// One round: to[v] = f(from[v], the values in `from` at v's neighbours).
+// One round: to[v] = f(from[v], the values in `from` at v's neighbours, sorted).
 template <typename Id, typename W>
 template <typename T, typename F>
 inline void Engine<Id, W>::gather_round(const NeighbourLists<Id>& lists, VertexArray<T> from,
@@ -75,7 +76,8 @@ inline void Engine<Id, W>::gather_round(const NeighbourLists<Id>& lists, VertexA
       const std::span<const Id> near = lists.of(v);
       gathered.resize(near.size());
       std::transform(near.begin(), near.end(), gathered.begin(), [&](Id u) { return from[u]; });
-      to[v] = call(from[v], std::span<T>(gathered));
+      std::sort(gathered.begin(), gathered.end());
+      to[v] = call(from[v], std::span<const T>(gathered));
     }
   }
 }

@@ -8,24 +8,9 @@
 
 #include "engine/cpu/engine.h"
 #include "engine/cpu/oriented_adjacency.h"
-#include "graph/format.h"
-#include "graph/graph_view.h"
+#include "engine/undirected_view.h"
 
 namespace tg {
-
-// v's arcs in the undirected view (a directed graph's out- and in-arcs): what ranks it, here and
-// on MPI ranks (engine/mpi/triangle_ring.h).
-template <typename Id, typename W>
-uint64_t undirected_degree(const GraphView<Id, W>& g, uint64_t v) {
-  return g.out_degree(v) + (g.directed() ? g.in_degree(v) : 0);
-}
-// An undirected file without self-loops stores each neighbour once among a vertex's arcs: its
-// out-degree is its neighbour count, no lists needed (otherwise, a directed graph's two arcs
-// between a pair, a self-loop, the lists tell).
-template <typename Id, typename W>
-bool out_degrees_count_neighbours(const GraphView<Id, W>& g) {
-  return !g.directed() && (g.file().header().flags & format::Flags::kSelfLoopsKept) == 0;
-}
 
 template <typename Id, typename W>
 inline auto Engine<Id, W>::oriented_lists() -> OrientedAdjacency<Id> {

@@ -1,4 +1,4 @@
-// The device engine: the five algorithm texts run on a graph whose blocks and vertex arrays live
+// The device engine: the algorithm texts run on a graph whose blocks and vertex arrays live
 // in device memory. One source, two backends (Backend): Thrust's CUDA system under nvcc
 // (backend_cuda.h) and Thrust's OpenMP system under g++ (backend_omp.h), so every pass here is a
 // Thrust algorithm over an index range or a functor over device views, never a hand-written
@@ -18,6 +18,10 @@
 // A vertex whose target changed is listed once (a claim flag and an atomic counter), apply()
 // runs once per listed vertex after the pass, and the vertices it keeps are the next frontier.
 //
+// List passes (triangle counting, the clustering coefficient, label propagation) build
+// neighbour lists in device memory from the resident out-grid with whole-array sorts, then run
+// one thread per list entry (a triangle pass's merge) or per vertex (a gather round's f).
+//
 // Vertex passes (for_each, select, reduce, collect's map) run the algorithm's host-device
 // lambdas over counting ranges; select evaluates its predicate exactly once per member (it may
 // update state, as WCC's does) before compacting.
@@ -28,6 +32,8 @@
 //   device_vertices.h  its base: vertex arrays, sets, vertex passes and the priority bins.
 //   device_passes.h    the edge passes behind edge_pass (push, pull, apply, the pull grids'
 //                      index): the class's out-of-class members, included at the end of this file.
+//   device_triangles.h the triangle pass and neighbour counts (out-of-class members, likewise).
+//   device_gather.h    the gather pass (out-of-class members, likewise).
 //   device_functors.h  what the Thrust algorithms run per index, vertex or arc (a kernel's
 //                      members), with the pass state they share and deliver().
 //   device_grid.h      a grid of blocks resident in device memory.
@@ -75,12 +81,19 @@ struct DeviceEngineOptions {
   DirectionRule rule{};
 };
 
-// What one edge pass did, for --json.
+// What one pass did, for --json (a triangle pass: the vertices, the list entries, the entries
+// merged; a gather round: the vertices and the entries gathered).
 struct DevicePassStats {
   Direction direction = Direction::kPush;
-  uint64_t frontier_size = 0, frontier_edges = 0, activated = 0;
+  uint64_t frontier_size = 0, frontier_edges = 0, activated = 0, edges_examined = 0;
   double seconds = 0;  // the pass, device synchronized at its end
 };
+
+// The lists the triangle and gather passes build (device_triangles.h, device_gather.h).
+template <typename Id, typename Backend>
+struct DeviceOrientedLists;
+template <typename Id, typename Backend>
+struct DeviceNeighbourLists;
 
 template <typename Id, typename W, typename Backend>
 class DeviceEngine : public DeviceVertices<Id, W, Backend> {
@@ -126,6 +139,8 @@ class DeviceEngine : public DeviceVertices<Id, W, Backend> {
   // Bytes of graph blocks copied to the device, and how long copying them took.
   uint64_t graph_bytes() const { return out_.bytes() + in_.bytes(); }
   double copy_in_seconds() const { return copy_in_seconds_; }
+  // The most device memory a triangle or gather pass's lists held (beyond the vertex arrays).
+  uint64_t peak_pass_bytes() const { return peak_pass_bytes_; }
   const std::vector<DevicePassStats>& stats() const { return stats_; }
   void reset_stats() { stats_.clear(); }
 
@@ -194,6 +209,15 @@ class DeviceEngine : public DeviceVertices<Id, W, Backend> {
     return {edge_pass(program, frontier, pass), value};
   }
 
+  // ---- passes over neighbour lists (device_triangles.h, device_gather.h) ---------------------
+
+  // The engine/concept.h IntersectingEngine and GatheringEngine members, as the CPU engine's.
+  template <typename F>
+  VertexArray<int64_t> triangle_sums(F f);
+  VertexArray<int64_t> neighbour_counts();
+  template <typename T, typename F>
+  void gather_rounds(VertexArray<T> values, uint32_t rounds, F f);
+
   template <typename Program>
   Direction direction_for(const Set& frontier, const PassOptions& pass) const {
     if (options_.direction != Direction::kAuto) return options_.direction;
@@ -243,6 +267,9 @@ class DeviceEngine : public DeviceVertices<Id, W, Backend> {
   Set apply(const Program& program);
   Vector<uint32_t> bitmap_of(const Set& set) const;
   const PullGrid& pull_grid(Grid which);
+  DeviceOrientedLists<Id, Backend> oriented_lists();
+  DeviceNeighbourLists<Id, Backend> neighbour_lists();
+  void pass_bytes(uint64_t bytes) { peak_pass_bytes_ = std::max(peak_pass_bytes_, bytes); }
 
   DeviceEngineOptions options_;
   DeviceGrid<W, Backend> out_, in_;
@@ -252,8 +279,11 @@ class DeviceEngine : public DeviceVertices<Id, W, Backend> {
   Vector<unsigned long long> count_;
   std::vector<DevicePassStats> stats_;
   double copy_in_seconds_ = 0;
+  uint64_t peak_pass_bytes_ = 0;
 };
 
 }  // namespace tg::device
 
+#include "engine/cuda/device_gather.h"
 #include "engine/cuda/device_passes.h"
+#include "engine/cuda/device_triangles.h"

@@ -83,6 +83,7 @@ class DeviceGrid {
         d.weights = copy(d.weights, d.edge_count * sizeof(W));
       d.presence = nullptr;
       d.presence_rank = nullptr;
+      arcs_ += d.edge_count;
       blocks_.push_back(d);
     }
     device_blocks_ = Vector<BlockDecoder>(blocks_.begin(), blocks_.end());
@@ -97,6 +98,7 @@ class DeviceGrid {
     return thrust::raw_pointer_cast(device_blocks_.data());
   }
   uint64_t bytes() const { return bytes_; }
+  uint64_t arcs() const { return arcs_; }  // in all its blocks
 
  private:
   const unsigned char* copy(const unsigned char* host, uint64_t bytes) {
@@ -113,7 +115,7 @@ class DeviceGrid {
   std::vector<BlockDecoder> blocks_;
   Vector<BlockDecoder> device_blocks_;
   std::vector<std::unique_ptr<Vector<uint64_t>>> parts_;
-  uint64_t bytes_ = 0;
+  uint64_t bytes_ = 0, arcs_ = 0;
 };
 
 }  // namespace tg::device

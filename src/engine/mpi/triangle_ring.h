@@ -14,6 +14,7 @@
 #include "engine/cpu/degree_ranking.h"
 #include "engine/mpi/dist_engine.h"
 #include "engine/mpi/master_lists.h"
+#include "engine/undirected_view.h"
 #include "util/parallel.h"
 #include "util/timer.h"
 

@@ -1,0 +1,12 @@
+// tc's trials on the device engine's CUDA backend, compiled apart from the other kernels' (nvcc
+// takes minutes a kernel; apart, they build in parallel).
+#include "engine/cuda/backend_cuda.h"
+#include "gpu/run_kernel.h"
+
+namespace tg::gpu {
+
+static_assert(std::get<6>(kKernels).name == "tc");
+template TrialsOutput run_device_kernel<6, device::CudaBackend>(std::shared_ptr<const GraphFile>,
+                                                                const TrialsRequest&);
+
+}  // namespace tg::gpu
