@@ -107,19 +107,24 @@ TrialsOutput run_on_gpu(size_t kernel, const std::shared_ptr<const GraphFile>& f
                         const TrialsRequest& r) {
   const nlohmann::json info = gpu_device_info();
   // The graph's blocks and the kernel's vertex state must fit what is free (part 2 streams
-  // larger graphs); the engine's own sets take about 16 bytes a vertex beside them.
+  // larger graphs); the engine's own sets take about 16 bytes a vertex beside them, and a list
+  // pass's lists as the device engine builds them.
   uint64_t state = 0;
   for_each_kernel([&, k = size_t{0}](const auto& kk) mutable {
-    if (k++ == kernel)
-      state = kk.state_bytes(*file, file->id_bytes(), kk.weighted && file->weighted(),
-                             false);  // no parents on the GPU
+    if (k++ != kernel) return;
+    state = kk.state_bytes(*file, file->id_bytes(), kk.weighted && file->weighted(),
+                           false);  // no parents on the GPU
+    const uint64_t n = file->num_vertices(), arcs = file->num_arcs();
+    if (kk.passes.triangles) state += device::oriented_lists_bytes(n, arcs);
+    if (kk.passes.gathers)
+      state += device::neighbour_lists_bytes(n, arcs, file->directed(), file->id_bytes());
   });
   const uint64_t blocks = file->file_bytes(), sets = 16 * file->num_vertices();
   const uint64_t free = info["free_bytes"].get<uint64_t>();
   if (blocks + state + sets > free) {
     fail(
-        "'{}' needs about {} bytes on the GPU ({} of blocks, {} of vertex state, {} of engine "
-        "sets), but {} has {} free; "
+        "'{}' needs about {} bytes on the GPU ({} of blocks, {} of vertex state and lists, {} "
+        "of engine sets), but {} has {} free; "
         "streaming larger graphs through the device is not built yet",
         file->path(), blocks + state + sets, blocks, state, sets, info["name"].get<std::string>(),
         free);

@@ -139,7 +139,8 @@ class DeviceEngine : public DeviceVertices<Id, W, Backend> {
   // Bytes of graph blocks copied to the device, and how long copying them took.
   uint64_t graph_bytes() const { return out_.bytes() + in_.bytes(); }
   double copy_in_seconds() const { return copy_in_seconds_; }
-  // The most device memory a triangle or gather pass's lists held (beyond the vertex arrays).
+  // The most device memory the triangle or gather passes run so far may take beyond the vertex
+  // arrays (oriented_lists_bytes, neighbour_lists_bytes: bounds, Thrust's temporaries included).
   uint64_t peak_pass_bytes() const { return peak_pass_bytes_; }
   const std::vector<DevicePassStats>& stats() const { return stats_; }
   void reset_stats() { stats_.clear(); }

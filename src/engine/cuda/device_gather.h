@@ -24,6 +24,17 @@
 
 namespace tg::device {
 
+// The device memory a gather pass takes at most, for a graph of n vertices and `arcs` arcs in its
+// out-grid, values of `value_bytes`: the lists (an owner and a neighbour per entry: one an arc,
+// two in a directed graph) and their starts, and a round's gathered values with their owners,
+// twice (the sorts' second buffers). The lists' build, two ids an entry twice over, takes less.
+inline uint64_t neighbour_lists_bytes(uint64_t n, uint64_t arcs, bool directed,
+                                      uint64_t value_bytes) {
+  const uint64_t entries = directed ? 2 * arcs : arcs;
+  return entries * 2 * sizeof(uint32_t) + (n + 1) * 8 +
+         2 * entries * (value_bytes + sizeof(uint32_t));
+}
+
 // Arc e of one out-grid block as list entries: owners and their neighbours, `per_arc` (1 or 2)
 // slots from (base + e) * per_arc; a slot that lists nothing gets the owner kNoOwner.
 template <typename Id>
@@ -81,7 +92,6 @@ struct DeviceNeighbourLists {
   Vector<Id> owner, other;  // per entry, grouped by owner
   Vector<uint64_t> first;   // by vertex: where its list starts (n + 1)
   uint64_t entries = 0;
-  uint64_t peak_bytes = 0;  // the most the build held at once
 };
 
 template <typename Id, typename W, typename Backend>
@@ -104,14 +114,12 @@ auto DeviceEngine<Id, W, Backend>::neighbour_lists() -> DeviceNeighbourLists<Id,
   lists.first = Vector<uint64_t>(n_ + 1);
   thrust::lower_bound(policy(), owner.begin(), owner.begin() + entries,
                       thrust::counting_iterator<uint64_t>(0),
-                      thrust::counting_iterator<uint64_t>(n_ + 1), lists.first.begin(),
-                      IdBelow{});
+                      thrust::counting_iterator<uint64_t>(n_ + 1), lists.first.begin(), IdBelow{});
   owner.resize(entries ? entries : 1);
   other.resize(entries ? entries : 1);
   lists.owner = std::move(owner);
   lists.other = std::move(other);
   lists.entries = entries;
-  lists.peak_bytes = 2 * slots * sizeof(Id) + (n_ + 1) * sizeof(uint64_t);
   return lists;
 }
 
@@ -119,10 +127,10 @@ template <typename Id, typename W, typename Backend>
 template <typename T, typename F>
 void DeviceEngine<Id, W, Backend>::gather_rounds(VertexArray<T> values, uint32_t rounds, F f) {
   Timer built;
+  pass_bytes(neighbour_lists_bytes(n_, out_.arcs(), g_.directed(), sizeof(T)));
   const DeviceNeighbourLists<Id, Backend> lists = neighbour_lists();
   const uint64_t k = lists.entries;
   // Per round: the gathered values and their owners, sorted together.
-  pass_bytes(lists.peak_bytes + k * (sizeof(T) + sizeof(Id)));
   Vector<T> gathered(k ? k : 1);
   Vector<Id> owners(k ? k : 1);
   double build_seconds = built.seconds();
@@ -135,9 +143,10 @@ void DeviceEngine<Id, W, Backend>::gather_rounds(VertexArray<T> values, uint32_t
     thrust::copy_n(policy(), lists.owner.begin(), k, owners.begin());
     thrust::stable_sort_by_key(policy(), gathered.begin(), gathered.begin() + k, owners.begin());
     thrust::stable_sort_by_key(policy(), owners.begin(), owners.begin() + k, gathered.begin());
-    thrust::for_each_n(policy(), thrust::counting_iterator<uint64_t>(0), n_,
-                       GatherVertex<Id, T, F>{f, from, to, thrust::raw_pointer_cast(gathered.data()),
-                                              thrust::raw_pointer_cast(lists.first.data())});
+    thrust::for_each_n(
+        policy(), thrust::counting_iterator<uint64_t>(0), n_,
+        GatherVertex<Id, T, F>{f, from, to, thrust::raw_pointer_cast(gathered.data()),
+                               thrust::raw_pointer_cast(lists.first.data())});
     Backend::synchronize();
     std::swap(from, to);
     DevicePassStats s;

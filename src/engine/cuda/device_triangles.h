@@ -52,6 +52,13 @@ TG_HOST_DEVICE inline uint64_t key_owner(uint64_t key) { return key >> 32; }
 TG_HOST_DEVICE inline uint64_t key_other(uint64_t key) { return key & 0xffffffffu; }
 inline constexpr uint64_t kNoEntry = ~uint64_t{0};  // an arc that lists nothing (a self-loop)
 
+// The device memory a triangle pass's lists take at most, for a graph of n vertices and `arcs`
+// arcs in its out-grid: a key and its arc bits per arc, twice (the sort's second buffer; a
+// directed graph's merge writes a second copy instead), the ranks both ways and the lists' starts.
+inline uint64_t oriented_lists_bytes(uint64_t n, uint64_t arcs) {
+  return 2 * arcs * (sizeof(uint64_t) + 1) + n * 2 * sizeof(uint32_t) + (n + 1) * 8;
+}
+
 // Arc e of one out-grid block as an oriented entry, written at base + e.
 template <typename Id>
 struct OrientArc {
@@ -148,9 +155,7 @@ template <typename Id>
 struct DegreeAsCount {
   const uint64_t* degree;
   int64_t* counts;
-  TG_HOST_DEVICE void operator()(uint64_t v) const {
-    counts[v] = static_cast<int64_t>(degree[v]);
-  }
+  TG_HOST_DEVICE void operator()(uint64_t v) const { counts[v] = static_cast<int64_t>(degree[v]); }
 };
 
 // The oriented lists in device memory.
@@ -163,7 +168,6 @@ struct DeviceOrientedLists {
   Vector<uint8_t> bits;           // per entry: ArcsBetween its owner and its other end
   Vector<uint64_t> first;         // by rank: where its list starts (n + 1)
   uint64_t entries = 0;
-  uint64_t peak_bytes = 0;  // the most the build held at once
 
   RankView<Id> ranks() const {
     return {rank_of.empty() ? nullptr : thrust::raw_pointer_cast(rank_of.data()),
@@ -186,17 +190,16 @@ auto DeviceEngine<Id, W, Backend>::oriented_lists() -> DeviceOrientedLists<Id, B
   uint64_t base = 0;
   for (uint64_t k = 0; k < uint64_t{out_.side()} * out_.side(); ++k) {
     const BlockDecoder& d = out_.block(k);
-    thrust::for_each_n(policy(), thrust::counting_iterator<uint64_t>(0), d.edge_count,
-                       OrientArc<Id>{d, lists.ranks(), g_.directed(), base,
-                                     thrust::raw_pointer_cast(keys.data()),
-                                     thrust::raw_pointer_cast(bits.data())});
+    thrust::for_each_n(
+        policy(), thrust::counting_iterator<uint64_t>(0), d.edge_count,
+        OrientArc<Id>{d, lists.ranks(), g_.directed(), base, thrust::raw_pointer_cast(keys.data()),
+                      thrust::raw_pointer_cast(bits.data())});
     base += d.edge_count;
   }
   const auto arc_entries = thrust::make_zip_iterator(keys.begin(), bits.begin());
   uint64_t entries =
       thrust::remove_if(policy(), arc_entries, arc_entries + arcs, IsNoEntry{}) - arc_entries;
   thrust::sort_by_key(policy(), keys.begin(), keys.begin() + entries, bits.begin());
-  lists.peak_bytes = arcs * (sizeof(uint64_t) + 1);
   if (g_.directed()) {  // a pair's arcs both ways: two adjacent entries, merged
     Vector<uint64_t> merged_keys(entries ? entries : 1);
     Vector<uint8_t> merged_bits(entries ? entries : 1);
@@ -204,17 +207,15 @@ auto DeviceEngine<Id, W, Backend>::oriented_lists() -> DeviceOrientedLists<Id, B
                                     merged_keys.begin(), merged_bits.begin(), SameKey{}, OrBits{})
                   .first -
               merged_keys.begin();
-    lists.peak_bytes *= 2;
     keys = std::move(merged_keys);
     bits = std::move(merged_bits);
   }
   keys.resize(entries ? entries : 1);
   bits.resize(entries ? entries : 1);
   lists.first = Vector<uint64_t>(n_ + 1);
-  thrust::lower_bound(policy(), keys.begin(), keys.begin() + entries,
-                      thrust::counting_iterator<uint64_t>(0),
-                      thrust::counting_iterator<uint64_t>(n_ + 1), lists.first.begin(),
-                      OwnerBelow{});
+  thrust::lower_bound(
+      policy(), keys.begin(), keys.begin() + entries, thrust::counting_iterator<uint64_t>(0),
+      thrust::counting_iterator<uint64_t>(n_ + 1), lists.first.begin(), OwnerBelow{});
   lists.keys = std::move(keys);
   lists.bits = std::move(bits);
   lists.entries = entries;
@@ -226,8 +227,8 @@ template <typename F>
 auto DeviceEngine<Id, W, Backend>::triangle_sums(F f) -> VertexArray<int64_t> {
   Timer timer;
   auto sums = this->vertex_array(int64_t{0});
+  pass_bytes(oriented_lists_bytes(n_, out_.arcs()));
   const DeviceOrientedLists<Id, Backend> lists = oriented_lists();
-  pass_bytes(lists.peak_bytes);
   const uint64_t merged = thrust::transform_reduce(
       policy(), thrust::counting_iterator<uint64_t>(0),
       thrust::counting_iterator<uint64_t>(lists.entries),
@@ -253,8 +254,8 @@ auto DeviceEngine<Id, W, Backend>::neighbour_counts() -> VertexArray<int64_t> {
                        DegreeAsCount<Id>{thrust::raw_pointer_cast(degree_.data()), counts.data()});
     return counts;
   }
+  pass_bytes(oriented_lists_bytes(n_, out_.arcs()));
   const DeviceOrientedLists<Id, Backend> lists = oriented_lists();
-  pass_bytes(lists.peak_bytes);
   thrust::for_each_n(
       policy(), thrust::counting_iterator<uint64_t>(0), lists.entries,
       CountEnds<Id>{lists.ranks(), thrust::raw_pointer_cast(lists.keys.data()), counts.data()});
