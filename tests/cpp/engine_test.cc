@@ -13,7 +13,7 @@
 #include <span>
 
 #include "algorithms/sources.h"
-#include "engine/cpu/degree_ranking.h"
+#include "engine/degree_ranking.h"
 #include "engine/mpi/master_lists.h"
 #include "run/kernels.h"
 #include "store/copying_store.h"

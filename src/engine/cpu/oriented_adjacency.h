@@ -23,7 +23,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/cpu/degree_ranking.h"
+#include "engine/degree_ranking.h"
 #include "engine/triangles.h"
 
 namespace tg {

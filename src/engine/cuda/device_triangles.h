@@ -27,7 +27,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/cpu/degree_ranking.h"
+#include "engine/degree_ranking.h"
 #include "engine/triangles.h"
 #include "engine/undirected_view.h"
 

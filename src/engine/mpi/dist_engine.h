@@ -67,8 +67,8 @@
 #include <vector>
 
 #include "engine/concept.h"
-#include "engine/cpu/degree_ranking.h"
 #include "engine/cpu/engine.h"
+#include "engine/degree_ranking.h"
 #include "engine/mpi/dist_types.h"
 #include "engine/mpi/inbox.h"
 #include "engine/mpi/master_lists.h"

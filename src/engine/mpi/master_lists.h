@@ -21,8 +21,8 @@
 #include <utility>
 #include <vector>
 
-#include "engine/cpu/degree_ranking.h"
 #include "engine/cpu/oriented_adjacency.h"
+#include "engine/degree_ranking.h"
 #include "engine/triangles.h"
 
 namespace tg {

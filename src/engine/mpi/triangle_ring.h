@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <utility>
 
-#include "engine/cpu/degree_ranking.h"
+#include "engine/degree_ranking.h"
 #include "engine/mpi/dist_engine.h"
 #include "engine/mpi/master_lists.h"
 #include "engine/undirected_view.h"
