@@ -7,6 +7,7 @@
 #include <string>
 
 #include "engine/cuda/backend_cuda.h"
+#include "gpu/kernel_switch.h"
 #include "gpu/run_kernel.h"
 #include "util/error.h"
 #include "util/timer.h"
@@ -129,38 +130,9 @@ TrialsOutput run_on_gpu(size_t kernel, const std::shared_ptr<const GraphFile>& f
         file->path(), blocks + state + sets, blocks, state, sets, info["name"].get<std::string>(),
         free);
   }
-  TrialsOutput out;
-  switch (kernel) {
-    case 0:
-      out = run_device_kernel<0, device::CudaBackend>(file, r);
-      break;
-    case 1:
-      out = run_device_kernel<1, device::CudaBackend>(file, r);
-      break;
-    case 2:
-      out = run_device_kernel<2, device::CudaBackend>(file, r);
-      break;
-    case 3:
-      out = run_device_kernel<3, device::CudaBackend>(file, r);
-      break;
-    case 4:
-      out = run_device_kernel<4, device::CudaBackend>(file, r);
-      break;
-    case 5:
-      out = run_device_kernel<5, device::CudaBackend>(file, r);
-      break;
-    case 6:
-      out = run_device_kernel<6, device::CudaBackend>(file, r);
-      break;
-    case 7:
-      out = run_device_kernel<7, device::CudaBackend>(file, r);
-      break;
-    case 8:
-      out = run_device_kernel<8, device::CudaBackend>(file, r);
-      break;
-    default:
-      fail("internal: kernel {} out of range", kernel);
-  }
+  TrialsOutput out = with_kernel_row(kernel, [&](auto k) {
+    return run_device_kernel<decltype(k)::value, device::CudaBackend>(file, r);
+  });
   out.report["device"] = info;
   return out;
 }

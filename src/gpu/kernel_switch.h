@@ -1,5 +1,5 @@
 // Turns a kernel's row number in kKernels (known at run time) into a compile-time constant, for
-// the files that instantiate each kernel's trials (host_runs.cc, device_host_runs.cc).
+// the files that dispatch each kernel's trials (host_runs.cc, device_host_runs.cc, cuda_runs.cu).
 #pragma once
 
 #include <cstddef>

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <thrust/binary_search.h>
+#include <thrust/copy.h>
 #include <thrust/functional.h>
 #include <thrust/reduce.h>
 #include <thrust/remove.h>
@@ -151,13 +152,6 @@ struct CountEnds {
     add_at(counts, ranks.vertex(key_other(keys[a])), 1);
   }
 };
-template <typename Id>
-struct DegreeAsCount {
-  const uint64_t* degree;
-  int64_t* counts;
-  TG_HOST_DEVICE void operator()(uint64_t v) const { counts[v] = static_cast<int64_t>(degree[v]); }
-};
-
 // The oriented lists in device memory.
 template <typename Id, typename Backend>
 struct DeviceOrientedLists {
@@ -250,8 +244,7 @@ template <typename Id, typename W, typename Backend>
 auto DeviceEngine<Id, W, Backend>::neighbour_counts() -> VertexArray<int64_t> {
   auto counts = this->vertex_array(int64_t{0});
   if (out_degrees_count_neighbours(g_)) {
-    thrust::for_each_n(policy(), thrust::counting_iterator<uint64_t>(0), n_,
-                       DegreeAsCount<Id>{thrust::raw_pointer_cast(degree_.data()), counts.data()});
+    thrust::copy_n(policy(), degree_.begin(), n_, counts.data());  // the out-degrees, widened
     return counts;
   }
   pass_bytes(oriented_lists_bytes(n_, out_.arcs()));
