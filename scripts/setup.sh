@@ -12,8 +12,9 @@ apt_packages=(cmake ninja-build g++ pkg-config libomp-dev libcli11-dev nlohmann-
   # ThreadSanitizer build (scripts/build.sh tsan): clang, its TSan runtime, LLVM's libomp with the
   # Archer tool (libarcher.so), and llvm-symbolizer for the reports' stacks; all LLVM 14.
   clang-14 libclang-rt-14-dev libomp-14-dev llvm-14
-  # the source habits the test command checks (scripts/check_style.sh, scripts/check_tidy.sh)
-  clang-format-14 clang-tidy-14)
+  # the source habits the test command checks (scripts/check_style.sh; scripts/check_tidy.sh's
+  # clang-tidy comes from PyPI, below)
+  clang-format-14)
 missing=()
 for p in "${apt_packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -35,6 +36,10 @@ missing_py=()
 for entry in "${python_modules[@]}"; do
   python3 -c "import ${entry%%:*}" >/dev/null 2>&1 || missing_py+=("${entry#*:}")
 done
+# clang-tidy 22, pinned: a newer one brings new checks, and so new findings, of its own.
+clang_tidy_version=22.1.8
+python3 -c "import importlib.metadata as m, sys; sys.exit(m.version('clang-tidy') != '$clang_tidy_version')" \
+  >/dev/null 2>&1 || missing_py+=("clang-tidy==$clang_tidy_version")
 if ((${#missing_py[@]})); then
   echo "setup: installing Python modules ${missing_py[*]}" >&2
   python3 -m pip install -q "${missing_py[@]}" 2>&1 | grep -v -i "warning: running pip as" >&2 || true

@@ -9,6 +9,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -38,9 +39,9 @@ struct CalibrateArgs {
   bool output_given = false;  // -o, even as "": an empty name is refused
 };
 
-const std::vector<uint64_t> kChunks{4 << 10, 16 << 10, 64 << 10, 256 << 10,
-                                    1 << 20, 4 << 20,  16 << 20};
-const std::vector<uint32_t> kDepths{1, 2, 4, 8, 16};
+constexpr std::array<uint64_t, 7> kChunks{4 << 10, 16 << 10, 64 << 10, 256 << 10,
+                                          1 << 20, 4 << 20,  16 << 20};
+constexpr std::array<uint32_t, 5> kDepths{1, 2, 4, 8, 16};
 
 // A scratch file of `bytes` in `dir`, written through and removed when done (or interrupted).
 class ScratchFile {

@@ -136,8 +136,8 @@ void run_command(const RunArgs& a) {
       request.distributed = true;
       run::check_run_request(request);
       if (r.threads == 0) {  // the machine's cores shared among the computing ranks on it
-        const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
-        const int processes_here = local ? std::max(1, std::atoi(local)) : 1;
+        const int processes_here =
+            std::max(1, mpi::environment_count("OMPI_COMM_WORLD_LOCAL_SIZE"));
         const int ranks_here = far_ranks ? std::max(1, processes_here / 2) : processes_here;
         omp_set_num_threads(run::threads_per_rank(ranks_here));
       }

@@ -15,23 +15,23 @@
 namespace tg::gpu {
 
 extern template TrialsOutput run_device_kernel<0, device::CudaBackend>(
-    std::shared_ptr<const GraphFile>, const TrialsRequest&);
+    const std::shared_ptr<const GraphFile>&, const TrialsRequest&);
 extern template TrialsOutput run_device_kernel<1, device::CudaBackend>(
-    std::shared_ptr<const GraphFile>, const TrialsRequest&);
+    const std::shared_ptr<const GraphFile>&, const TrialsRequest&);
 extern template TrialsOutput run_device_kernel<2, device::CudaBackend>(
-    std::shared_ptr<const GraphFile>, const TrialsRequest&);
+    const std::shared_ptr<const GraphFile>&, const TrialsRequest&);
 extern template TrialsOutput run_device_kernel<3, device::CudaBackend>(
-    std::shared_ptr<const GraphFile>, const TrialsRequest&);
+    const std::shared_ptr<const GraphFile>&, const TrialsRequest&);
 extern template TrialsOutput run_device_kernel<4, device::CudaBackend>(
-    std::shared_ptr<const GraphFile>, const TrialsRequest&);
+    const std::shared_ptr<const GraphFile>&, const TrialsRequest&);
 extern template TrialsOutput run_device_kernel<5, device::CudaBackend>(
-    std::shared_ptr<const GraphFile>, const TrialsRequest&);
+    const std::shared_ptr<const GraphFile>&, const TrialsRequest&);
 extern template TrialsOutput run_device_kernel<6, device::CudaBackend>(
-    std::shared_ptr<const GraphFile>, const TrialsRequest&);
+    const std::shared_ptr<const GraphFile>&, const TrialsRequest&);
 extern template TrialsOutput run_device_kernel<7, device::CudaBackend>(
-    std::shared_ptr<const GraphFile>, const TrialsRequest&);
+    const std::shared_ptr<const GraphFile>&, const TrialsRequest&);
 extern template TrialsOutput run_device_kernel<8, device::CudaBackend>(
-    std::shared_ptr<const GraphFile>, const TrialsRequest&);
+    const std::shared_ptr<const GraphFile>&, const TrialsRequest&);
 
 namespace {
 void check(cudaError_t e, const char* what) {

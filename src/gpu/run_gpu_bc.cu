@@ -6,7 +6,7 @@
 namespace tg::gpu {
 
 static_assert(std::get<5>(kKernels).name == "bc");
-template TrialsOutput run_device_kernel<5, device::CudaBackend>(std::shared_ptr<const GraphFile>,
-                                                                const TrialsRequest&);
+template TrialsOutput run_device_kernel<5, device::CudaBackend>(
+    const std::shared_ptr<const GraphFile>&, const TrialsRequest&);
 
 }  // namespace tg::gpu

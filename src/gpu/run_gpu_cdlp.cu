@@ -6,7 +6,7 @@
 namespace tg::gpu {
 
 static_assert(std::get<8>(kKernels).name == "cdlp");
-template TrialsOutput run_device_kernel<8, device::CudaBackend>(std::shared_ptr<const GraphFile>,
-                                                                const TrialsRequest&);
+template TrialsOutput run_device_kernel<8, device::CudaBackend>(
+    const std::shared_ptr<const GraphFile>&, const TrialsRequest&);
 
 }  // namespace tg::gpu

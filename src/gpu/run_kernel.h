@@ -15,7 +15,8 @@
 namespace tg::gpu {
 
 template <size_t K, typename Backend>
-TrialsOutput run_device_kernel(std::shared_ptr<const GraphFile> file, const TrialsRequest& r) {
+TrialsOutput run_device_kernel(const std::shared_ptr<const GraphFile>& file,
+                               const TrialsRequest& r) {
   const auto& kernel = std::get<K>(kKernels);
   return with_view_for(kernel, file, [&](const auto& g) {
     using G = std::decay_t<decltype(g)>;

@@ -34,7 +34,7 @@ EdgeList read_binary_edges(const std::string& path, const ParseOptions& options,
   EdgeList list;
   list.source_name = path;
   list.id_mode = mode;
-  if (options.vertices) list.declared_vertices = *options.vertices;
+  list.declared_vertices = options.vertices;
   auto stream = InputStream::open(path);
   Progress progress("reading", stream->raw_size(), options.progress);
   const size_t chunk =

@@ -99,7 +99,7 @@ class EdgeListFormat final : public LineFormat {
       if (mode_ != IdMode::kIndex)
         fail("{} applies to index mode; add {}", option_name("vertices"),
              option_with("ids", "index"));
-      rule_.count = *options.vertices;
+      rule_.count = options.vertices;
       rule_.declared_by = front() == Front::kCommandLine
                               ? "--vertices"
                               : "vertices";  // a literal: the rule keeps a pointer

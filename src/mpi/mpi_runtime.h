@@ -12,6 +12,9 @@ namespace tg::mpi {
 // both known before MPI starts.
 bool launched();
 int launched_size();
+// The positive count in the environment variable `name` (as mpirun sets OMPI_COMM_WORLD_SIZE and
+// OMPI_COMM_WORLD_LOCAL_SIZE); 0 when it is unset or not a positive integer.
+int environment_count(const char* name);
 
 // Starts MPI with MPI_THREAD_MULTIPLE (the store's I/O threads issue one-sided reads) once; it is
 // finalized when the process exits normally.

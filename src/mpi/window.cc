@@ -8,8 +8,9 @@ namespace tg::mpi {
 
 Window::Window(MPI_Comm comm, uint64_t bytes, const char* what) : what_(what) {
   void* base = nullptr;
-  check(MPI_Win_allocate(static_cast<MPI_Aint>(bytes), 1, MPI_INFO_NULL, comm, &base, &win_), what,
-        "MPI_Win_allocate");
+  check(MPI_Win_allocate(static_cast<MPI_Aint>(bytes), 1, MPI_INFO_NULL, comm,
+                         static_cast<void*>(&base), &win_),
+        what, "MPI_Win_allocate");
   base_ = static_cast<std::byte*>(base);
 }
 
@@ -33,7 +34,8 @@ bool Window::unlock_all() noexcept {
 bool Window::unified() const {
   int* model = nullptr;
   int found = 0;
-  check(MPI_Win_get_attr(win_, MPI_WIN_MODEL, &model, &found), what_, "MPI_Win_get_attr");
+  check(MPI_Win_get_attr(win_, MPI_WIN_MODEL, static_cast<void*>(&model), &found), what_,
+        "MPI_Win_get_attr");
   return found && *model == MPI_WIN_UNIFIED;
 }
 

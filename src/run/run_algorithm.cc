@@ -127,8 +127,8 @@ nlohmann::json report_json(const RunRequest& a, const GraphFile& file, const Run
 // unit (run_trials.h).
 template <size_t... K>
 void run_kernel_named(std::string_view name, const RunRequest& a,
-                      std::shared_ptr<const GraphFile> file, RunOutcome& out, RunExtras& extras,
-                      std::index_sequence<K...>) {
+                      const std::shared_ptr<const GraphFile>& file, RunOutcome& out,
+                      RunExtras& extras, std::index_sequence<K...>) {
   (void)((std::get<K>(kKernels).answers_to(name) &&
           (run_kernel_trials<K>(a, file, out, extras), true)) ||
          ...);

@@ -95,7 +95,8 @@ nlohmann::json store_json(const BlockStore& store) {
   std::optional<nlohmann::json> rank = far_rank(store);
   if (const auto* composite = dynamic_cast<const CompositeStore*>(&store)) {
     for (const BlockStore* tier : composite->tiers()) {
-      if ((rank = far_rank(*tier))) break;
+      rank = far_rank(*tier);
+      if (rank) break;
     }
   }
   if (rank) j["far_rank"] = *rank;

@@ -182,7 +182,7 @@ void run_trials_on(const RunRequest& a, const Kernel& kernel, const GraphView<Id
 
 template <typename Kernel, typename Id, typename W>
 void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W>& g,
-                std::shared_ptr<const GraphFile> file, RunOutcome& out, RunExtras& extras) {
+                const std::shared_ptr<const GraphFile>& file, RunOutcome& out, RunExtras& extras) {
   constexpr bool kWeights = !std::is_same_v<W, NoWeight>;
   const bool root = !mpi::started() || mpi::rank() == 0;
   std::unique_ptr<mpi::Comm> comm;

@@ -20,6 +20,7 @@ CompositeStore::CompositeStore(std::vector<BlockStore*> tiers, Placement place)
 
 std::string CompositeStore::name() const {
   std::vector<std::string> names;
+  names.reserve(tiers_.size());
   for (const auto* t : tiers_) names.push_back(t->name());
   return fmt::format("composite({})", fmt::join(names, "+"));
 }
@@ -152,6 +153,7 @@ StoreCounters CompositeStore::counters() const {
 
 std::vector<TierCounters> CompositeStore::tier_counters() const {
   std::vector<TierCounters> all;
+  all.reserve(tiers_.size());
   for (const auto* t : tiers_) all.push_back({t->name(), t->counters()});
   return all;
 }

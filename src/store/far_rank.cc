@@ -79,7 +79,8 @@ Window open_window(uint64_t bytes, bool in_place) {
     MPI_Info info;
     MPI_Info_create(&info);
     MPI_Info_set(info, "alloc_shared_noncontig", "true");
-    const int code = MPI_Win_allocate_shared(size, 1, info, here, &w.own, &w.win);
+    const int code =
+        MPI_Win_allocate_shared(size, 1, info, here, static_cast<void*>(&w.own), &w.win);
     MPI_Info_free(&info);
     w.server = translate(mpi::far_pair(), kServer, here);
     MPI_Comm_free(&here);  // the window keeps what it needs
@@ -88,10 +89,12 @@ Window open_window(uint64_t bytes, bool in_place) {
       fail("internal: the far-memory rank is not on this machine, and its window is shared memory");
     MPI_Aint server_bytes = 0;
     int unit = 1;
-    check(MPI_Win_shared_query(w.win, w.server, &server_bytes, &unit, &w.server_base),
+    check(MPI_Win_shared_query(w.win, w.server, &server_bytes, &unit,
+                               static_cast<void*>(&w.server_base)),
           "MPI_Win_shared_query");
   } else {
-    check(MPI_Win_allocate(size, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &w.own, &w.win),
+    check(MPI_Win_allocate(size, 1, MPI_INFO_NULL, MPI_COMM_WORLD, static_cast<void*>(&w.own),
+                           &w.win),
           "MPI_Win_allocate");
     w.server = in_world(kServer);
   }
@@ -155,7 +158,8 @@ bool far_rank_reads_in_place(bool allowed) {
   MPI_Comm_set_errhandler(here, MPI_ERRORS_RETURN);
   MPI_Win probe = MPI_WIN_NULL;
   unsigned char* base = nullptr;
-  if (MPI_Win_allocate_shared(8, 1, MPI_INFO_NULL, here, &base, &probe) == MPI_SUCCESS) {
+  if (MPI_Win_allocate_shared(8, 1, MPI_INFO_NULL, here, static_cast<void*>(&base), &probe) ==
+      MPI_SUCCESS) {
     MPI_Win_free(&probe);
   } else {
     yes = 0;

@@ -75,6 +75,7 @@ FetchPoint measure_file_reads(const std::string& path, uint64_t file_bytes,
   std::vector<std::exception_ptr> errors(t.threads);
   const auto begin = Clock::now();
   std::vector<std::thread> readers;
+  readers.reserve(t.threads);
   for (uint32_t k = 0; k < t.threads; ++k) {
     readers.emplace_back([&, k] {
       try {

@@ -79,7 +79,7 @@ class Engine : public VertexArrays<Id, W> {
   using Weight = W;
   using Vertices::owns;  // (a name of the dependent base, found unqualified in the passes)
 
-  Engine(const Graph& graph, EngineOptions options)
+  Engine(const Graph& graph, const EngineOptions& options)
       : Vertices(graph, std::min(options.owned.first, graph.num_vertices()),
                  std::min(options.owned.end, graph.num_vertices()), options.threads,
                  options.serial_work),

@@ -98,7 +98,7 @@ class DistEngine : public dist::RankVertices<Id, W> {
   using Vertices::reduce;
 
   DistEngine(const Graph& graph, EngineOptions options, mpi::Comm& comm, DistOptions dist = {})
-      : Vertices(graph, options, comm), sliced_(local_), dist_(dist) {}
+      : Vertices(graph, std::move(options), comm), sliced_(local_), dist_(dist) {}
 
   BlockStore& store() const { return local_.store(); }
   std::vector<IterationStats>& stats() { return local_.stats(); }

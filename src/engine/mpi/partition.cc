@@ -55,6 +55,7 @@ void count_cut_arcs(std::shared_ptr<const GraphFile> file, Partition& p) {
   const uint64_t n = file->num_vertices();
   const size_t ranks = p.ranks.size();
   std::vector<uint64_t> bounds;  // rank r masters [bounds[r], bounds[r + 1])
+  bounds.reserve(ranks + 1);
   for (const auto& r : p.ranks) bounds.push_back(r.first);
   bounds.push_back(n);
   auto owner = [&](uint64_t v) {

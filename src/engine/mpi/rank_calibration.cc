@@ -66,6 +66,7 @@ FetchPoint RankReadCalibration::measure(uint64_t chunk, uint32_t depth, uint32_t
   const auto begin = Clock::now();
   const auto end = begin + std::chrono::duration<double>(seconds);
   std::vector<std::thread> team;
+  team.reserve(threads);
   for (uint32_t t = 0; t < threads; ++t) {
     team.emplace_back([&, t] {
       Reader& me = readers[t];

@@ -26,7 +26,7 @@ class RankVertices {
   using Set = Frontier<Id>;
 
   RankVertices(const Graph& graph, EngineOptions options, mpi::Comm& comm)
-      : comm_(comm), local_(graph, restricted(options, comm)), replicas_(comm, local_) {}
+      : comm_(comm), local_(graph, restricted(std::move(options), comm)), replicas_(comm, local_) {}
 
   const Graph& graph() const { return local_.graph(); }
   uint64_t num_vertices() const { return local_.num_vertices(); }

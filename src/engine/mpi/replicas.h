@@ -233,7 +233,7 @@ class Replicas {
   };
   template <typename T>
   static void combine_entries(ArrayInfo& info, mpi::ReduceOp op, std::span<const Entry> entries) {
-    T* values = static_cast<T*>(const_cast<void*>(info.data));
+    T* values = const_cast<T*>(static_cast<const T*>(info.data));
     for (const Entry& e : entries) {
       const uint64_t v = e.v;
       T x;
@@ -267,7 +267,7 @@ class Replicas {
   // so the replicas stay equal.
   void merge_forest(ArrayInfo& info) {
     auto parent =
-        VertexArray<Id>::over(static_cast<Id*>(const_cast<void*>(info.data)), 0, info.count);
+        VertexArray<Id>::over(const_cast<Id*>(static_cast<const Id*>(info.data)), 0, info.count);
     std::vector<Id> before(parent.data(), parent.data() + info.count);
     comm_.allreduce(parent.data(), info.count, info.scalar, mpi::ReduceOp::kMin);
     std::vector<Id> replaced;  // pairs (u, v) this rank had in one tree
