@@ -21,6 +21,7 @@ if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
 import algo_helpers as h  # noqa: E402
+from checked_build import first_under_sanitizers  # noqa: E402
 from test_algorithms import DATASETS, dsdir, gen_dir, kron, run_algo, store, tgb  # noqa: E402,F401
 
 
@@ -78,7 +79,7 @@ def test_verify_passes_on_every_dataset(store, tgb, tmp_path):
         assert len(r.values) == len(store.ref(name).vertices)
 
 
-@pytest.mark.parametrize("which", ["kron", "p2p"])
+@pytest.mark.parametrize("which", first_under_sanitizers(["kron", "p2p"]))
 def test_threads_directions_schedules_and_grids_agree(store, kron, tgb, tmp_path, which):
     graph = kron["plain"] if which == "kron" else store.graph(which)
     base = run_algo(tgb, "bc", graph, tmp_path, "-t", 1, "--seed", 5, "-k", 6).numbers(float)
