@@ -4,8 +4,8 @@
 # with the checks in .clang-tidy, warnings as errors. It reads the compile commands of a
 # configured build (default build/release), less GCC's precompiled headers (`-include
 # cmake_pch.hxx`, which clang cannot read): so each source must also include what it uses.
-# clang-tidy is PyPI's wheel of LLVM 22 (scripts/setup.sh pins it): since LLVM 21 it runs no check
-# over system headers (fmt, nlohmann-json, CLI11, the standard library, Thrust), which took more
+# clang-tidy is PyPI's wheel of LLVM 22 (scripts/setup.sh pins it), which by default runs no check
+# over system headers (fmt, nlohmann-json, CLI11, the standard library, Thrust): they took more
 # than half of clang-tidy 14's time here (a kernel's file: 63 s with clang-tidy 14, 30 s with 22).
 # The files that instantiate every kernel on every engine (src/run/run_kernel_*.cc) go first,
 # so the short ones fill the cores at the end.
