@@ -76,4 +76,10 @@ if [[ -n $cached && $cached_clang != "$clang" ]]; then
   rm -rf "build/$kind"
 fi
 env "${compilers[@]}" cmake -S . -B "build/$kind" -G Ninja -DTG_WERROR=ON "${flags[@]}" >/dev/null
-ninja -C "build/$kind" ${TG_BUILD_JOBS:+-j "$TG_BUILD_JOBS"} "${targets[@]}" >/dev/null
+# Quiet when it succeeds; ninja writes a failing command and its compiler's messages to standard
+# output, so they are shown when it fails.
+if ! ninja -C "build/$kind" ${TG_BUILD_JOBS:+-j "$TG_BUILD_JOBS"} "${targets[@]}" >"build/$kind/ninja.out"; then
+  cat "build/$kind/ninja.out" >&2
+  echo "build.sh: the $kind build failed (above)" >&2
+  exit 1
+fi
