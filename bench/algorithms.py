@@ -33,6 +33,8 @@ DATASETS = {  # name: (file, undirected)
     "road-pace-NE": ("road-pace-NE.gr.xz", True),
     "twitter-ego": ("soc-twitter-ego-undirected.txt.xz", True),
     "web-NotreDame": ("web-NotreDame.txt.xz", False),
+    "slashdot": ("soc-Slashdot0902.txt.xz", False),
+    "enron": ("email-Enron-undirected.txt.xz", True),
 }
 
 
