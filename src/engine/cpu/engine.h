@@ -157,6 +157,10 @@ class Engine : public VertexArrays<Id, W> {
   VertexArray<int64_t> triangle_sums(F f);
   // Each vertex's number of neighbours in the undirected view, itself excluded.
   VertexArray<int64_t> neighbour_counts();
+  // The same for the masters only, into counts, where the store maps the file and so a vertex's
+  // arcs both ways are at hand: counted without building the lists. False, writing nothing, over
+  // a fetching store. (MPI ranks count their masters so too.)
+  bool count_neighbours_in_place(VertexArray<int64_t> counts);
   // `rounds` synchronous rounds of values[v] = f(values[v], the values at v's neighbours, as a
   // std::span<T> f may reorder), each round reading only the last one's values
   // (engine/cpu/gather_pass.h): through neighbour lists the pass builds from the stored arcs and

@@ -63,44 +63,49 @@ inline auto Engine<Id, W>::neighbour_counts() -> VertexArray<int64_t> {
       counts[v] = static_cast<int64_t>(g_.out_degree(v));
     return counts;
   }
-  if (store_->zero_copy()) {
-    // Over the mapped file a vertex's arcs both ways are at hand, so its neighbours are counted
-    // as their distinct far ends, one vertex at a time, without the lists (LCC, which builds
-    // them for its triangle pass too, spent about a third of its time on a directed web graph
-    // building them here); a thread's scratch holds the largest vertex's arcs.
-    uint64_t widest = 0;
-#pragma omp parallel for schedule(static) reduction(max : widest)
-    for (uint64_t u = lo_; u < hi_; ++u) widest = std::max(widest, undirected_degree(g_, u));
-    const uint64_t scratch = static_cast<uint64_t>(omp_get_max_threads()) * widest * sizeof(Id);
-    this->hold_bytes(scratch);
-#pragma omp parallel
-    {
-      std::vector<Id> ends;
-#pragma omp for schedule(dynamic, 1024)
-      for (uint64_t u = lo_; u < hi_; ++u) {
-        ends.clear();
-        const auto keep = [&](Id v, W) {
-          if (v != u) ends.push_back(v);
-        };
-        adj_.template for_out<false>(u, keep);
-        if (g_.directed()) {
-          adj_.template for_in_until<false>(u, [&](Id v, W w) {
-            keep(v, w);
-            return false;
-          });
-        }
-        std::sort(ends.begin(), ends.end());
-        counts[u] = std::unique(ends.begin(), ends.end()) - ends.begin();
-      }
-    }
-    this->release_bytes(scratch);
-    return counts;
-  }
+  if (count_neighbours_in_place(counts)) return counts;
   const OrientedAdjacency<Id> lists = oriented_lists();
   this->hold_bytes(lists.bytes());
   lists.add_neighbour_counts(counts.data());
   this->release_bytes(lists.bytes());
   return counts;
+}
+
+template <typename Id, typename W>
+inline bool Engine<Id, W>::count_neighbours_in_place(VertexArray<int64_t> counts) {
+  if (!store_->zero_copy()) return false;
+  const TeamSize team(options_.threads);
+  // Over the mapped file a vertex's arcs both ways are at hand, so its neighbours are counted
+  // as their distinct far ends, one vertex at a time, without the lists (LCC, which builds
+  // them for its triangle pass too, spent about a third of its time on a directed web graph
+  // building them here); a thread's scratch holds the largest vertex's arcs.
+  uint64_t widest = 0;
+#pragma omp parallel for schedule(static) reduction(max : widest)
+  for (uint64_t u = lo_; u < hi_; ++u) widest = std::max(widest, undirected_degree(g_, u));
+  const uint64_t scratch = static_cast<uint64_t>(omp_get_max_threads()) * widest * sizeof(Id);
+  this->hold_bytes(scratch);
+#pragma omp parallel
+  {
+    std::vector<Id> ends;
+#pragma omp for schedule(dynamic, 1024)
+    for (uint64_t u = lo_; u < hi_; ++u) {
+      ends.clear();
+      const auto keep = [&](Id v, W) {
+        if (v != u) ends.push_back(v);
+      };
+      adj_.template for_out<false>(u, keep);
+      if (g_.directed()) {
+        adj_.template for_in_until<false>(u, [&](Id v, W w) {
+          keep(v, w);
+          return false;
+        });
+      }
+      std::sort(ends.begin(), ends.end());
+      counts[u] = std::unique(ends.begin(), ends.end()) - ends.begin();
+    }
+  }
+  this->release_bytes(scratch);
+  return true;
 }
 
 // visit(u, v) for every stored out-arc (with `in`: in-arc, of a directed graph) of every master

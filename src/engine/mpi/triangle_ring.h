@@ -83,8 +83,9 @@ VertexArray<int64_t> DistEngine<Id, W>::triangle_sums(F f) {
 }
 
 // As in one process (engine/cpu/triangle_pass.h): out-degrees where they are the counts (every
-// rank reads every degree from the index); otherwise each rank counts its lists' entries at both
-// ends and the ranks add their counts.
+// rank reads every degree from the index); otherwise each rank counts its masters' neighbours,
+// over the mapped file straight from their arcs both ways, else from its lists' entries at both
+// ends, and the ranks add their counts.
 template <typename Id, typename W>
 VertexArray<int64_t> DistEngine<Id, W>::neighbour_counts() {
   auto counts = this->vertex_array(int64_t{0});
@@ -95,6 +96,10 @@ VertexArray<int64_t> DistEngine<Id, W>::neighbour_counts() {
 #pragma omp parallel for schedule(static)
       for (uint64_t v = 0; v < g.num_vertices(); ++v)
         counts[v] = static_cast<int64_t>(g.out_degree(v));
+      return;
+    }
+    if (local_.count_neighbours_in_place(counts)) {
+      comm_.allreduce(counts.data(), counts.size(), mpi::Scalar::kI64, mpi::ReduceOp::kSum);
       return;
     }
     const DegreeRanking<Id> ranking = degree_ranking();
