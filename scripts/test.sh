@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite: set up, build (release, ThreadSanitizer, ASan+UBSan; warnings as errors),
-# run the GoogleTest and pytest suites against the release and ASan+UBSan builds, install the
-# Python package and run its tests and networkx's tests on its backend, and the GoogleTest suite
-# (engine and algorithms) under ThreadSanitizer, and build the binary without MPI and check it. It
-# ends with a table of the time each section took.
+# run the GoogleTest and pytest suites against the release and ASan+UBSan builds (the unit tests in
+# the ASan+UBSan one; the conformance suites in the release one), install the Python package and
+# run its tests and networkx's tests on its backend, and the unit tests (engine and algorithms)
+# under ThreadSanitizer, and build the binary without MPI and check it. It ends with a table of
+# the time each section took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Runs side by side: ctest jobs and pytest workers (pytest-xdist), more than the cores because
@@ -38,11 +39,12 @@ export TG_DATASETS_DIR=${TG_DATASETS_DIR:-$(scripts/datasets.sh || true)}
 section "source habits (scripts/check_style.sh: clang-format)"
 scripts/check_style.sh
 
-section "release build (the binary, the tests, tiergraph-gpu and the Python module)"
-scripts/build.sh release
+section "release build (the binary, the conformance and device tests, tiergraph-gpu and the Python module)"
+# The unit tests (tests/cpp) are left to the two sanitizer builds below, which run them all.
+TG_UNIT_TESTS=OFF scripts/build.sh release
 section "source habits (scripts/check_tidy.sh: clang-tidy over every C++ source)"
 scripts/check_tidy.sh build/release
-section "release: GoogleTest, MPI tests and the conformance suite (ctest)"
+section "release: the conformance suites, MPI protocols, device tests and corpus replays (ctest)"
 (cd build/release && ctest --output-on-failure -j "$jobs")
 section "release: the command line's tests (pytest)"
 TG_BIN=build/release/tiergraph python3 -m pytest -q -x -n "$jobs" tests/python
