@@ -251,6 +251,60 @@ TEST_P(EnginePrimitives, TwoPhasePassEqualsFusedPass) {
   });
 }
 
+// Counts the messages each vertex receives: its in-arcs from the frontier.
+template <typename Id>
+struct CountMessages {
+  using Op = SumOp<uint64_t>;
+  VertexArray<uint64_t> count;
+  uint64_t source_value(Id) const { return 1; }
+  template <typename W>
+  uint64_t message(uint64_t one, W) const {
+    return one;
+  }
+  VertexArray<uint64_t> target() const { return count; }
+  bool apply(Id) const { return false; }
+};
+
+// A pass that names a few targets pulls over them alone (the bitmap's empty words skipped) and
+// gives every named target exactly its messages, as push and a plain pull do; the rule keeps
+// pushing where the targets have far more arcs than the frontier.
+TEST_P(EnginePrimitives, APassIntoFewTargetsPullsOverThemAloneAndCountsAsPushDoes) {
+  auto directed = kronecker_graph(12, false, GeneratedWeights::kNone, 1, "fewtargets12");
+  with_unweighted_view(directed, [&](const auto& g) {
+    using Id = typename std::decay_t<decltype(g)>::IdType;
+    const uint64_t n = g.num_vertices();
+    // A few targets: every 97th vertex, a run inside one word, and both ends of the id range.
+    const auto few = [n](uint64_t v) { return v % 97 == 0 || (v >= 64 && v < 70) || v + 1 == n; };
+    const auto many = [few](uint64_t v) { return !few(v); };
+    for (bool into_few : {true, false}) {
+      const auto in_frontier = [&](uint64_t u) { return into_few ? u % 2 == 0 : few(u); };
+      const auto is_target = [&](uint64_t v) { return into_few ? few(v) : many(v); };
+      std::vector<uint64_t> want(n, 0);
+      Engine serial(g, options_);
+      std::vector<std::atomic<uint64_t>> counted(n);
+      serial.for_each_stored_arc(false, [&](uint64_t u, Id v) {
+        if (in_frontier(u) && is_target(v)) counted[v].fetch_add(1, std::memory_order_relaxed);
+      });
+      for (uint64_t v = 0; v < n; ++v) want[v] = counted[v].load();
+      ASSERT_GT(std::accumulate(want.begin(), want.end(), uint64_t{0}), 100u);
+      for (Direction d : {Direction::kAuto, Direction::kPush, Direction::kPull}) {
+        Engine engine(g, EngineOptions{.direction = d, .serial_work = 0});
+        auto scope = engine.scope();
+        const CountMessages<Id> program{engine.vertex_array(uint64_t{0})};
+        const auto frontier = engine.select(engine.all(), [&](Id u) { return in_frontier(u); });
+        const auto targets = engine.select(engine.all(), [&](Id v) { return is_target(v); });
+        engine.edge_pass(program, frontier, {.targets = &targets});
+        EXPECT_EQ(engine.collect(program.count), want)
+            << direction_name(d) << (into_few ? " into few targets" : " into many");
+        if (d == Direction::kAuto) {
+          EXPECT_EQ(engine.stats().back().direction, into_few ? Direction::kPull : Direction::kPush)
+              << (into_few ? "into few targets" : "into many");
+        }
+      }
+    }
+  });
+}
+
 // A min-label program whose later sources carry smaller labels: a vertex that an early slice
 // reaches is improved by a later one.
 template <typename Id>

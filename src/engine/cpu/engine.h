@@ -260,9 +260,12 @@ class Engine : public VertexArrays<Id, W> {
   void for_each_stored_arc(bool in, Visit visit);
 
   // The direction a pass of `program` over `frontier` takes (the same on every rank: it looks at
-  // the frontier's job-wide counts only).
+  // the frontier's job-wide counts only). `listed`: the pass's targets where its pull would visit
+  // only them (a one-process vertex-major pass over the mapped file; ranks never name them, as
+  // whether a rank's store is mapped is its own).
   template <typename Program>
-  Direction direction_for(const Set& frontier, const PassOptions<Id>& pass) const;
+  Direction direction_for(const Set& frontier, const PassOptions<Id>& pass,
+                          const Set* listed = nullptr) const;
 
  private:
   using Vertices::hi_;  // the masters (EngineOptions::owned), the vertex side's
@@ -274,8 +277,14 @@ class Engine : public VertexArrays<Id, W> {
   Changed<Id> begin_pass(const Set& frontier, const PassOptions<Id>& pass) const;
   Set finish_pass(Set next, Changed<Id>& c, double seconds);
   template <typename Program>
-  Direction choose_direction(const Set& frontier) const;
+  Direction choose_direction(const Set& frontier, const Set* listed) const;
   Schedule choose_schedule(const char*& reason) const;
+  // The pass's targets, where its pull in `schedule` visits only the targets (pull_loop).
+  const Set* listed_targets(const PassOptions<Id>& pass, Schedule schedule) const {
+    const bool resident = schedule == Schedule::kVertex && store_->zero_copy();
+    return resident && pass.targets && pass.targets->kind() != Set::Kind::kAll ? pass.targets
+                                                                               : nullptr;
+  }
   template <bool kFused, typename Program>
   Set run_edges(const Program& program, const Set& frontier, const PassOptions<Id>& pass,
                 Changed<Id>& c);

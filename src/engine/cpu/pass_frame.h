@@ -17,13 +17,14 @@ inline auto Engine<Id, W>::begin_pass(const Set& frontier, const PassOptions<Id>
   c.stats.iteration = stats_.size();
   c.stats.frontier_size = frontier.size();
   c.stats.frontier_edges = frontier.out_edges();
-  c.stats.direction = direction_for<Program>(frontier, pass);
+  c.stats.schedule = choose_schedule(c.stats.schedule_reason);
+  c.stats.direction =
+      direction_for<Program>(frontier, pass, listed_targets(pass, c.stats.schedule));
   // As in GAPBS, only push passes count as exploring: after a pull phase the traversal goes
   // back to push and stays there until the frontier's edges are again a large share.
   c.explored = frontier.explored_edges() +
                (c.stats.direction == Direction::kPush ? frontier.out_edges() : 0);
   c.previous_size = frontier.size();
-  c.stats.schedule = choose_schedule(c.stats.schedule_reason);
   if (options_.hooks.begin) options_.hooks.begin(c.stats);
   return c;
 }
@@ -43,10 +44,14 @@ inline auto Engine<Id, W>::finish_pass(Set next, Changed<Id>& c, double seconds)
 
 template <typename Id, typename W>
 template <typename Program>
-inline auto Engine<Id, W>::choose_direction(const Set& frontier) const -> Direction {
+inline auto Engine<Id, W>::choose_direction(const Set& frontier, const Set* listed) const
+    -> Direction {
   if (options_.direction != Direction::kAuto) return options_.direction;
-  const FrontierFacts facts{frontier.size(), frontier.out_edges(), frontier.explored_edges(),
-                            frontier.previous_size(), frontier.came_from_pull()};
+  FrontierFacts facts{frontier.size(), frontier.out_edges(), frontier.explored_edges(),
+                      frontier.previous_size(), frontier.came_from_pull()};
+  // A target's in-edges against a reversed program's arcs are its out-edges, which the set
+  // counts; otherwise the out-edges stand in for them, as they do for the frontier's push.
+  if (listed) facts.target_edges = listed->out_edges();
   return DirectionRule{options_.alpha, options_.beta, options_.pull_share}.choose(
       HasSaturated<Program>, ActivatesOnce<Program>, g_.num_arcs(), g_.num_vertices(), facts);
 }
@@ -55,11 +60,11 @@ inline auto Engine<Id, W>::choose_direction(const Set& frontier) const -> Direct
 // options', or the shared rule's.
 template <typename Id, typename W>
 template <typename Program>
-inline auto Engine<Id, W>::direction_for(const Set& frontier, const PassOptions<Id>& pass) const
-    -> Direction {
+inline auto Engine<Id, W>::direction_for(const Set& frontier, const PassOptions<Id>& pass,
+                                         const Set* listed) const -> Direction {
   return options_.direction == Direction::kAuto && pass.direction != Direction::kAuto
              ? pass.direction
-             : choose_direction<Program>(frontier);
+             : choose_direction<Program>(frontier, listed);
 }
 
 template <typename Id, typename W>
