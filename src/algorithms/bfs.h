@@ -1,13 +1,14 @@
-// BFS: hop depth of every vertex from a source, and (with parents) a BFS tree.
+// BFS: hop depth of every vertex from a source, and (with parents) a BFS tree (bfs_tree.h).
 // Technique: direction-optimizing BFS (Beamer, Asanovic, Patterson, SC'12) falls out of the
-// engine: push claims unvisited children; pull lets each unvisited vertex look for any parent in
-// the frontier and stop at the first (saturated: any parent will do).
+// engine: push claims unvisited vertices; pull lets each unvisited vertex look for any in-neighbour
+// in the frontier and stop at the first (saturated: any one will do). The depth is the whole
+// state, and the messages are the frontier's depth + 1: one array and one random write a vertex.
 // Verifier: verify/bfs.h.
 #pragma once
 
 #include <cstdint>
-#include <limits>
 
+#include "algorithms/bfs_tree.h"
 #include "algorithms/result.h"
 #include "engine/concept.h"
 #include "engine/program.h"
@@ -16,31 +17,26 @@ namespace tg {
 
 template <typename Id>
 struct BfsProgram {
-  using Op = MinOp<Id>;  // messages are candidate parents; any one will do
+  using Op = MinOp<int64_t>;  // every message of a pass is the same depth
   static constexpr bool kActivatesOnce = true;
-  static constexpr bool kSourceIsVertex = true;  // a vertex offers itself as the parent
-  static constexpr Id kNone = std::numeric_limits<Id>::max();
-  VertexArray<Id> parent;
+  static constexpr bool kSourceIsVertex = true;  // no source value is read: nothing to ship
   VertexArray<int64_t> depth;
-  int64_t level = 0;
+  int64_t level = 0;  // the frontier's depth
 
   TG_HOST_DEVICE Id source_value(Id u) const { return u; }
-  TG_HOST_DEVICE Id message(Id u, auto) const { return u; }
-  TG_HOST_DEVICE VertexArray<Id> target() const { return parent; }
-  TG_HOST_DEVICE bool wants(Id parent_now) const { return parent_now == kNone; }
-  TG_HOST_DEVICE bool saturated(Id parent_now) const { return parent_now != kNone; }
-  TG_HOST_DEVICE bool apply(Id v) const {
-    depth[v] = level + 1;
-    return true;
-  }
+  TG_HOST_DEVICE int64_t message(Id, auto) const { return level + 1; }
+  TG_HOST_DEVICE VertexArray<int64_t> target() const { return depth; }
+  TG_HOST_DEVICE bool wants(int64_t now) const { return now == kUnreached; }
+  TG_HOST_DEVICE bool saturated(int64_t now) const { return now != kUnreached; }
+  TG_HOST_DEVICE bool apply(Id) const { return true; }
 };
 
 template <GraphEngine Engine>
 AlgorithmResult run_bfs(Engine& engine, uint64_t source, bool with_parents) {
+  if (with_parents) return run_bfs_tree(engine, source);
   using Id = typename Engine::VertexId;
   auto scope = engine.scope();
-  BfsProgram<Id> bfs{engine.vertex_array(BfsProgram<Id>::kNone), engine.vertex_array(kUnreached)};
-  engine.set(bfs.parent, source, static_cast<Id>(source));
+  BfsProgram<Id> bfs{engine.vertex_array(kUnreached)};
   engine.set(bfs.depth, source, int64_t{0});
   uint64_t traversed = 0;
   for (auto frontier = engine.frontier_of(source); !frontier.empty(); ++bfs.level) {
@@ -48,10 +44,6 @@ AlgorithmResult run_bfs(Engine& engine, uint64_t source, bool with_parents) {
     frontier = engine.edge_pass(bfs, frontier);
   }
   AlgorithmResult r(engine.collect(bfs.depth), {{"levels", bfs.level}});
-  if (with_parents)
-    r.parents = engine.collect(bfs.parent, [] TG_HOST_DEVICE(Id p) {
-      return p == BfsProgram<Id>::kNone ? int64_t{-1} : static_cast<int64_t>(p);
-    });
   r.edges_traversed = traversed;
   return r;
 }

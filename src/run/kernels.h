@@ -177,8 +177,8 @@ inline constexpr auto kKernels = std::make_tuple(
     kernel(
         "bfs", {}, Sources::kOne, false, kBfsShape, 0,
         [](const GraphFile& f, unsigned id, bool,
-           bool parents) {  // parent, depth; with parents, them widened beside
-          return values_for(f.num_vertices()) * (id + (parents ? 16 : 8));
+           bool parents) {  // the depth; with parents, the parent and them widened beside
+          return values_for(f.num_vertices()) * (parents ? id + 16 : 8);
         },
         [](const GraphFile&, unsigned, bool) {
           return ExchangeState{};

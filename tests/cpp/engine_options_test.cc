@@ -114,22 +114,24 @@ TEST(EngineOptions, KernelStateBytesAreExactlyThePeakVertexState) {
   auto file = kronecker_graph(10, false, GeneratedWeights::kInteger, 4, "eo-state");
   GraphView<Id, int32_t> g(file);
   for_each_kernel([&](const auto& kernel) {
-    Engine engine(g, EngineOptions{});
-    KernelArgs args;
-    args.source = 1;
-    args.sources = sampled_sources(g, 64, 7);
-    args.parents = true;
-    kernel.run(engine, args);
-    EXPECT_EQ(kernel.state_bytes(*file, sizeof(Id), true, args.parents), engine.peak_held_bytes())
-        << kernel.name;
-    const MemoryUse m = engine.memory();
-    EXPECT_EQ(m.vertex_state, 0u) << kernel.name
-                                  << ": the kernel's arrays are freed when it returns";
-    EXPECT_EQ(m.vertex_state_peak, engine.peak_vertex_bytes());
-    EXPECT_LE(engine.peak_vertex_bytes(), engine.peak_held_bytes());
-    EXPECT_EQ(m.block_index, g.index_bytes());
-    EXPECT_GT(m.engine_sets, 0u);  // the claim bitmap at least
-    EXPECT_EQ(m.store_pool, 0u);   // the mapped store holds no buffers
+    for (bool parents : {false, true}) {  // BFS holds another array with them
+      const std::string what = std::string(kernel.name) + (parents ? " with parents" : "");
+      Engine engine(g, EngineOptions{});
+      KernelArgs args;
+      args.source = 1;
+      args.sources = sampled_sources(g, 64, 7);
+      args.parents = parents;
+      kernel.run(engine, args);
+      EXPECT_EQ(kernel.state_bytes(*file, sizeof(Id), true, parents), engine.peak_held_bytes())
+          << what;
+      const MemoryUse m = engine.memory();
+      EXPECT_EQ(m.vertex_state, 0u) << what << ": the kernel's arrays are freed when it returns";
+      EXPECT_EQ(m.vertex_state_peak, engine.peak_vertex_bytes());
+      EXPECT_LE(engine.peak_vertex_bytes(), engine.peak_held_bytes());
+      EXPECT_EQ(m.block_index, g.index_bytes());
+      EXPECT_GT(m.engine_sets, 0u);  // the claim bitmap at least
+      EXPECT_EQ(m.store_pool, 0u);   // the mapped store holds no buffers
+    }
   });
 }
 

@@ -222,8 +222,8 @@ TEST_P(EnginePrimitives, TwoPhasePassEqualsFusedPass) {
       Engine engine(g, EngineOptions{.direction = d, .serial_work = 0});
       auto run_level = [&](bool two_phase, std::vector<int64_t>& depth_before_apply) {
         auto scope = engine.scope();
-        BfsProgram<Id> bfs{engine.vertex_array(BfsProgram<Id>::kNone),
-                           engine.vertex_array(kUnreached), 0};
+        BfsTreeProgram<Id> bfs{engine.vertex_array(BfsTreeProgram<Id>::kNone),
+                               engine.vertex_array(kUnreached), 0};
         engine.set(bfs.parent, 0, Id{0});
         engine.set(bfs.depth, 0, int64_t{0});
         auto level1 = engine.edge_pass(bfs, engine.frontier_of(0));

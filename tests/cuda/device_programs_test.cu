@@ -87,12 +87,22 @@ void same_on_device(W w, Make make, std::vector<T>... arrays) {
 }
 
 TEST(DevicePrograms, Bfs) {
-  std::vector<uint32_t> parent(kVertices, BfsProgram<uint32_t>::kNone);
+  std::vector<int64_t> depth(kVertices, kUnreached);
+  same_on_device(
+      NoWeight{},
+      [](auto d) {
+        return BfsProgram<uint32_t>{d, 3};
+      },
+      depth);
+}
+
+TEST(DevicePrograms, BfsTree) {
+  std::vector<uint32_t> parent(kVertices, BfsTreeProgram<uint32_t>::kNone);
   std::vector<int64_t> depth(kVertices, kUnreached);
   same_on_device(
       NoWeight{},
       [](auto p, auto d) {
-        return BfsProgram<uint32_t>{p, d, 3};
+        return BfsTreeProgram<uint32_t>{p, d, 3};
       },
       parent, depth);
 }

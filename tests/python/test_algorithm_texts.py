@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-ALGORITHMS = ["bfs", "sssp", "wcc", "pagerank", "radii", "tc", "lcc", "cdlp"]
+ALGORITHMS = ["bfs", "bfs_tree", "sssp", "wcc", "pagerank", "radii", "tc", "lcc", "cdlp"]
 FORBIDDEN = ["#pragma omp", "std::atomic", "atomic_ref", "std::vector", "omp_", "<vector>", "<atomic>"]
 
 

@@ -37,7 +37,10 @@ def test_unknown_algorithm_is_refused(tg, graph):
 def test_report_counts_vertex_state(tg, graph):
     report = tg.run("run", "bfs", graph, "--json", check=True).json()
     n = report["vertices"]
-    # BFS holds a parent (4-byte ids on this graph) and a depth (8 bytes) per vertex.
+    # Without parents BFS holds only a depth (8 bytes) per vertex; with them a parent (4-byte
+    # ids on this graph) beside it.
+    assert report["trials"][0]["vertex_state_bytes"] == n * 8
+    report = tg.run("run", "bfs", graph, "--parents", "--json", check=True).json()
     assert report["trials"][0]["vertex_state_bytes"] == n * (4 + 8)
 
 
