@@ -91,3 +91,21 @@ def test_the_check_sees_an_upward_include():
     assert upward_includes(files) == {  # up a level, beside on a level, across backends, across fronts
         ("src/store/far_rank.cc", "engine/cpu/engine.h"), ("src/ingest/parse.cc", "mpi/comm.h"),
         ("src/engine/cpu/engine.h", "engine/cuda/atomics.h"), ("python/src/module.cc", "cli/options.h")}
+
+
+FACADES = ["src/engine/cpu/engine.h", "src/engine/mpi/dist_engine.h", "src/engine/cuda/device_engine.h"]
+
+
+def test_no_file_is_over_600_lines_and_each_engine_is_a_facade_of_at_most_300():
+    # Engines are facades over files with one job each; every file stays short enough to read.
+    long_files = []
+    for folder in ("src", "python", "bench"):
+        for path in sorted((REPO / folder).rglob("*")):
+            if path.suffix in (".h", ".cc", ".cu", ".cuh", ".inc", ".py") and path.is_file():
+                lines = len(path.read_text().splitlines())
+                if lines > 600:
+                    long_files.append(f"{path.relative_to(REPO)} ({lines})")
+    assert not long_files, f"over 600 lines: {long_files}"
+    for facade in FACADES:
+        lines = len((REPO / facade).read_text().splitlines())
+        assert lines <= 300, f"{facade} has {lines} lines: move definitions into its files with one job"

@@ -17,12 +17,13 @@
 //   vertex_passes.h   that base's base: vertex sets, passes over them, and the priority bins.
 //   vertex_state.h    the arrays' storage, and the bytes they hold.
 //   engine_types.h    the options and figures its interface takes and returns.
+//   engine_setup.h    its construction (the store, the pull's chunks) and memory().
 //   vertex_major.h    push and pull walked vertex by vertex.
 //   pass_frame.h      every edge pass opened (direction, schedule), walked and closed.
 //   block_major.h     push and pull walked block by block over the block store.
 //   triangle_pass.h   every triangle once, from degree-ordered lists (oriented_adjacency.h).
 //   gather_pass.h     rounds of each vertex's value from its neighbours' (neighbour_lists.h).
-//                     (These five: out-of-class members.)
+//                     (These six: out-of-class members.)
 //   block_tasks.h     the tasks of a block-major pass and the store plan they read.
 //   adjacency.h       a vertex's edges across the block grid; balanced vertex chunks.
 //   frontier.h, bins.h, vertex_ops.h  vertex sets, delta-stepping's bins, the handle a vertex
@@ -79,34 +80,7 @@ class Engine : public VertexArrays<Id, W> {
   using Weight = W;
   using Vertices::owns;  // (a name of the dependent base, found unqualified in the passes)
 
-  Engine(const Graph& graph, const EngineOptions& options)
-      : Vertices(graph, std::min(options.owned.first, graph.num_vertices()),
-                 std::min(options.owned.end, graph.num_vertices()), options.threads,
-                 options.serial_work),
-        g_(graph),
-        adj_(graph),
-        reversed_adj_(graph, graph.grid(Grid::kIn), graph.grid(Grid::kOut)),
-        options_(options),
-        claimed_(graph.num_vertices()) {
-    const TeamSize team(options_.threads);
-    if (options_.store) {
-      store_ = options_.store;
-      // A pass decodes every arc's weight when W has one (the value may go unused): from a
-      // store without the weights part that read lies past the block's buffer.
-      if constexpr (!std::is_same_v<W, NoWeight>) {
-        if (!store_->holds_weights())
-          fail("internal: an engine that reads weights was given a block store ({}) without them",
-               store_->name());
-      }
-    } else {
-      own_store_ = std::make_unique<MappedStore>(g_.grid(Grid::kOut), g_.grid(Grid::kIn),
-                                                 g_.blocks_per_side());
-      store_ = own_store_.get();
-    }
-    pull_chunks_ = adj_.balanced_chunks(
-        [&](uint64_t v) { return g_.in_degree(v) + (g_.directed() ? g_.out_degree(v) : 0); }, lo_,
-        hi_);
-  }
+  Engine(const Graph& graph, const EngineOptions& options);
 
   const Graph& graph() const { return g_; }
   BlockStore& store() const { return *store_; }
@@ -125,19 +99,7 @@ class Engine : public VertexArrays<Id, W> {
   uint64_t peak_pull_scratch_bytes() const { return pull_scratch_.peak(); }
   // What the run holds now, by class. Frontiers an algorithm keeps are its own (they hold at
   // most one id per vertex, or a bitmap) and are not counted here.
-  MemoryUse memory() const {
-    MemoryUse m;
-    m.vertex_state = this->vertex_bytes();
-    m.vertex_state_peak = this->peak_vertex_bytes();
-    m.engine_sets =
-        claimed_.words() * sizeof(uint64_t) + pull_chunks_.capacity() * sizeof(uint64_t);
-    for (const auto& list : found_) m.engine_sets += list.capacity() * sizeof(Id);
-    for (const auto* s : {&push_slices_, &pull_slices_})
-      if (*s) m.engine_sets += (*s)->bytes();
-    m.block_index = g_.index_bytes();
-    m.store_pool = store_->pool_bytes();
-    return m;
-  }
+  MemoryUse memory() const;
 
   // The handle a vertex function reaches the engine through (engine/cpu/vertex_ops.h).
   EngineOps<Engine> ops() { return {this}; }
@@ -174,15 +136,7 @@ class Engine : public VertexArrays<Id, W> {
 
   // One pass of messages along the edges out of `frontier`; returns the vertices apply() activated.
   template <typename Program>
-  Set edge_pass(const Program& program, const Set& frontier, PassOptions<Id> pass = {}) {
-    const TeamSize team(options_.threads);
-    check_program<Program, Id, W>();
-    if (options_.two_phase) return apply_pass(program, combine_pass(program, frontier, pass));
-    Timer timer;
-    Changed<Id> c = begin_pass<Program>(frontier, pass);
-    Set next = run_edges<true>(program, frontier, pass, c);
-    return finish_pass(std::move(next), c, timer.seconds());
-  }
+  Set edge_pass(const Program& program, const Set& frontier, PassOptions<Id> pass = {});
 
   // A vertex pass that readies the sources of the edge pass after it, in one call: the
   // op-combination of before(u) over the frontier's members, then, if wanted(that value),
@@ -198,57 +152,25 @@ class Engine : public VertexArrays<Id, W> {
   template <typename Op, typename Before, typename Wanted, typename Program>
   std::pair<Set, typename Op::Value> edge_pass_after(Op op, Before before, Wanted wanted,
                                                      const Program& program, const Set& frontier,
-                                                     PassOptions<Id> pass = {}) {
-    const auto value = this->reduce(op, frontier, before);
-    if (!wanted(value)) return {Set::sparse(g_.num_vertices(), {}, 0), value};
-    return {edge_pass(program, frontier, pass), value};
-  }
+                                                     PassOptions<Id> pass = {});
 
   // The same pass in two phases: combine every message into its target, then (after whatever
   // barrier the backend needs) apply once per changed vertex.
   template <typename Program>
-  Changed<Id> combine_pass(const Program& program, const Set& frontier, PassOptions<Id> pass = {}) {
-    const TeamSize team(options_.threads);
-    check_program<Program, Id, W>();
-    Timer timer;
-    Changed<Id> c = begin_pass<Program>(frontier, pass);
-    run_edges<false>(program, frontier, pass, c);
-    c.combine_seconds = timer.seconds();
-    return c;
-  }
+  Changed<Id> combine_pass(const Program& program, const Set& frontier, PassOptions<Id> pass = {});
   template <typename Program>
-  Set apply_pass(const Program& program, Changed<Id> c) {
-    const TeamSize team(options_.threads);
-    Timer timer;
-    uint64_t total = 0;
-    for (const auto& l : c.lists) total += l.size();
-    uint64_t edges = 0;
-#pragma omp parallel for schedule(dynamic, 1) reduction(+ : edges) if (total > options_.serial_work)
-    for (size_t t = 0; t < c.lists.size(); ++t) edges += apply_list(program, c.lists[t], c.claimed);
-    Set next = Set::sparse(g_.num_vertices(), concatenate(c.lists), edges);
-    found_ = std::move(c.lists);  // keep the buffers for the next pass
-    return finish_pass(std::move(next), c, c.combine_seconds + timer.seconds());
-  }
+  Set apply_pass(const Program& program, Changed<Id> c);
 
   // ---- for backends built on this engine (engine/mpi/sliced_push.h) ---------------------------
 
   // Opens a pass as combine_pass does (direction, schedule, the begin hook) and runs nothing.
   template <typename Program>
-  Changed<Id> open_pass(const Set& frontier, const PassOptions<Id>& pass) const {
-    check_program<Program, Id, W>();
-    return begin_pass<Program>(frontier, pass);
-  }
+  Changed<Id> open_pass(const Set& frontier, const PassOptions<Id>& pass) const;
   // The combine phase of the messages out of `sources` only, in the direction and schedule an
   // opened pass chose (`opened`): the vertices it changed, per worker, with its figures.
   template <typename Program>
   Changed<Id> combine_sources(const Program& program, const Set& sources,
-                              const PassOptions<Id>& pass, const IterationStats& opened) {
-    const TeamSize team(options_.threads);
-    Changed<Id> part;
-    part.stats = opened;
-    run_edges<false>(program, sources, pass, part);
-    return part;
-  }
+                              const PassOptions<Id>& pass, const IterationStats& opened);
   // The claim bit a changed vertex holds until apply_pass: true if this call set it (any thread).
   bool claim(Id v) { return claimed_.set_atomic(v); }
   void unclaim(Id v) { claimed_.clear(v); }  // a vertex handed to another rank's apply
@@ -280,11 +202,7 @@ class Engine : public VertexArrays<Id, W> {
   Direction choose_direction(const Set& frontier, const Set* listed) const;
   Schedule choose_schedule(const char*& reason) const;
   // The pass's targets, where its pull in `schedule` visits only the targets (pull_loop).
-  const Set* listed_targets(const PassOptions<Id>& pass, Schedule schedule) const {
-    const bool resident = schedule == Schedule::kVertex && store_->zero_copy();
-    return resident && pass.targets && pass.targets->kind() != Set::Kind::kAll ? pass.targets
-                                                                               : nullptr;
-  }
+  const Set* listed_targets(const PassOptions<Id>& pass, Schedule schedule) const;
   template <bool kFused, typename Program>
   Set run_edges(const Program& program, const Set& frontier, const PassOptions<Id>& pass,
                 Changed<Id>& c);
@@ -370,6 +288,7 @@ static_assert(GatheringEngine<Engine<uint32_t, NoWeight>>);
 }  // namespace tg
 
 #include "engine/cpu/block_major.h"    // the definitions of the block-major passes
+#include "engine/cpu/engine_setup.h"   // the definitions of its construction and memory()
 #include "engine/cpu/gather_pass.h"    // the definition of the gather pass
 #include "engine/cpu/pass_frame.h"     // the definitions of a pass's frame
 #include "engine/cpu/triangle_pass.h"  // the definition of the triangle pass

@@ -1,13 +1,94 @@
-// Every edge pass's frame on the CPU engine: opened (the direction, by the shared rule of
-// engine/direction.h, or as the pass or the options force it; the schedule; the figures and the
-// begin hook), walked vertex-major or block-major (run_edges), and closed (the frontier's history
-// for the next direction, the figures, the end hook). Member definitions of Engine, declared in
-// engine/cpu/engine.h, which includes this file at its end.
+// Every edge pass's frame on the CPU engine (edge_pass, combine_pass and apply_pass, and the
+// pieces the MPI engine drives: open_pass, combine_sources): opened (the direction, by the shared
+// rule of engine/direction.h, or as the pass or the options force it; the schedule; the figures
+// and the begin hook), walked vertex-major or block-major (run_edges), and closed (the
+// frontier's history for the next direction, the figures, the end hook). Member definitions of
+// Engine, declared in engine/cpu/engine.h, which includes this file at its end.
 #pragma once
 
 #include "engine/cpu/engine.h"
 
 namespace tg {
+
+template <typename Id, typename W>
+template <typename Program>
+inline auto Engine<Id, W>::edge_pass(const Program& program, const Set& frontier,
+                                     PassOptions<Id> pass) -> Set {
+  const TeamSize team(options_.threads);
+  check_program<Program, Id, W>();
+  if (options_.two_phase) return apply_pass(program, combine_pass(program, frontier, pass));
+  Timer timer;
+  Changed<Id> c = begin_pass<Program>(frontier, pass);
+  Set next = run_edges<true>(program, frontier, pass, c);
+  return finish_pass(std::move(next), c, timer.seconds());
+}
+
+template <typename Id, typename W>
+template <typename Op, typename Before, typename Wanted, typename Program>
+inline auto Engine<Id, W>::edge_pass_after(Op op, Before before, Wanted wanted,
+                                           const Program& program, const Set& frontier,
+                                           PassOptions<Id> pass)
+    -> std::pair<Set, typename Op::Value> {
+  const auto value = this->reduce(op, frontier, before);
+  if (!wanted(value)) return {Set::sparse(g_.num_vertices(), {}, 0), value};
+  return {edge_pass(program, frontier, pass), value};
+}
+
+template <typename Id, typename W>
+template <typename Program>
+inline auto Engine<Id, W>::combine_pass(const Program& program, const Set& frontier,
+                                        PassOptions<Id> pass) -> Changed<Id> {
+  const TeamSize team(options_.threads);
+  check_program<Program, Id, W>();
+  Timer timer;
+  Changed<Id> c = begin_pass<Program>(frontier, pass);
+  run_edges<false>(program, frontier, pass, c);
+  c.combine_seconds = timer.seconds();
+  return c;
+}
+
+template <typename Id, typename W>
+template <typename Program>
+inline auto Engine<Id, W>::apply_pass(const Program& program, Changed<Id> c) -> Set {
+  const TeamSize team(options_.threads);
+  Timer timer;
+  uint64_t total = 0;
+  for (const auto& l : c.lists) total += l.size();
+  uint64_t edges = 0;
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : edges) if (total > options_.serial_work)
+  for (size_t t = 0; t < c.lists.size(); ++t) edges += apply_list(program, c.lists[t], c.claimed);
+  Set next = Set::sparse(g_.num_vertices(), concatenate(c.lists), edges);
+  found_ = std::move(c.lists);  // keep the buffers for the next pass
+  return finish_pass(std::move(next), c, c.combine_seconds + timer.seconds());
+}
+
+template <typename Id, typename W>
+template <typename Program>
+inline auto Engine<Id, W>::open_pass(const Set& frontier, const PassOptions<Id>& pass) const
+    -> Changed<Id> {
+  check_program<Program, Id, W>();
+  return begin_pass<Program>(frontier, pass);
+}
+
+template <typename Id, typename W>
+template <typename Program>
+inline auto Engine<Id, W>::combine_sources(const Program& program, const Set& sources,
+                                           const PassOptions<Id>& pass,
+                                           const IterationStats& opened) -> Changed<Id> {
+  const TeamSize team(options_.threads);
+  Changed<Id> part;
+  part.stats = opened;
+  run_edges<false>(program, sources, pass, part);
+  return part;
+}
+
+template <typename Id, typename W>
+inline auto Engine<Id, W>::listed_targets(const PassOptions<Id>& pass, Schedule schedule) const
+    -> const Set* {
+  const bool resident = schedule == Schedule::kVertex && store_->zero_copy();
+  return resident && pass.targets && pass.targets->kind() != Set::Kind::kAll ? pass.targets
+                                                                             : nullptr;
+}
 
 template <typename Id, typename W>
 template <typename Program>

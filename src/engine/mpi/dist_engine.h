@@ -197,22 +197,7 @@ class DistEngine : public dist::RankVertices<Id, W> {
   template <typename Op, typename Before, typename Wanted, typename Program>
   std::pair<Set, typename Op::Value> edge_pass_after(Op op, Before before, Wanted wanted,
                                                      const Program& program, const Set& frontier,
-                                                     PassOptions<Id> options = {}) {
-    if (!dist_.relaxed_barrier ||
-        local_.template direction_for<Program>(frontier, options) != Direction::kPush) {
-      const auto value = reduce(op, frontier, before);
-      if (!wanted(value)) return {Set::sparse(num_vertices(), {}, 0), value};
-      return {edge_pass(program, frontier, options), value};
-    }
-    typename Op::Value mine = Op::identity();
-    auto ready = [&](const Set& sources) {
-      replicas_.run_in_pass([&] { mine = Op::combine(mine, local_.reduce(op, sources, before)); });
-      sources_readied_ += local_members(sources);
-    };
-    Set next = edge_pass_readying(program, frontier, options, ready);
-    replicas_.sync();
-    return {std::move(next), across_ranks(op, mine)};
-  }
+                                                     PassOptions<Id> options = {});
 
  private:
   using typename Vertices::ArrayInfo;

@@ -1,4 +1,5 @@
-// An edge pass on MPI ranks, as every rank takes it: the direction decided on job-wide figures
+// An edge pass on MPI ranks, as every rank takes it (edge_pass_after too, whose relaxed barrier
+// readies the sources as a push starts): the direction decided on job-wide figures
 // (so every rank takes the same branch into the collectives that follow), pull over the active
 // masters' source values shipped to every rank (or only the frontier's bitmap, for a program
 // whose source value is the source's own id), and every rank's members of a set, which both need.
@@ -35,6 +36,28 @@ inline auto DistEngine<Id, W>::edge_pass_readying(const Program& program, const 
                      slices_stolen_, updates_held_, sources_readied_});
   updates_sent_ = updates_sent_early_ = slices_stolen_ = updates_held_ = sources_readied_ = 0;
   return next;
+}
+
+template <typename Id, typename W>
+template <typename Op, typename Before, typename Wanted, typename Program>
+inline auto DistEngine<Id, W>::edge_pass_after(Op op, Before before, Wanted wanted,
+                                               const Program& program, const Set& frontier,
+                                               PassOptions<Id> options)
+    -> std::pair<Set, typename Op::Value> {
+  if (!dist_.relaxed_barrier ||
+      local_.template direction_for<Program>(frontier, options) != Direction::kPush) {
+    const auto value = reduce(op, frontier, before);
+    if (!wanted(value)) return {Set::sparse(num_vertices(), {}, 0), value};
+    return {edge_pass(program, frontier, options), value};
+  }
+  typename Op::Value mine = Op::identity();
+  auto ready = [&](const Set& sources) {
+    replicas_.run_in_pass([&] { mine = Op::combine(mine, local_.reduce(op, sources, before)); });
+    sources_readied_ += local_members(sources);
+  };
+  Set next = edge_pass_readying(program, frontier, options, ready);
+  replicas_.sync();
+  return {std::move(next), across_ranks(op, mine)};
 }
 
 template <typename Id, typename W>
