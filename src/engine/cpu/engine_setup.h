@@ -46,8 +46,7 @@ inline MemoryUse Engine<Id, W>::memory() const {
   MemoryUse m;
   m.vertex_state = this->vertex_bytes();
   m.vertex_state_peak = this->peak_vertex_bytes();
-  m.engine_sets =
-      claimed_.words() * sizeof(uint64_t) + pull_chunks_.capacity() * sizeof(uint64_t);
+  m.engine_sets = claimed_.words() * sizeof(uint64_t) + pull_chunks_.capacity() * sizeof(uint64_t);
   for (const auto& list : found_) m.engine_sets += list.capacity() * sizeof(Id);
   for (const auto* s : {&push_slices_, &pull_slices_})
     if (*s) m.engine_sets += (*s)->bytes();
