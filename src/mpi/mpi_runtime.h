@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace tg::mpi {
 
@@ -20,6 +21,12 @@ int environment_count(const char* name);
 // finalized when the process exits normally.
 void start();
 bool started();
+// Finalizes MPI now (at exit otherwise), keeping every library it loaded mapped until the process
+// ends (mpi_runtime.cc says why); nothing once finalized, or when MPI never started.
+void finalize();
+// The libraries this process loaded from Open MPI's and PMIx's folders, by path: what finalize()
+// keeps mapped.
+std::vector<std::string> mpi_libraries();
 // This process's place among the ranks that compute, and how many compute: the whole job, or
 // its first half once pair_with_far_ranks() has run.
 int rank();

@@ -2,6 +2,10 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <cstdio>
+#include <string>
+#include <vector>
+
 #include "mpi/mpi_runtime.h"
 
 int main(int argc, char** argv) {
@@ -11,5 +15,17 @@ int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   int failed = RUN_ALL_TESTS() != 0 ? 1 : 0, any = 0;
   MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  // Finalizing keeps every library MPI loaded mapped (Open MPI 4.1 unloads its PMIx client while
+  // an event of it may still run, and a rank now and then crashed in MPI_Finalize): checked here,
+  // after the tests, because nothing may use MPI after it.
+  const int rank = tg::mpi::world_rank();
+  const std::vector<std::string> before = tg::mpi::mpi_libraries();
+  tg::mpi::finalize();
+  const std::vector<std::string> after = tg::mpi::mpi_libraries();
+  if (before.empty() || after != before) {
+    std::fprintf(stderr, "rank %d: %zu of MPI's libraries mapped before MPI_Finalize, %zu after\n",
+                 rank, before.size(), after.size());
+    return 1;
+  }
   return any;
 }
