@@ -73,6 +73,8 @@ std::vector<std::string> mpi_libraries() {
 // calling into unmapped code). So before finalizing, every library loaded from Open MPI's and
 // PMIx's folders is opened once more with RTLD_NODELETE: no close unmaps it, and a late event
 // runs the code it was registered with. The process exits next, which unmaps everything anyway.
+// That code may still run on state finalize has freed: once since, a rank aborted in this
+// finalize on a corrupted heap (glibc's check, in opal_finalize_util), rarer than the segfaults.
 void finalize() {
   int finalized = 0;
   MPI_Finalized(&finalized);
