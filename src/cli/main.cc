@@ -61,7 +61,7 @@ int run_tiergraph(int argc, char** argv) {
       if (sub->parsed()) runner();
     }
   } catch (const tg::ReportedElsewhere&) {
-    // Another rank prints it and ends the job. This one leaves through MPI_Finalize (at exit),
+    // Another rank prints it and ends the job. This one leaves through MPI_Finalize (main's),
     // which waits for every process of the job, so the reporting rank's message comes out
     // before its abort ends the job; an abort here could kill it first.
     return 1;
@@ -92,12 +92,14 @@ int run_tiergraph(int argc, char** argv) {
 int main(int argc, char** argv) {
   // What escapes the handlers above (setting up the command line, or printing an error) still
   // ends in one line and status 1, not in std::terminate's abort.
+  int status = 1;
   try {
-    return run_tiergraph(argc, argv);
+    status = run_tiergraph(argc, argv);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tiergraph: error: %s\n", e.what());
   } catch (...) {
     std::fputs("tiergraph: error: an unknown exception\n", stderr);
   }
-  return 1;
+  // Through MPI_Finalize where a job started MPI (its ranks wait there for each other).
+  tg::mpi::finalize_and_exit(status);
 }

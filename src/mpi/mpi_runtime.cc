@@ -2,11 +2,13 @@
 
 #include <dlfcn.h>
 #include <fmt/ranges.h>
-#include <link.h>
 #include <mpi.h>
+#include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <thread>
@@ -25,6 +27,16 @@ bool g_started = false;
 MPI_Comm g_compute = MPI_COMM_WORLD;
 MPI_Comm g_far_pair = MPI_COMM_WORLD;
 bool g_serves = false;
+// The status finalize_and_exit() ends the process with, once PMIx has finalized; -1 while none
+// was given (MPI finalized at exit: the status is not known there).
+std::atomic<int> g_exit_status{-1};
+
+// For a process that leaves without finalize_and_exit (none of tiergraph's).
+void finalize_at_exit() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (g_started && !finalized) MPI_Finalize();
+}
 }  // namespace
 
 void start() {
@@ -39,7 +51,7 @@ void start() {
   if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
     fail("MPI could not start");
   g_started = true;
-  std::atexit(finalize);
+  std::atexit(finalize_at_exit);
   if (provided < MPI_THREAD_MULTIPLE) {
     fail(
         "this MPI does not provide MPI_THREAD_MULTIPLE (it gave level {}); the far-memory tier "
@@ -52,37 +64,14 @@ void start() {
 
 bool started() { return g_started; }
 
-std::vector<std::string> mpi_libraries() {
-  std::vector<std::string> paths;
-  dl_iterate_phdr(
-      [](dl_phdr_info* info, size_t, void* out) {
-        const std::string path = info->dlpi_name ? info->dlpi_name : "";
-        if (path.find("/openmpi") != std::string::npos || path.find("/pmix") != std::string::npos)
-          static_cast<std::vector<std::string>*>(out)->push_back(path);
-        return 0;
-      },
-      &paths);
-  return paths;
-}
-
-// Open MPI 4.1 (Debian's 4.1.4) unloads its PMIx component, and the PMIx library with it, while
-// its progress thread may still run an event of that library (open-mpi/ompi#10117): now and then
-// a rank whose work was done and written segfaulted in MPI_Finalize at an address no library held
-// any more (about one job in a thousand of the test suite's; the core's two stacks: the main
-// thread joining the progress thread in orte_finalize, the progress thread in libevent's loop
-// calling into unmapped code). So before finalizing, every library loaded from Open MPI's and
-// PMIx's folders is opened once more with RTLD_NODELETE: no close unmaps it, and a late event
-// runs the code it was registered with. The process exits next, which unmaps everything anyway.
-// That code may still run on state finalize has freed: once since, a rank aborted in this
-// finalize on a corrupted heap (glibc's check, in opal_finalize_util), rarer than the segfaults.
-void finalize() {
+void finalize_and_exit(int status) {
   int finalized = 0;
-  MPI_Finalized(&finalized);
-  if (!g_started || finalized) return;
-  // NOLOAD: only what is loaded already; the handles are kept (never closed) on purpose.
-  for (const std::string& path : mpi_libraries())
-    dlopen(path.c_str(), RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
-  MPI_Finalize();
+  if (g_started) MPI_Finalized(&finalized);
+  if (g_started && !finalized) {
+    g_exit_status.store(status);
+    MPI_Finalize();  // ends the process inside, in PMIx_Finalize below
+  }
+  std::exit(status);
 }
 
 int rank() {
@@ -212,3 +201,34 @@ void abort_job(int code) {
 }
 
 }  // namespace tg::mpi
+
+// Open MPI 4.1 (Debian's 4.1.4) tears itself down inside MPI_Finalize after its PMIx client has
+// finalized, and that teardown races with its own progress thread (open-mpi/ompi#10117): it
+// unloads the PMIx client while an event of it may still fire on that thread. About one job in a
+// thousand of the test suite's lost a rank to it after its answers were written: a SIGSEGV in code
+// no longer mapped (two cores: the main thread joining the progress thread in orte_finalize, the
+// progress thread in libevent calling into the unloaded library), and with the libraries kept
+// mapped, a heap corrupted by the same late event (glibc's abort in opal_finalize_util). Nothing
+// of that teardown matters to anyone once PMIx has finalized: every rank has passed MPI_Finalize's
+// fence, the launcher has heard that this process finalized, and what is left is freeing memory
+// and unloading libraries, which the process's end does anyway. So this process's definition of
+// PMIx_Finalize (exported from the executable, CMakeLists.txt, so it comes before the PMIx
+// library's in the lookup of Open MPI's component) calls the library's, and when
+// finalize_and_exit() gave a status and PMIx finalized, flushes stdio and ends the process there.
+// Any other caller, or a failure, returns as the library would. Declared as the library declares
+// it, with its types spelled out (pmix_info_t is only passed through). LLVM's OpenMP runtime (the
+// sanitizer builds') keeps a file in /dev/shm until its own teardown: paused first, it goes.
+extern "C" int PMIx_Finalize(const void* info, size_t ninfo) {
+  using Finalize = int (*)(const void*, size_t);
+  // The next definition after this executable's: the PMIx library's.
+  static const auto library = reinterpret_cast<Finalize>(dlsym(RTLD_NEXT, "PMIx_Finalize"));
+  if (library == nullptr) return -1;  // PMIX_ERROR: no PMIx loaded, so none to finalize
+  const int result = library(info, ninfo);
+  const int status = tg::mpi::g_exit_status.load();
+  if (result == 0 && status >= 0) {
+    std::fflush(nullptr);
+    omp_pause_resource_all(omp_pause_hard);
+    std::_Exit(status);
+  }
+  return result;
+}

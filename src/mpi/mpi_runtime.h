@@ -18,15 +18,14 @@ int launched_size();
 int environment_count(const char* name);
 
 // Starts MPI with MPI_THREAD_MULTIPLE (the store's I/O threads issue one-sided reads) once; it is
-// finalized when the process exits normally.
+// finalized by finalize_and_exit(), or when the process exits normally.
 void start();
 bool started();
-// Finalizes MPI now (at exit otherwise), keeping every library it loaded mapped until the process
-// ends (mpi_runtime.cc says why); nothing once finalized, or when MPI never started.
-void finalize();
-// The libraries this process loaded from Open MPI's and PMIx's folders, by path: what finalize()
-// keeps mapped.
-std::vector<std::string> mpi_libraries();
+// Ends the process with `status`. Where MPI started and was not finalized, through
+// MPI_Finalize, leaving as soon as PMIx has finalized inside it and skipping the rest of Open
+// MPI's teardown, which now and then crashed a rank whose work was done (mpi_runtime.cc says
+// why); otherwise through std::exit. A process that exits another way finalizes MPI at exit.
+[[noreturn]] void finalize_and_exit(int status);
 // This process's place among the ranks that compute, and how many compute: the whole job, or
 // its first half once pair_with_far_ranks() has run.
 int rank();

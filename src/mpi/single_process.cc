@@ -33,6 +33,7 @@ std::string error_text(int) { return {}; }
 void wait_for_message(int, int) { refuse_without_mpi("waiting for another rank"); }
 void agree(const std::function<void()>& step) { step(); }
 void abort_job(int code) { std::exit(code); }
+void finalize_and_exit(int status) { std::exit(status); }
 
 void check_same_graph(uint64_t, uint64_t, const char*) {}  // one process: nothing to compare
 
