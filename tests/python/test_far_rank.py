@@ -315,8 +315,14 @@ def test_a_waiting_far_rank_uses_under_a_tenth_of_a_core(tg, tg_bin, tmp):
         assert proc.poll() is None, proc.communicate()
         assert used / wall < 0.10, f"the waiting far rank used {used:.2f} s of CPU in {wall:.2f} s"
     finally:
-        proc.kill()
-        proc.communicate()
+        # SIGTERM: mpirun ends its ranks and removes their shared-memory segments
+        # (/dev/shm/vader_segment.*, 4 MiB each), which a SIGKILL of mpirun leaves behind.
+        proc.terminate()
+        try:
+            proc.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
         # mpirun's ranks end with it; make sure no far rank is left waiting
         for rank in (0, 1):
             left = rank_pid(graph, rank)
