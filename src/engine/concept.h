@@ -10,7 +10,7 @@
 //                   empty() and out_edges()
 //   vertex passes   for_each(f), for_each(set, f), reduce(op, f)
 //   edge passes     edge_pass(program, set[, {.direction, .targets}]), edge_pass_after(op,
-//                   before, wanted, program, set), sample_pass(k, f)
+//                   before, wanted, program, set), sample_pass(r, f), arc_pass(set, skip, f)
 //   bins            bins(), to_bins(bins, set, key), next_bin(bins, key) (delta-stepping)
 //   and, an IntersectingEngine (below): triangle_sums(f), neighbour_counts(); a
 //   GatheringEngine: gather_rounds(values, rounds, f)
@@ -75,7 +75,7 @@ struct Count {  // reduce: a vertex's share of a sum; bins' key: a vertex's bin
   TG_HOST_DEVICE uint64_t operator()(Id) const { return 1; }
 };
 template <typename Id>
-struct Hook {  // sample_pass: an edge function
+struct Hook {  // sample_pass, arc_pass: an edge function
   TG_HOST_DEVICE void operator()(Id, Id) const {}
 };
 struct Wanted {  // edge_pass_after: is the edge pass wanted, given the reduced value
@@ -161,7 +161,8 @@ concept GraphEngine = requires(E& e, const typename E::Set& set,
                       engine_probe::Wanted{}, engine_probe::Program<typename E::VertexId>{ids}, set)
         .second
     } -> std::convertible_to<uint64_t>;
-  e.sample_pass(uint32_t{2}, engine_probe::Hook<typename E::VertexId>{});
+  e.sample_pass(uint32_t{0}, engine_probe::Hook<typename E::VertexId>{});
+  e.arc_pass(set, uint32_t{2}, engine_probe::Hook<typename E::VertexId>{});
 
   // bins (delta-stepping)
   requires requires(decltype(std::declval<E&>().bins()) bins) {

@@ -34,7 +34,7 @@ struct FrontierFacts {
 // which gives Ligra's rule (pull when the frontier's edges exceed arcs / alpha). A program with no
 // saturation point reads every in-edge of every vertex when it pulls, so it pulls only when the
 // frontier's edges exceed pull_share of all arcs (push pays atomics, about twice a plain read;
-// delta-stepping SSSP and FastSV rounds are the cases this protects).
+// delta-stepping SSSP's rounds are the case this protects).
 struct DirectionRule {
   double alpha = 15.0;
   double beta = 18.0;

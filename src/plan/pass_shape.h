@@ -34,8 +34,11 @@ struct PassShape {
 };
 
 // A direction-optimizing traversal: both grids, with lists (BFS: a candidate parent, asking the
-// target first; WCC: a least grandparent; Radii: a 64-bit source mask, asking the target first).
+// target first; Radii: a 64-bit source mask, asking the target first).
 inline constexpr PassShape kBfsShape{.pull_copies_target = true};
+// Afforest's links (WCC): the sample and the other arcs read the out grid and, on a directed
+// graph, the in grid; the vertices outside the giant tree are a list. It makes no edge pass, so
+// the pull accumulators planned for it (an id and a byte a vertex) are never taken.
 inline constexpr PassShape kWccShape{};
 inline constexpr PassShape kRadiiShape{.pull_value_bytes = 8, .pull_copies_target = true};
 // Brandes' betweenness: a path-count traversal (a double sum, asking the target first) and a

@@ -218,12 +218,11 @@ inline constexpr auto kKernels = std::make_tuple(
     kernel(
         "wcc", {"cc", "components"}, Sources::kNone, false, kWccShape, 0,
         [](const GraphFile& f, unsigned id, bool,
-           bool) {  // parent, grandparent, least; then parent and the labels
-          return values_for(f.num_vertices()) * std::max(3 * id, id + 8);
+           bool) {  // the parents, then the parents and the labels
+          return values_for(f.num_vertices()) * (id + 8);
         },
-        [](const GraphFile&, unsigned id,
-           bool) {  // a grandparent; Afforest's linked forest, merged
-          return ExchangeState{.shipped_value_bytes = id, .forest_copy_bytes = id};
+        [](const GraphFile&, unsigned id, bool) {  // Afforest's linked forest, merged
+          return ExchangeState{.forest_copy_bytes = id};
         },
         [](const GraphFile& f) { return f.num_vertices() * 8; },  // its own union-find
         [](auto& e, const KernelArgs&) { return run_wcc(e); },

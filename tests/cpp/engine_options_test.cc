@@ -152,7 +152,8 @@ TEST(EngineOptions, KernelsPassShapesHold) {
       int pushes = 0, pulls = 0;
       for (const auto& pass : engine.stats())
         (pass.direction == Direction::kPull ? pulls : pushes) += 1;
-      ASSERT_GT(pushes + pulls, 0) << kernel.name;
+      // WCC links over its sample and arc passes and makes no edge pass.
+      ASSERT_EQ(pushes + pulls == 0, kernel.name == "wcc") << kernel.name;
       if (kernel.passes.out_share == 0) {
         EXPECT_EQ(pushes, 0) << kernel.name << " pushed, reading the grid it says no pass reads";
       }

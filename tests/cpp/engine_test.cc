@@ -340,6 +340,80 @@ TEST_P(EngineTest, TriangleSumsSeeEachTriangleOnceWithItsArcs) {
   omp_set_num_threads(2);
 }
 
+// Afforest's two passes: sample_pass(0) and sample_pass(1) give each vertex's first two out-arcs
+// (one each while it has one, each an arc of the file), and arc_pass(set, 2) the rest of its
+// members' arcs in the undirected view
+// (the other out-arcs and, on a directed graph, every in-arc, as (member, source)): together each
+// member's arcs once, whatever the grid, the thread count or the store (the mapped file, or a
+// copying store of two buffers, whose blocks arrive one at a time); with skip 0 over every
+// vertex, every arc of the view.
+TEST_P(EngineTest, SampleAndArcPassesVisitEachArcOfTheMembersOnce) {
+  const std::string tag = GetParam() ? "u" : "d";
+  for (const auto& file :
+       {kronecker_graph(9, GetParam(), GeneratedWeights::kNone, 1, "arc9k1" + tag),
+        kronecker_graph(9, GetParam(), GeneratedWeights::kNone, 4, "arc9k4" + tag)}) {
+    with_unweighted_view(file, [&](const auto& g) {
+      using Id = typename std::decay_t<decltype(g)>::IdType;
+      using Arc = std::pair<uint64_t, uint64_t>;
+      const uint64_t n = g.num_vertices();
+      std::vector<Arc> out_arcs,
+          view;  // the file's arcs; each vertex's arcs in the undirected view
+      g.for_each_arc([&](uint64_t u, uint64_t v, auto) {
+        out_arcs.emplace_back(u, v);
+        view.emplace_back(u, v);
+        if (g.directed()) view.emplace_back(v, u);
+      });
+      std::sort(out_arcs.begin(), out_arcs.end());
+      std::sort(view.begin(), view.end());
+      const auto member = [](uint64_t v) { return v % 3 == 1; };
+      std::vector<Arc> members_view;
+      for (const Arc& a : view)
+        if (member(a.first)) members_view.push_back(a);
+      ASSERT_GT(members_view.size(), 1000u);
+      for (int threads : {1, 2}) {
+        for (bool copying : {false, true}) {
+          omp_set_num_threads(threads);
+          CopyingStore store(file, {.buffers = 2});
+          Engine engine(g, EngineOptions{.serial_work = 0, .store = copying ? &store : nullptr});
+          const std::string where = fmt::format("threads {} blocks {} copying {}", threads,
+                                                file->blocks_per_side(), copying);
+          auto into = [](std::vector<Arc>& to) {
+            return [&to](Id u, Id v) {
+#pragma omp critical
+              to.emplace_back(u, v);
+            };
+          };
+          std::vector<Arc> first, second, rest, every;
+          engine.sample_pass(0, into(first));
+          engine.sample_pass(1, into(second));
+          const auto members = engine.select(engine.all(), [&](Id v) { return member(v); });
+          engine.arc_pass(members, 2, into(rest));
+          engine.arc_pass(engine.all(), 0, into(every));
+          std::vector<uint64_t> out_degree(n, 0), firsts(n, 0), seconds(n, 0);
+          for (const Arc& a : out_arcs) ++out_degree[a.first];
+          for (const Arc& a : first) ++firsts[a.first];
+          for (const Arc& a : second) ++seconds[a.first];
+          for (uint64_t v = 0; v < n; ++v) {
+            ASSERT_EQ(firsts[v], out_degree[v] > 0 ? 1u : 0u) << where << " vertex " << v;
+            ASSERT_EQ(seconds[v], out_degree[v] > 1 ? 1u : 0u) << where << " vertex " << v;
+          }
+          for (const auto* sample : {&first, &second}) {
+            for (const Arc& a : *sample) {
+              EXPECT_TRUE(std::binary_search(out_arcs.begin(), out_arcs.end(), a)) << where;
+              if (member(a.first)) rest.push_back(a);
+            }
+          }
+          std::sort(rest.begin(), rest.end());
+          EXPECT_EQ(rest, members_view) << where;
+          std::sort(every.begin(), every.end());
+          EXPECT_EQ(every, view) << where;
+        }
+      }
+    });
+  }
+  omp_set_num_threads(2);
+}
+
 // The MPI ranks' triangle pass (engine/mpi/master_lists.h), its arithmetic without MPI: the
 // vertices split into three ranges, each range's lists built by an engine mastering it (from
 // its rows only, over a copying store of two buffers), each pair of ranges' lists merged as the

@@ -93,7 +93,8 @@ void same_as_cpu(const std::shared_ptr<const GraphFile>& file, Direction directi
       if (kernel.name == "sssp") g_summary.erase("rounds"), w_summary.erase("rounds");
       EXPECT_EQ(g_summary, w_summary);
     }
-    EXPECT_FALSE(gpu.stats().empty());
+    // Every kernel but WCC (Afforest links in vertex functions) ran edge passes on the device.
+    EXPECT_EQ(gpu.stats().empty(), kernel.name == "wcc");
   });
 }
 

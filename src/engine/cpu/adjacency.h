@@ -1,6 +1,7 @@
 // How the engine reaches edges: a vertex's out-edges (push) or in-edges (pull) across the block
-// grid, the first k edges of a vertex (sampling), and vertex chunks balanced on edges. This is
-// the seam the block store (engine part 3) replaces; nothing above it knows about blocks.
+// grid, a vertex's r-th edge and the edges after its first k (Afforest's links), and vertex
+// chunks balanced on edges. This is the seam the block store (engine part 3) replaces; nothing
+// above it knows about blocks.
 #pragma once
 
 #include <algorithm>
@@ -67,20 +68,50 @@ class Adjacency {
     return for_in_until_blocks<kBoth>(v, f);
   }
 
-  // Calls f(neighbor) for the first k out-edges of u.
+  // Calls f(neighbor) for u's out-edge number r (from 0, across its row), if it has one.
   template <typename F>
-  void for_first_out(uint64_t u, uint32_t k, F&& f) const {
-    uint64_t wanted = k;
+  void for_out_arc(uint64_t u, uint32_t r, F&& f) const {
+    if (flat_) {
+      const uint32_t at = out_flat_.offsets[u] + r;
+      if (at < out_flat_.offsets[u + 1]) f(out_flat_.ids[at]);
+      return;
+    }
+    auto take = [&](Id v, W) { f(v); };
     const uint32_t i = p_ == 1 ? 0 : range_of(u);
-    for (uint32_t j = 0; j < p_ && wanted > 0; ++j) {
+    uint64_t left = r;  // out-edges before it in the blocks still to come
+    for (uint32_t j = 0; j < p_; ++j) {
       const auto& b = out_block(i, j);
       uint64_t begin, end;
       b.arcs_of(u, begin, end);
-      end = std::min(end, begin + wanted);
-      wanted -= end - begin;
-      auto take = [&](Id v, W) { f(v); };
-      for_arcs<Id, W>(b, begin, end, take);
+      if (left < end - begin) return for_arcs<Id, W>(b, begin + left, begin + left + 1, take);
+      left -= end - begin;
     }
+  }
+
+  // Calls f(neighbor) for the out-edges of u after its first `skip` (those for_out_arc 0 to skip -
+  // 1 gave), and for all its in-edges too when `in` is set.
+  template <typename F>
+  void for_arcs_after(uint64_t u, uint32_t skip, bool in, F&& f) const {
+    if (flat_) {
+      const uint32_t begin = out_flat_.offsets[u], end = out_flat_.offsets[u + 1];
+      for (uint32_t k = begin + std::min(skip, end - begin); k < end; ++k) f(out_flat_.ids[k]);
+      if (in)
+        for (uint32_t k = in_flat_.offsets[u]; k < in_flat_.offsets[u + 1]; ++k) f(in_flat_.ids[k]);
+      return;
+    }
+    auto take = [&](Id v, W) { f(v); };
+    const uint32_t i = p_ == 1 ? 0 : range_of(u);
+    uint64_t left = skip;  // out-edges still to pass over
+    for (uint32_t j = 0; j < p_; ++j) {
+      const auto& b = out_block(i, j);
+      uint64_t begin, end;
+      b.arcs_of(u, begin, end);
+      const uint64_t passed = std::min(left, end - begin);
+      left -= passed;
+      for_arcs<Id, W>(b, begin + passed, end, take);
+    }
+    if (in)
+      for (uint32_t j = 0; j < p_; ++j) scan(in_block(j, i), u, take);
   }
 
   // Vertex chunks of [first, end) (first a multiple of 64; chunks of whole 64-vertex words, so

@@ -106,10 +106,14 @@ class Engine : public VertexArrays<Id, W> {
 
   // ---- edges ---------------------------------------------------------------------------------
 
-  // f(u, v) for the first k out-edges of every vertex u: the sampled subgraph that Afforest-style
-  // connectivity links first (a tier fetches only the heads of the blocks; block_major.h).
+  // Afforest's links (block_major.h). sample_pass calls f(u, v) for out-arc r (from 0, across
+  // u's row) of every vertex u that has one (a tier fetches only the heads of the blocks);
+  // arc_pass for every other arc at each member u of set in the undirected view: u's out-arcs
+  // after its first `skip` and, on a directed graph, its in-arcs (v the source).
   template <typename F>
-  void sample_pass(uint32_t k, F f);
+  void sample_pass(uint32_t r, F f);
+  template <typename F>
+  void arc_pass(const Set& set, uint32_t skip, F f);
 
   // f(Triangle) for every triangle of the graph's undirected view, once, and each vertex's sum
   // of the CornerShares f gave it (engine/triangles.h), from lists ordered by degree that the
@@ -257,7 +261,7 @@ class Engine : public VertexArrays<Id, W> {
   Set pull_blocks(const Program& shared, const Set& frontier, const PassOptions<Id>& pass,
                   Changed<Id>& c);
   template <typename F>
-  void first_arcs_by_blocks(uint32_t k, bool in, F& f);
+  void arcs_by_blocks(uint32_t skip, uint32_t k, bool in, const Set* members, F& f);
   static constexpr uint32_t kEveryArc = UINT32_MAX;
   OrientedAdjacency<Id> oriented_lists();
   template <typename T, typename F>

@@ -110,7 +110,7 @@ inline bool Engine<Id, W>::count_neighbours_in_place(VertexArray<int64_t> counts
 
 // visit(u, v) for every stored out-arc (with `in`: in-arc, of a directed graph) of every master
 // (every vertex, in one process), a vertex's arcs from one thread. Over a fetching store, block by
-// block as sample_pass reads (first_arcs_by_blocks), a block leased at a time.
+// block as sample_pass reads (arcs_by_blocks), a block leased at a time.
 template <typename Id, typename W>
 template <typename Visit>
 inline void Engine<Id, W>::for_each_stored_arc(bool in, Visit visit) {
@@ -129,7 +129,7 @@ inline void Engine<Id, W>::for_each_stored_arc(bool in, Visit visit) {
     return;
   }
   auto take = [&](Id u, Id v) { visit(u, v); };
-  first_arcs_by_blocks(kEveryArc, in, take);
+  arcs_by_blocks(0, kEveryArc, in, nullptr, take);
 }
 
 }  // namespace tg

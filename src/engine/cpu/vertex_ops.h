@@ -1,8 +1,8 @@
 // What a vertex function may ask of its engine. Every function an algorithm hands to an engine
-// (for_each, select, reduce, sample_pass, the map of collect, to_bins' key) is a lambda that
-// captures by value and is marked TG_HOST_DEVICE, so that a device engine can run it in a
-// kernel; such a lambda cannot hold the engine itself (a reference to host memory), so it takes
-// this handle from engine.ops() and calls the engine's per-vertex primitives through it.
+// (for_each, select, reduce, sample_pass, arc_pass, the map of collect, to_bins' key) is a
+// lambda that captures by value and is marked TG_HOST_DEVICE, so that a device engine can run
+// it in a kernel; such a lambda cannot hold the engine itself (a reference to host memory), so
+// it takes this handle from engine.ops() and calls the engine's per-vertex primitives through it.
 //
 // Host engines hand out EngineOps, a pointer that forwards each call (the distributed engine's
 // combine_at and link keep their replica bookkeeping); the device engine hands out a struct of

@@ -147,12 +147,21 @@ class DeviceEngine : public DeviceVertices<Id, W, Backend> {
 
   // ---- edges ---------------------------------------------------------------------------------
 
-  // f(u, v) for the first k out-arcs of every vertex u (Afforest's sampled subgraph).
+  // f(u, v) for out-arc r of every vertex u that has one (Afforest's sampled subgraph).
   template <typename F>
-  void sample_pass(uint32_t k, F f) {
+  void sample_pass(uint32_t r, F f) {
     thrust::for_each_n(policy(), thrust::counting_iterator<uint64_t>(0), n_,
-                       SampleArcs<Id, F>{f, out_.device_blocks(),
-                                         thrust::raw_pointer_cast(ranges_.data()), out_.side(), k});
+                       SampleArc<Id, F>{f, out_.device_blocks(),
+                                        thrust::raw_pointer_cast(ranges_.data()), out_.side(), r});
+  }
+
+  // f(u, v) for every other arc at each member u of set in the undirected view (as the CPU
+  // engine's: u's out-arcs after its first `skip`, and its in-arcs on a directed graph).
+  template <typename F>
+  void arc_pass(const Set& set, uint32_t skip, F f) {
+    const BlockDecoder* in = g_.directed() ? in_.device_blocks() : nullptr;
+    const uint64_t* ranges = thrust::raw_pointer_cast(ranges_.data());
+    this->for_each(set, ArcsAfter<Id, F>{f, out_.device_blocks(), in, ranges, out_.side(), skip});
   }
 
   template <typename Program>

@@ -156,23 +156,57 @@ struct NotInBin {
   TG_HOST_DEVICE bool operator()(Id v) const { return bin_of(v) != b; }
 };
 
-// The first k arcs of u, across the blocks of its row in order.
+// Arc r of u (from 0), across the blocks of its row in order, if it has one.
 template <typename Id, typename F>
-struct SampleArcs {
+struct SampleArc {
   F f;
   const BlockDecoder* blocks;
   const uint64_t* ranges;
   uint32_t p;
-  uint32_t k;
+  uint32_t r;
   TG_HOST_DEVICE void operator()(uint64_t u) const {
     const uint32_t row = range_of(ranges, p, u);
-    uint32_t taken = 0;
-    for (uint32_t j = 0; j < p && taken < k; ++j) {
+    uint64_t left = r;  // u's arcs before it in the blocks still to come
+    for (uint32_t j = 0; j < p; ++j) {
       const BlockDecoder& d = blocks[uint64_t{row} * p + j];
       uint64_t begin, end;
       segment_of(d, u, begin, end);
-      for (uint64_t e = begin; e < end && taken < k; ++e, ++taken)
-        f(static_cast<Id>(u), static_cast<Id>(d.neighbour(e)));
+      if (left < end - begin) {
+        f(static_cast<Id>(u), static_cast<Id>(d.neighbour(begin + left)));
+        return;
+      }
+      left -= end - begin;
+    }
+  }
+};
+
+// The other arcs of u in the undirected view (arc_pass): its out-arcs after its first `skip`,
+// across the blocks of its row in order, then its in-arcs (in: the in-grid, null when undirected).
+template <typename Id, typename F>
+struct ArcsAfter {
+  F f;
+  const BlockDecoder* out;
+  const BlockDecoder* in;
+  const uint64_t* ranges;
+  uint32_t p;
+  uint32_t skip;
+  TG_HOST_DEVICE void operator()(Id u) const {
+    const uint32_t row = range_of(ranges, p, u);
+    uint64_t left = skip;  // out-arcs still to pass over
+    for (uint32_t j = 0; j < p; ++j) {
+      const BlockDecoder& d = out[uint64_t{row} * p + j];
+      uint64_t begin, end;
+      segment_of(d, u, begin, end);
+      const uint64_t passed = left < end - begin ? left : end - begin;
+      left -= passed;
+      for (uint64_t e = begin + passed; e < end; ++e) f(u, static_cast<Id>(d.neighbour(e)));
+    }
+    if (in == nullptr) return;
+    for (uint32_t j = 0; j < p; ++j) {
+      const BlockDecoder& d = in[uint64_t{row} * p + j];
+      uint64_t begin, end;
+      segment_of(d, u, begin, end);
+      for (uint64_t e = begin; e < end; ++e) f(u, static_cast<Id>(d.neighbour(e)));
     }
   }
 };

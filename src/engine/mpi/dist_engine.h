@@ -14,7 +14,7 @@
 //     most_frequent read any vertex): such an array is re-gathered after every vertex pass that
 //     changed some rank's slice of it (each rank hashes its slice to tell), and
 //     merged with the combine operator after a pass that combined into other ranks' vertices
-//     (WCC's hooking: merge_combined sends the slices and the improved entries, as an
+//     (merge_combined sends the slices and the improved entries, as an
 //     allreduce would merge them); a forest linked into (Afforest's links) is merged so
 //     that no rank's link is lost (merge_forest);
 //   - as a combine target, a replica entry is this rank's mirror of a remote vertex: a push pass
@@ -39,8 +39,8 @@
 //
 // The files, one job each (all in engine/mpi/):
 //   dist_engine.h    this class, the facade: its edge passes' interface and its state.
-//   rank_vertices.h  its base: vertex arrays, sets, vertex passes and bins on a rank, kept
-//                    consistent across ranks, and job-wide reductions and counts.
+//   rank_vertices.h  its base: vertex arrays, sets, vertex passes, Afforest's links and bins on a
+//                    rank, kept consistent across ranks, and job-wide reductions and counts.
 //   pull_exchange.h  an edge pass's direction, pull over shipped values, the job-wide sets
 //                    (out-of-class members).
 //   dist_types.h     its options and per-pass figures; the program a pull runs on shipped values.
@@ -154,11 +154,6 @@ class DistEngine : public dist::RankVertices<Id, W> {
   const mpi::CommCounters& between_edge_passes() const { return between_edge_passes_; }
 
   // ---- edges ---------------------------------------------------------------------------------
-
-  template <typename F>
-  void sample_pass(uint32_t k, F f) {
-    pass([&] { local_.sample_pass(k, f); });
-  }
 
   // The gather pass (engine/cpu/gather_pass.h) over this rank's masters' neighbour lists, built
   // from its rows; each round's values, whose masters' slices the ranks computed apart, are

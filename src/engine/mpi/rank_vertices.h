@@ -2,8 +2,9 @@
 // consistent with the other ranks' (replicas.h: whole where the algorithm reads any vertex,
 // merged where it combined into other ranks' vertices), the sets of a rank's members with
 // job-wide counts, vertex passes over its masters (reductions combined across ranks in rank
-// order), and delta-stepping's bins, whose lowest live bin is agreed by every rank. The engine
-// (dist_engine.h) adds the edges; each call here is made by every rank alike.
+// order), Afforest's links over a rank's masters' arcs, and delta-stepping's bins, whose lowest
+// live bin is agreed by every rank. The engine (dist_engine.h) adds the edge passes; each call
+// here is made by every rank alike.
 #pragma once
 
 #include <cstring>
@@ -160,6 +161,16 @@ class RankVertices {
   template <typename F>
   void for_each(const Set& set, F f) {
     pass([&] { local_.for_each(set, f); });
+  }
+  // Afforest's links (sample_pass, arc_pass): a rank's over its masters' arcs, into its replica of
+  // the forest, which the sync after the pass merges keeping every rank's links.
+  template <typename F>
+  void sample_pass(uint32_t r, F f) {
+    pass([&] { local_.sample_pass(r, f); });
+  }
+  template <typename F>
+  void arc_pass(const Set& set, uint32_t skip, F f) {
+    pass([&] { local_.arc_pass(set, skip, f); });
   }
   template <typename Op, typename F>
   typename Op::Value reduce(Op op, F f) {

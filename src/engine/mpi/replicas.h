@@ -257,14 +257,12 @@ class Replicas {
     }
   }
 
-  // Merges a forest the ranks linked into their own replicas (Afforest's sampled links) without
+  // Merges a forest the ranks linked into their own replicas (WCC's Afforest links) without
   // losing a link. The pointer-wise minimum is a forest, but where two ranks hooked one root
-  // differently it keeps one hook, and the tree the other joined falls away (FastSV's rounds
-  // join it again, at the cost of a larger first frontier: WCC on kron-20, 2 ranks, pushed
-  // from 413,783 vertices over 399,503 edges where one rank pushes from 402,680 over 587). So
-  // each rank lists its hooks that the minimum replaced, as (its parent of v, v), and every rank
-  // links all of them, rank by rank, into the merged forest: the same links in the same order,
-  // so the replicas stay equal.
+  // differently it keeps one hook, and the tree the other joined falls away (after WCC's last
+  // links nothing would join it again: a wrong answer). So each rank lists its hooks that the
+  // minimum replaced, as (its parent of v, v), and every rank links all of them, rank by rank,
+  // into the merged forest: the same links in the same order, so the replicas stay equal.
   void merge_forest(ArrayInfo& info) {
     auto parent =
         VertexArray<Id>::over(const_cast<Id*>(static_cast<const Id*>(info.data)), 0, info.count);
