@@ -65,12 +65,8 @@ void start() {
 bool started() { return g_started; }
 
 void finalize_and_exit(int status) {
-  int finalized = 0;
-  if (g_started) MPI_Finalized(&finalized);
-  if (g_started && !finalized) {
-    g_exit_status.store(status);
-    MPI_Finalize();  // ends the process inside, in PMIx_Finalize below
-  }
+  g_exit_status.store(status);
+  finalize_at_exit();  // where MPI started: ends the process inside, in PMIx_Finalize below
   std::exit(status);
 }
 
