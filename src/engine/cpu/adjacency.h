@@ -71,47 +71,21 @@ class Adjacency {
   // Calls f(neighbor) for u's out-edge number r (from 0, across its row), if it has one.
   template <typename F>
   void for_out_arc(uint64_t u, uint32_t r, F&& f) const {
-    if (flat_) {
-      const uint32_t at = out_flat_.offsets[u] + r;
-      if (at < out_flat_.offsets[u + 1]) f(out_flat_.ids[at]);
-      return;
-    }
-    auto take = [&](Id v, W) { f(v); };
-    const uint32_t i = p_ == 1 ? 0 : range_of(u);
-    uint64_t left = r;  // out-edges before it in the blocks still to come
-    for (uint32_t j = 0; j < p_; ++j) {
-      const auto& b = out_block(i, j);
-      uint64_t begin, end;
-      b.arcs_of(u, begin, end);
-      if (left < end - begin) return for_arcs<Id, W>(b, begin + left, begin + left + 1, take);
-      left -= end - begin;
-    }
+    for_out_range(u, r, uint64_t{r} + 1, f);
   }
-
-  // Calls f(neighbor) for the out-edges of u after its first `skip` (those for_out_arc 0 to skip -
-  // 1 gave), and for all its in-edges too when `in` is set.
+  // Calls f(neighbor) for the out-edges of u after its first `skip` (those for_out_arc gave for
+  // r below skip), and for all its in-edges too when `in` is set.
   template <typename F>
   void for_arcs_after(uint64_t u, uint32_t skip, bool in, F&& f) const {
+    for_out_range(u, skip, UINT64_MAX, f);
+    if (!in) return;
     if (flat_) {
-      const uint32_t begin = out_flat_.offsets[u], end = out_flat_.offsets[u + 1];
-      for (uint32_t k = begin + std::min(skip, end - begin); k < end; ++k) f(out_flat_.ids[k]);
-      if (in)
-        for (uint32_t k = in_flat_.offsets[u]; k < in_flat_.offsets[u + 1]; ++k) f(in_flat_.ids[k]);
+      for (uint32_t k = in_flat_.offsets[u]; k < in_flat_.offsets[u + 1]; ++k) f(in_flat_.ids[k]);
       return;
     }
     auto take = [&](Id v, W) { f(v); };
     const uint32_t i = p_ == 1 ? 0 : range_of(u);
-    uint64_t left = skip;  // out-edges still to pass over
-    for (uint32_t j = 0; j < p_; ++j) {
-      const auto& b = out_block(i, j);
-      uint64_t begin, end;
-      b.arcs_of(u, begin, end);
-      const uint64_t passed = std::min(left, end - begin);
-      left -= passed;
-      for_arcs<Id, W>(b, begin + passed, end, take);
-    }
-    if (in)
-      for (uint32_t j = 0; j < p_; ++j) scan(in_block(j, i), u, take);
+    for (uint32_t j = 0; j < p_; ++j) scan(in_block(j, i), u, take);
   }
 
   // Vertex chunks of [first, end) (first a multiple of 64; chunks of whole 64-vertex words, so
@@ -146,6 +120,28 @@ class Adjacency {
  private:
   const BlockDecoder& out_block(uint32_t i, uint32_t j) const { return out_[uint64_t{i} * p_ + j]; }
   const BlockDecoder& in_block(uint32_t i, uint32_t j) const { return in_[uint64_t{j} * p_ + i]; }
+
+  // f(neighbor) for u's out-edges [from, to), counted from its first across its row.
+  template <typename F>
+  void for_out_range(uint64_t u, uint64_t from, uint64_t to, F& f) const {
+    if (flat_) {
+      const uint64_t begin = out_flat_.offsets[u], degree = out_flat_.offsets[u + 1] - begin;
+      for (uint64_t k = std::min(from, degree); k < std::min(to, degree); ++k)
+        f(out_flat_.ids[begin + k]);
+      return;
+    }
+    auto take = [&](Id v, W) { f(v); };
+    const uint32_t i = p_ == 1 ? 0 : range_of(u);
+    uint64_t seen = 0;  // u's out-edges in the blocks before this one
+    for (uint32_t j = 0; j < p_ && seen < to; ++j) {
+      const auto& b = out_block(i, j);
+      uint64_t begin, end;
+      b.arcs_of(u, begin, end);
+      const uint64_t lo = std::max(seen, from), hi = std::min(seen + (end - begin), to);
+      if (lo < hi) for_arcs<Id, W>(b, begin + (lo - seen), begin + (hi - seen), take);
+      seen += end - begin;
+    }
+  }
 
   // The general paths, out of line, so that what the passes inline for a flat 1x1 file is only
   // its two-load loop.

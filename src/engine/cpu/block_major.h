@@ -480,6 +480,7 @@ inline void Engine<Id, W>::arc_pass(const Set& set, uint32_t skip, F f) {
   set.prepare_dense();
   arcs_by_blocks(skip, kEveryArc, false, &set, f);
   if (in) arcs_by_blocks(0, kEveryArc, true, &set, f);
+  set.drop_dense();  // a set the algorithm keeps holds its list, not n bits (as an edge pass)
 }
 
 // f(u, v) over a fetching store for the arcs of every vertex u (of `members` only, when given)

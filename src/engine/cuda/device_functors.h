@@ -156,6 +156,23 @@ struct NotInBin {
   TG_HOST_DEVICE bool operator()(Id v) const { return bin_of(v) != b; }
 };
 
+// f(u, v) for u's arcs [from, to) in a grid, counted from its first across the blocks of its row.
+template <typename Id, typename F>
+TG_HOST_DEVICE void for_row_arcs(const F& f, const BlockDecoder* blocks, const uint64_t* ranges,
+                                 uint32_t p, Id u, uint64_t from, uint64_t to) {
+  const uint32_t row = range_of(ranges, p, u);
+  uint64_t seen = 0;  // u's arcs in the blocks before this one
+  for (uint32_t j = 0; j < p && seen < to; ++j) {
+    const BlockDecoder& d = blocks[uint64_t{row} * p + j];
+    uint64_t begin, end;
+    segment_of(d, u, begin, end);
+    const uint64_t lo = seen > from ? seen : from;
+    const uint64_t hi = seen + (end - begin) < to ? seen + (end - begin) : to;
+    for (uint64_t e = lo; e < hi; ++e) f(u, static_cast<Id>(d.neighbour(begin + (e - seen))));
+    seen += end - begin;
+  }
+}
+
 // Arc r of u (from 0), across the blocks of its row in order, if it has one.
 template <typename Id, typename F>
 struct SampleArc {
@@ -165,23 +182,12 @@ struct SampleArc {
   uint32_t p;
   uint32_t r;
   TG_HOST_DEVICE void operator()(uint64_t u) const {
-    const uint32_t row = range_of(ranges, p, u);
-    uint64_t left = r;  // u's arcs before it in the blocks still to come
-    for (uint32_t j = 0; j < p; ++j) {
-      const BlockDecoder& d = blocks[uint64_t{row} * p + j];
-      uint64_t begin, end;
-      segment_of(d, u, begin, end);
-      if (left < end - begin) {
-        f(static_cast<Id>(u), static_cast<Id>(d.neighbour(begin + left)));
-        return;
-      }
-      left -= end - begin;
-    }
+    for_row_arcs(f, blocks, ranges, p, static_cast<Id>(u), r, uint64_t{r} + 1);
   }
 };
 
 // The other arcs of u in the undirected view (arc_pass): its out-arcs after its first `skip`,
-// across the blocks of its row in order, then its in-arcs (in: the in-grid, null when undirected).
+// then its in-arcs (in: the in-grid, null when undirected).
 template <typename Id, typename F>
 struct ArcsAfter {
   F f;
@@ -191,23 +197,8 @@ struct ArcsAfter {
   uint32_t p;
   uint32_t skip;
   TG_HOST_DEVICE void operator()(Id u) const {
-    const uint32_t row = range_of(ranges, p, u);
-    uint64_t left = skip;  // out-arcs still to pass over
-    for (uint32_t j = 0; j < p; ++j) {
-      const BlockDecoder& d = out[uint64_t{row} * p + j];
-      uint64_t begin, end;
-      segment_of(d, u, begin, end);
-      const uint64_t passed = left < end - begin ? left : end - begin;
-      left -= passed;
-      for (uint64_t e = begin + passed; e < end; ++e) f(u, static_cast<Id>(d.neighbour(e)));
-    }
-    if (in == nullptr) return;
-    for (uint32_t j = 0; j < p; ++j) {
-      const BlockDecoder& d = in[uint64_t{row} * p + j];
-      uint64_t begin, end;
-      segment_of(d, u, begin, end);
-      for (uint64_t e = begin; e < end; ++e) f(u, static_cast<Id>(d.neighbour(e)));
-    }
+    for_row_arcs(f, out, ranges, p, u, skip, UINT64_MAX);
+    if (in != nullptr) for_row_arcs(f, in, ranges, p, u, 0, UINT64_MAX);
   }
 };
 
