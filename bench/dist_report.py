@@ -1,4 +1,4 @@
-"""bench/dist.py's report: the tables per graph (both systems, the exchanges, the barrier, ranks
+"""bench/dist.py's report: the tables per graph (both systems, the exchanges, ranks
 under a budget), the plot, and the markdown page."""
 import math
 import os
@@ -88,14 +88,6 @@ def exchange_table(rows):
     return lines
 
 
-BARRIER_NOTE = (
-    "Each mode run with `barrier=strict` beside the same mode without it (the relaxed default): "
-    "PageRank's apply of iteration i and push of i + 1 with every rank's apply ended first, against "
-    "each rank applying a master just before pushing it (GraCXL's relaxed barrier). strict / relaxed "
-    "> 1: relaxing is faster. `wait`: the busiest waiter's seconds waiting at exchanges (median over "
-    "the timed runs).")
-
-
 BUDGET_NOTE = (
     "Each mode run with `far=R` (--far-ratio) or `budget=SIZE` (--memory-budget) beside the same mode "
     "without it: every rank plans its own budget for the block rows of its masters and reads its far "
@@ -135,28 +127,6 @@ def budget_table(rows):
                                          fmt(tiered["median_s"] / one["median_s"] if one else None, 2), fmt(share, 2),
                                          "-" if fetched is None else f"{fetched / len(runs[-1]) / 2**20:.0f} MiB",
                                          "-" if not peak else f"{peak / 2**20:.0f} MiB"]) + " |")
-    return lines if len(lines) > 2 else []
-
-
-def barrier_table(rows):
-    """E6's relaxed barrier: one line per mode that was also run with barrier=strict (BARRIER_NOTE)."""
-    lines = ["| exchange | algorithm | ranks | relaxed s | strict s | strict / relaxed | relaxed wait | strict wait |",
-             "|---|---|---:|---:|---:|---:|---:|---:|"]
-
-    def wait(r):
-        timed = [ranks for run in r["runs"] if "per_rank" in run for ranks in run["per_rank"][1:]]
-        return median([max(x.get("wait_seconds") or 0 for x in ranks) for ranks in timed]) if timed else None
-
-    mine = [r for r in rows if r["system"] == "tiergraph" and r["exchange"] and not r["failed"]]
-    for strict in [r for r in mine if ":barrier=strict" in r["exchange"]]:
-        mode = strict["exchange"].replace(":barrier=strict", "")
-        relaxed = next((r for r in mine if r["exchange"] == mode and r["algorithm"] == strict["algorithm"]
-                        and r["ranks"] == strict["ranks"]), None)
-        if not relaxed:
-            continue
-        lines.append("| " + " | ".join([mode, strict["algorithm"], str(strict["ranks"]), fmt(relaxed["median_s"]),
-                                         fmt(strict["median_s"]), fmt(strict["median_s"] / relaxed["median_s"], 2),
-                                         fmt(wait(relaxed)), fmt(wait(strict))]) + " |")
     return lines if len(lines) > 2 else []
 
 
@@ -232,9 +202,6 @@ def markdown(args, out):
         if any(r["exchange"] for r in out["rows"] if r["graph"] == graph["name"]):
             lines += [f"### {graph['name']}: the exchanges (E5)", "", EXCHANGE_NOTE, "",
                       *exchange_table([r for r in out["rows"] if r["graph"] == graph["name"]]), ""]
-        barrier = barrier_table([r for r in out["rows"] if r["graph"] == graph["name"]])
-        if barrier:
-            lines += [f"### {graph['name']}: relaxed against strict barrier (E6)", "", BARRIER_NOTE, "", *barrier, ""]
         budget = budget_table([r for r in out["rows"] if r["graph"] == graph["name"]])
         if budget:
             lines += [f"### {graph['name']}: ranks under a memory budget", "", BUDGET_NOTE, "", *budget, ""]

@@ -91,26 +91,23 @@ def exchange_flags(mode):
     --exchange ring --ring-batch 16 --ring-hurried 0.5 --exchange-memory 64K (E5's sweeps),
     `accumulate:direction=push` adds --direction push (E6), `ring:slices=8` adds --slices 8 (each
     push pass sent in 8 slices, overlapping communication with computation) and
-    `ring:slices=8:steal=1` adds --steal too, `collective:direction=push:barrier=strict` adds
-    --barrier strict (E6: PageRank's apply and next gather with every rank's apply first, against
-    the relaxed default), `collective:far=0.5` adds --far-ratio 0.5 and `collective:budget=1G`
+    `ring:slices=8:steal=1` adds --steal too, `collective:far=0.5` adds --far-ratio 0.5 and `collective:budget=1G`
     --memory-budget 1G (each rank under a memory budget, its far blocks read from the file), and
     `collective:far=1:tier=rank` --far rank (each rank's far blocks in a far-memory rank of its
-    own: the run starts twice the processes); memory=, direction=, barrier=, far=, budget= and
+    own: the run starts twice the processes); memory=, direction=, far=, budget= and
     tier= go with any mode, slices= and steal= with ring and accumulate, batch= and hurried= with
     ring only; a plain mode has no extra flags."""
     base, *settings = mode.split(":")
     flags = []
     option = {"memory": "--exchange-memory", "direction": "--direction", "batch": "--ring-batch",
-              "hurried": "--ring-hurried", "slices": "--slices", "steal": "--steal", "barrier": "--barrier",
+              "hurried": "--ring-hurried", "slices": "--slices", "steal": "--steal",
               "far": "--far-ratio", "budget": "--memory-budget", "tier": "--far"}
     for setting in settings:
         key, _, value = setting.partition("=")
         if not value or key not in option or (key in ("batch", "hurried") and base != "ring") \
                 or (key in ("slices", "steal") and base == "collective") or (key == "steal" and value not in "01") \
-                or (key == "barrier" and value not in ("relaxed", "strict")) \
                 or (key == "tier" and value not in ("file", "numa", "rank", "paging")):
-            sys.exit(f"--exchange {mode}: the settings are memory=SIZE, direction=push|pull, barrier=relaxed|strict, "
+            sys.exit(f"--exchange {mode}: the settings are memory=SIZE, direction=push|pull, "
                      "far=RATIO, budget=SIZE, tier=file|numa|rank|paging, for ring and accumulate slices=N and steal=0|1, and for ring batch=N "
                      "and hurried=F")
         if key == "steal":

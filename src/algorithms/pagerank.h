@@ -2,18 +2,18 @@
 // + D/n), where D is the rank held by dangling vertices (no out-edges), spread uniformly: the
 // common definition, the one networkx and LDBC Graphalytics use, so ranks always sum to 1.
 // Runs a fixed number of iterations (--iterations) or until the L1 change is below --tolerance.
-// Technique: each iteration gathers the sums with one sum-combine edge pass over all vertices
-// (pull in auto mode) and applies them with a vertex pass that sets the ranks and the next
-// contributions, reducing the L1 change and the dangling rank as it goes. Applying iteration i
-// and gathering i + 1 are one call (edge_pass_after), so that a backend may send a vertex's new
-// contribution as soon as it is applied (on MPI ranks: GraCXL's relaxed barrier); the step reads
-// and resets a vertex's sum, which edge_pass_after allows (no message of the next gather reaches
-// a vertex before its step). The contributions are doubles or floats (the sums and ranks stay
-// doubles).
+// Technique: each iteration is one gather_then: a sum-combine edge pass over all vertices (pull
+// in auto mode) whose per-vertex step sets the rank from the sum and writes the next
+// contribution, reducing the L1 change and the dangling rank as it goes. The contributions are
+// double-buffered (the step writes the array the next gather reads), so an engine may run a
+// vertex's step as soon as its own sum is in, while other vertices still read this iteration's
+// contributions: in one process the step runs inside the pull, and the sums never reach memory.
+// The contributions are doubles or floats (the sums and ranks stay doubles).
 // The formula: algorithms/pagerank_model.h. Verifier: verify/pagerank.h.
 #pragma once
 
 #include <cstdint>
+#include <utility>
 
 #include "algorithms/pagerank_model.h"
 #include "algorithms/result.h"
@@ -38,31 +38,28 @@ struct PageRankProgram {
 template <typename Contribution = double, GraphEngine Engine>
 AlgorithmResult run_pagerank(Engine& engine, const PageRankOptions& o) {
   using Id = typename Engine::VertexId;
+  using Step = PageRankStep<Id, decltype(engine.ops()), Contribution>;
   const uint64_t n = engine.num_vertices();
   auto scope = engine.scope();
-  const auto ops = engine.ops();
-  // r(u) / out(u), or r(u) where u is dangling (rank_of)
-  auto contribution = engine.vertex_array(Contribution{0});
-  const PageRankProgram<Id, Contribution> gather{contribution, engine.vertex_array(0.0)};
+  // r(u) / out(u), or r(u) where u is dangling (rank_of): this iteration's, and the next's
+  auto current = engine.vertex_array(Contribution{0}), next = engine.vertex_array(Contribution{0});
+  const auto incoming = engine.vertex_array(0.0);  // the gather's target
   const int limit = o.tolerance > 0 ? o.max_iterations : o.iterations;
   const SumOp<Pair<double>> sum;
-  Pair<double> sums{0, 0};  // {L1 change, dangling rank}
+  // {L1 change, dangling rank}, from every rank 1/n
+  Pair<double> sums =
+      engine.reduce(sum, FirstPageRankStep<Id, Step>{Step{
+                             o, current, current, 1.0 / static_cast<double>(n), engine.ops()}});
   int iteration = 0;
-  // Applies iteration's sums (iteration 0: none, every rank 1/n), gathers the next's.
-  for (;; ++iteration) {
-    const double base = iteration ? o.base(n, sums.second) : 1.0 / static_cast<double>(n);
-    const PageRankStep<Id, decltype(ops), Contribution> step{o, contribution, gather.incoming, base,
-                                                             ops};
-    const auto wanted = [&](Pair<double> s) { return iteration == 0 || !o.converged(s.first); };
-    sums = iteration == limit
-               ? engine.reduce(sum, step)
-               : engine.edge_pass_after(sum, step, wanted, gather, engine.all()).second;
-    if (iteration == limit || !wanted(sums)) break;
+  while (iteration < limit && (iteration == 0 || !o.converged(sums.first))) {
+    sums = engine.gather_then(sum, PageRankProgram<Id, Contribution>{current, incoming},
+                              Step{o, current, next, o.base(n, sums.second), engine.ops()});
+    std::swap(current, next);
+    ++iteration;
   }
-  // The ranks go into the sums' array, which the last step has read.
-  engine.for_each(
-      RankFromContribution<Id, decltype(ops), Contribution>{contribution, gather.incoming, ops});
-  AlgorithmResult r(engine.collect(gather.incoming),
+  engine.for_each(RankFromContribution<Id, decltype(engine.ops()), Contribution>{current, incoming,
+                                                                                 engine.ops()});
+  AlgorithmResult r(engine.collect(incoming),
                     {{"iterations", iteration}, {"last_change", sums.first}});
   r.edges_traversed = engine.num_arcs() * static_cast<uint64_t>(iteration);
   return r;

@@ -54,31 +54,39 @@ TG_HOST_DEVICE inline double rank_of(double contribution, double out_degree) {
   return out_degree > 0 ? contribution * out_degree : contribution;
 }
 
-// One vertex's step of the kernel (a host-device functor the engine runs over every vertex): sets
-// v's rank from the sums gathered into `sums` (which start again from zero) and readies v for
-// the next gather; returns {the change of v's rank, v's rank if v is dangling}.
+// One vertex's step of the kernel (gather_then's then(), a host-device functor): v's new rank
+// from the sum gathered at it, and its contribution for the next gather, written to the other of
+// the two arrays (the gather still reads `current`); returns {the change of v's rank, v's rank if
+// v is dangling}.
 template <typename Id, typename Ops, typename Contribution = double>
 struct PageRankStep {
   PageRankOptions o;
-  VertexArray<Contribution> contribution;
-  VertexArray<double> sums;
+  VertexArray<Contribution> current;  // this iteration's: read (v's own entry only)
+  VertexArray<Contribution> next;     // the next iteration's: written
   double base;
   Ops ops;
 
-  TG_HOST_DEVICE Pair<double> operator()(Id v) const {
-    const double next = o.rank(base, sums[v]), out = static_cast<double>(ops.out_degree(v));
-    const double previous = rank_of(contribution[v], out);
+  TG_HOST_DEVICE Pair<double> operator()(Id v, double incoming) const {
+    const double rank = o.rank(base, incoming), out = static_cast<double>(ops.out_degree(v));
+    const double previous = rank_of(current[v], out);
     // fabs, not a comparison: which of the two is larger is a coin toss per vertex, and a
     // mispredicted branch there cost a third of an iteration's time on soc-Slashdot0902.
-    const double change = fabs(next - previous);
-    sums[v] = 0;
-    contribution[v] = static_cast<Contribution>(out > 0 ? next / out : next);
-    return Pair<double>{change, out > 0 ? 0.0 : next};
+    const double change = fabs(rank - previous);
+    next[v] = static_cast<Contribution>(out > 0 ? rank / out : rank);
+    return Pair<double>{change, out > 0 ? 0.0 : rank};
   }
 };
 
+// The first step, before any gather: every rank 1/n (the step with base 1/n and nothing gathered,
+// which reads and writes one array: a contribution of 0 is a rank of 0).
+template <typename Id, typename Step>
+struct FirstPageRankStep {
+  Step step;
+  TG_HOST_DEVICE Pair<double> operator()(Id v) const { return step(v, 0.0); }
+};
+
 // The ranks from the contributions, once the iterations are done (pagerank.h writes them into the
-// sums' array, which the iterations no longer need).
+// gather's target, which the iterations no longer need).
 template <typename Id, typename Ops, typename Contribution = double>
 struct RankFromContribution {
   VertexArray<Contribution> contribution;

@@ -336,12 +336,6 @@ Runner add_run(CLI::App& app) {
                 "in an MPI window; a rank whose own slices are taken marks a peer's with an atomic "
                 "fetch-and-add and reads it one-sidedly, with its source values, and pushes it "
                 "(Nezha's stealing between machines)");
-  add_choice(
-      cmd, "--barrier", a->request.barrier,
-      "On MPI ranks: relaxed (the default) lets a push pass that follows a vertex pass (pr's "
-      "apply, then its gather) start on each rank once its own vertex pass ends, so no rank "
-      "waits for the others' vertex passes (GraCXL's relaxed barrier); strict ends every rank's "
-      "vertex pass first. Pull passes always wait (they read every source's value)");
   cmd->add_option("--partition-alpha", a->request.partition_alpha,
                   "On MPI ranks: balance ranks on alpha * vertices + edges (default 8 * (ranks - "
                   "1), as Gemini; at least 32 for pr, whose every vertex takes a step)")

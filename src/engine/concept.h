@@ -9,8 +9,8 @@
 //   vertex sets     all(), frontier_of(v), frontier_of(vertices), select(set, keep); a set says
 //                   empty() and out_edges()
 //   vertex passes   for_each(f), for_each(set, f), reduce(op, f)
-//   edge passes     edge_pass(program, set[, {.direction, .targets}]), edge_pass_after(op,
-//                   before, wanted, program, set), sample_pass(r, f), arc_pass(set, skip, f)
+//   edge passes     edge_pass(program, set[, {.direction, .targets}]), gather_then(op, program,
+//                   then), sample_pass(r, f), arc_pass(set, skip, f)
 //   bins            bins(), to_bins(bins, set, key), next_bin(bins, key) (delta-stepping)
 //   and, an IntersectingEngine (below): triangle_sums(f), neighbour_counts(); a
 //   GatheringEngine: gather_rounds(values, rounds, f)
@@ -78,8 +78,9 @@ template <typename Id>
 struct Hook {  // sample_pass, arc_pass: an edge function
   TG_HOST_DEVICE void operator()(Id, Id) const {}
 };
-struct Wanted {  // edge_pass_after: is the edge pass wanted, given the reduced value
-  bool operator()(uint64_t) const { return true; }
+template <typename Id>
+struct Then {  // gather_then: a vertex's share of a sum, given what the pass gathered at it
+  TG_HOST_DEVICE uint64_t operator()(Id, Id) const { return 1; }
 };
 template <typename Id>
 struct Mode {  // gather_rounds: a vertex's new value from its own and its neighbours'
@@ -157,9 +158,8 @@ concept GraphEngine = requires(E& e, const typename E::Set& set,
   e.edge_pass(engine_probe::Program<typename E::VertexId>{ids}, set,
               {.direction = Direction::kPull, .targets = &set});
   {
-    e.edge_pass_after(SumOp<uint64_t>{}, engine_probe::Count<typename E::VertexId>{},
-                      engine_probe::Wanted{}, engine_probe::Program<typename E::VertexId>{ids}, set)
-        .second
+    e.gather_then(SumOp<uint64_t>{}, engine_probe::Program<typename E::VertexId>{ids},
+                  engine_probe::Then<typename E::VertexId>{})
     } -> std::convertible_to<uint64_t>;
   e.sample_pass(uint32_t{0}, engine_probe::Hook<typename E::VertexId>{});
   e.arc_pass(set, uint32_t{2}, engine_probe::Hook<typename E::VertexId>{});

@@ -105,4 +105,19 @@ constexpr void check_program() {
                 "a program follows arcs both ways or against them, not both");
 }
 
+// gather_then (engine/concept.h) where the pass combined into the target: then(v, what v
+// gathered), and v's target back to the identity, as gather_then promises. Every backend runs it
+// as a vertex pass after the edge pass, except where it can call then(v) inside the pass itself
+// (the CPU engine's vertex-major pull, which writes no target at all).
+template <typename Id, typename Combine, typename Then>
+struct ThenFromTarget {
+  VertexArray<typename Combine::Value> target;
+  Then then;
+  TG_HOST_DEVICE auto operator()(Id v) const {
+    const typename Combine::Value gathered = target[v];
+    target[v] = Combine::identity();
+    return then(v, gathered);
+  }
+};
+
 }  // namespace tg

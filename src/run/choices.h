@@ -1,5 +1,5 @@
 // The options of a run that name one of a few choices (--direction, --schedule, --store,
-// --store-order, --exchange, --barrier, --far, --precision), each an enum with one table of its
+// --store-order, --exchange, --far, --precision), each an enum with one table of its
 // names: the fronts parse a user's word once, with one message ("--direction must be auto, push or
 // pull, got 'sideways'"; from Python "direction must be ..."), and reports name a value back from
 // the same table. Below the fronts no layer sees the words.
@@ -24,9 +24,6 @@ namespace tg::run {
 
 // Where `run --store` takes every block from (under a budget the planner places them instead).
 enum class StoreKind { kMapped, kCopying, kFile };
-// Whether a push pass may ready its sources as it goes (edge_pass_after on ranks), or waits for
-// every rank's vertex pass first.
-enum class Barrier { kRelaxed, kStrict };
 using StoreOrder = PreadTransfer::Completion;
 
 template <typename E>
@@ -66,11 +63,6 @@ struct Choices<Exchange> {
 template <>
 struct Choices<FarTier> {
   static constexpr auto kNames = kFarTierNames;  // the plan names the tier in its reports too
-};
-template <>
-struct Choices<Barrier> {
-  static constexpr std::array<std::pair<std::string_view, Barrier>, 2> kNames{
-      {{"relaxed", Barrier::kRelaxed}, {"strict", Barrier::kStrict}}};
 };
 template <>
 struct Choices<PageRankPrecision> {

@@ -232,8 +232,8 @@ inline constexpr auto kKernels = std::make_tuple(
     kernel(
         "pr", {"pagerank"}, Sources::kNone, false, kPageRankShape, 1e-9,
         [](const GraphFile& f, unsigned, bool, bool) {
-          return values_for(f.num_vertices()) * 2 * 8;
-        },  // contribution (the rank), the sums
+          return values_for(f.num_vertices()) * 3 * 8;
+        },  // two contributions (this iteration's, the next's; doubles at most), the sums
         [](const GraphFile&, unsigned, bool) {
           return ExchangeState{.shipped_value_bytes = 8};
         },                                                        // a contribution

@@ -102,7 +102,6 @@ nlohmann::json report_json(const RunRequest& a, const GraphFile& file, const Run
     j["exchange"] = choice_name(a.exchange);
     j["slices"] = a.slices;
     j["steal"] = a.steal;
-    j["barrier"] = choice_name(a.barrier);
   }
   if (a.verify) j["verification"] = out.all_verified ? "PASS" : "FAIL";
   j["peak_rss_bytes"] = out.peak_rss;

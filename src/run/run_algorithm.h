@@ -60,7 +60,6 @@ struct RunRequest {
   uint32_t slices =
       1;               // ring, accumulate: a push pass's frontier slices, each sent before the next
   bool steal = false;  // with slices: ranks take each other's slices when their own are done
-  Barrier barrier = Barrier::kRelaxed;  // relaxed: a push pass readies its sources as it goes (pr)
   double partition_alpha = -1;
   // Called after every edge pass, on the calling thread; may throw to end the run (Python's
   // Ctrl-C), which unwinds cleanly out of the engine.

@@ -61,7 +61,6 @@ nlohmann::json rank_reports(Engine& engine, double seconds, const std::optional<
                       {"updates_sent_early", p.updates_sent_early},
                       {"slices_stolen", p.slices_stolen},
                       {"updates_held", p.updates_held},
-                      {"sources_readied", p.sources_readied},
                       {"compute_seconds", p.compute_seconds()},
                       {"communication_seconds", p.comm.communication_seconds},
                       {"wait_seconds", p.comm.wait_seconds}});
@@ -204,8 +203,7 @@ void run_trials(const RunRequest& a, const Kernel& kernel, const GraphView<Id, W
                                  .ring_batch = a.ring_batch,
                                  .ring_hurried = a.ring_hurried,
                                  .slices = a.slices,
-                                 .steal = a.steal,
-                                 .relaxed_barrier = a.barrier == Barrier::kRelaxed};
+                                 .steal = a.steal};
   std::unique_ptr<BlockStore> store;
   TieredStores tiers;
   if (a.budget.given()) {

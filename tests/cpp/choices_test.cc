@@ -26,14 +26,13 @@ TEST(Choices, EveryNameParsesToItsValueAndBack) {
   expect_names_round_trip<StoreKind>();
   expect_names_round_trip<StoreOrder>();
   expect_names_round_trip<Exchange>();
-  expect_names_round_trip<Barrier>();
   expect_names_round_trip<FarTier>();
   EXPECT_EQ(far_tier_name(FarTier::kPaging), "paging");  // the plan's own name for its reports
 }
 
 TEST(Choices, AWordThatNamesNoneIsRefusedWithEveryChoice) {
   EXPECT_EQ(choice_list<Direction>(), "auto, push or pull");
-  EXPECT_EQ(choice_list<Barrier>(), "relaxed or strict");
+  EXPECT_EQ(choice_list<PageRankPrecision>(), "double or float");
   EXPECT_EQ(choice_list<FarTier>(), "file, numa, rank or paging");
   try {
     parse_choice<Exchange>("exchange", "Ring");  // names are exact: no case folding

@@ -10,6 +10,7 @@
 #include <numeric>
 #include <random>
 #include <set>
+#include <utility>
 #include <vector>
 
 #include "algorithms/bfs.h"
@@ -372,14 +373,13 @@ TEST_P(EnginePrimitives, SlicedPushHandsOnOtherVerticesUntilTheirLastChange) {
   });
 }
 
-// A program whose source value is what a vertex pass before it wrote: a message sent before its
-// source was readied carries 0, so the sums say whether every source was readied first.
+// A program that sums its sources' values (u + 1) into its targets.
 template <typename Id>
-struct ReadiedSum {
+struct ValueSum {
   using Op = SumOp<uint64_t>;
-  VertexArray<uint64_t> readied;
+  VertexArray<uint64_t> values;
   VertexArray<uint64_t> sums;
-  uint64_t source_value(Id u) const { return readied[u]; }
+  uint64_t source_value(Id u) const { return values[u]; }
   template <typename W>
   uint64_t message(uint64_t s, W) const {
     return s;
@@ -388,53 +388,42 @@ struct ReadiedSum {
   bool apply(Id) const { return false; }
 };
 
-// edge_pass_after: before(u) runs once per member of the frontier, before u's messages and
-// before any message into u (so it may reset u's target); its values reduce; the pass is
-// skipped when not wanted. Pushed and pulled, from all and from a set.
-TEST_P(EnginePrimitives, EdgePassAfterReadiesEachSourceBeforeItsMessages) {
+// gather_then: then(v, gathered) runs once per vertex with the sum of every message into v, its
+// values reduce, and the target holds the identity after as before. Pushed, pulled vertex-major
+// (then() inside the pull) and pulled block-major (then() after it).
+TEST_P(EnginePrimitives, GatherThenHandsEachVertexItsWholeSumOnce) {
   with_unweighted_view(file_, [&](const auto& g) {
     using Id = typename std::decay_t<decltype(g)>::IdType;
     const uint64_t n = g.num_vertices();
-    for (const Direction direction : {Direction::kPush, Direction::kPull}) {
+    std::vector<uint64_t> want(n, 0);
+    g.for_each_arc([&](uint64_t u, uint64_t v, auto) { want[v] += u + 1; });
+    uint64_t total = 0;
+    for (const uint64_t x : want) total += x;
+    for (const auto& [direction, schedule] : {std::pair{Direction::kPush, Schedule::kVertex},
+                                              std::pair{Direction::kPull, Schedule::kVertex},
+                                              std::pair{Direction::kPull, Schedule::kBlock}}) {
       EngineOptions o = options_;
       o.direction = direction;
+      o.schedule = schedule;
       Engine engine(g, o);
       auto scope = engine.scope();
-      for (const bool everyone : {true, false}) {
-        ReadiedSum<Id> program{engine.vertex_array(uint64_t{0}), engine.vertex_array(uint64_t{0})};
-        const auto frontier =
-            everyone ? engine.all() : engine.select(engine.all(), [](Id v) { return v % 5 == 0; });
-        auto member = [&](uint64_t u) { return everyone || u % 5 == 0; };
-        std::vector<uint64_t> want(n, 0);
-        uint64_t members = 0;
-        for (uint64_t u = 0; u < n; ++u) members += member(u);
-        g.for_each_arc([&](uint64_t u, uint64_t v, auto) {
-          if (member(u)) want[v] += u + 1;
-        });
-        const auto ready = [&](Id u) {
-          program.readied[u] += u + 1;  // twice would show
-          program.sums[u] = 0;          // a message combined before this would be lost
-          return uint64_t{1};
-        };
-        constexpr uint64_t kStale = 7;  // what a member's sum held before, reset by ready
-        const auto skipped = engine.edge_pass_after(
-            SumOp<uint64_t>{}, ready, [](uint64_t) { return false; }, program, frontier);
-        EXPECT_EQ(skipped.second, members);
-        EXPECT_TRUE(skipped.first.empty());
-        for (uint64_t v = 0; v < n; ++v)
-          ASSERT_EQ(program.sums[v], 0u) << "not wanted: no messages";
-        engine.for_each([&](Id u) {
-          program.readied[u] = 0;
-          program.sums[u] = kStale;
-        });
-        const auto [next, count] = engine.edge_pass_after(
-            SumOp<uint64_t>{}, ready, [](uint64_t) { return true; }, program, frontier);
-        EXPECT_EQ(count, members);
-        for (uint64_t v = 0; v < n; ++v) {
-          ASSERT_EQ(program.readied[v], member(v) ? v + 1 : 0) << "readied once, members only";
-          ASSERT_EQ(program.sums[v], want[v] + (member(v) ? 0 : kStale))
-              << "vertex " << v << (direction == Direction::kPush ? " (push)" : " (pull)");
-        }
+      ValueSum<Id> program{engine.vertex_array_from([](Id u) { return uint64_t{u} + 1; }),
+                           engine.vertex_array(uint64_t{0})};
+      auto seen = engine.vertex_array(uint64_t{0});
+      auto calls = engine.vertex_array(uint64_t{0});
+      const uint64_t sum = engine.gather_then(SumOp<uint64_t>{}, program, [&](Id v, uint64_t got) {
+        seen[v] = got;
+        ++calls[v];
+        return got;
+      });
+      const char* how = direction == Direction::kPush   ? " (push)"
+                        : schedule == Schedule::kVertex ? " (pull, fused)"
+                                                        : " (pull, block-major)";
+      EXPECT_EQ(sum, total) << how;
+      for (uint64_t v = 0; v < n; ++v) {
+        ASSERT_EQ(calls[v], 1u) << "vertex " << v << how;
+        ASSERT_EQ(seen[v], want[v]) << "vertex " << v << how;
+        ASSERT_EQ(program.sums[v], 0u) << "vertex " << v << ": the target is back to 0" << how;
       }
     }
   });

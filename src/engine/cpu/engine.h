@@ -7,8 +7,8 @@
 // The primitives are engine/concept.h's, each named after what a distributed or device backend
 // issues for it: vertex arrays are engine-placed state (a window, device memory), reduce an
 // allreduce, combine_at an atomic at an index (MPI_Accumulate, atomicMin), link a compare-and-
-// swap hook, edge_pass_after a vertex pass readying the sources and an edge pass that need not
-// wait for it (a relaxed barrier), collect a gather.
+// swap hook, gather_then an edge pass whose vertex step may run inside the pass where the pass
+// gathers at one vertex at a time, collect a gather.
 //
 // The files, one job each (all in engine/cpu/):
 //   engine.h          this class, the facade: the edge passes' interface and the engine's state.
@@ -142,21 +142,13 @@ class Engine : public VertexArrays<Id, W> {
   template <typename Program>
   Set edge_pass(const Program& program, const Set& frontier, PassOptions<Id> pass = {});
 
-  // A vertex pass that readies the sources of the edge pass after it, in one call: the
-  // op-combination of before(u) over the frontier's members, then, if wanted(that value),
-  // edge_pass(program, frontier, pass). before(u) runs once per member u; it may write u's own
-  // state (what source_value reads) and read and reset u's entry of the pass's target: every
-  // backend runs before() over all its members of the frontier before it combines any message
-  // of the pass into them. A backend whose members are split (MPI ranks) need not wait for the
-  // others' before(): each may send its messages as soon as its own before() has run (GraCXL's
-  // relaxed barrier: Apply of superstep N-1 overlaps Gather of N). Such a backend cannot wait
-  // for the value and makes the edge pass whatever wanted says (on MPI ranks with a relaxed
-  // barrier: engine/mpi/dist_engine.h); here the two run one after the other (in one process
-  // the barrier is a team's join), and the pass only if wanted.
-  template <typename Op, typename Before, typename Wanted, typename Program>
-  std::pair<Set, typename Op::Value> edge_pass_after(Op op, Before before, Wanted wanted,
-                                                     const Program& program, const Set& frontier,
-                                                     PassOptions<Id> pass = {});
+  // An edge pass over every vertex, then then(v, gathered) at each vertex, gathered being the
+  // combination of the messages the pass sent v (the identity if none); returns the
+  // op-combination of the then() values. The program's target holds the identity before and
+  // after. then(v) may write v's own state, but nothing the pass's messages read: the vertex-major
+  // pull runs it as soon as v's in-edges are read, writing no target (pass_frame.h).
+  template <typename Op, typename Program, typename Then>
+  typename Op::Value gather_then(Op op, const Program& program, Then then);
 
   // The same pass in two phases: combine every message into its target, then (after whatever
   // barrier the backend needs) apply once per changed vertex.
@@ -238,6 +230,9 @@ class Engine : public VertexArrays<Id, W> {
   template <bool kFused, bool kEveryone, bool kOnlyTargets, typename Program>
   Set pull_loop(const Program& shared, const Set& frontier, const Bitmap* only, Changed<Id>& c,
                 const Adjacency<Id, W>& shared_adj);
+  template <typename Op, typename Program, typename Then>
+  typename Op::Value pull_then(const Program& shared, const Then& shared_then, Changed<Id>& c,
+                               const Adjacency<Id, W>& adj);
 
   std::vector<size_t> edge_balanced_tasks(const std::vector<Id>& list) const;
 

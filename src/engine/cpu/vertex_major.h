@@ -209,6 +209,46 @@ inline auto Engine<Id, W>::pull_loop(const Program& shared, const Set& frontier,
   return hand_found_to(c, false);
 }
 
+// gather_then's pull (pass_frame.h): every vertex reduces its in-edges' messages and hands the
+// result straight to then(); each chunk's values combine in chunk order, so the result does not
+// depend on which thread took which chunk.
+template <typename Id, typename W>
+template <typename Op, typename Program, typename Then>
+inline auto Engine<Id, W>::pull_then(const Program& shared, const Then& shared_then, Changed<Id>& c,
+                                     const Adjacency<Id, W>& shared_adj) -> typename Op::Value {
+  using Combine = typename Program::Op;
+  using Value = typename Op::Value;
+  constexpr bool kBoth = BothDirections<Program>;
+  const size_t chunk_count = pull_chunks_.size() - 1;
+  std::vector<Value> per_chunk(chunk_count, Op::identity());
+  uint64_t examined = 0;
+#pragma omp parallel reduction(+ : examined)
+  {
+    // A thread's own copies: through the shared ones every vertex reloaded their fields.
+    const Adjacency<Id, W> adj = shared_adj;
+    const Program program = shared;
+    const Then then = shared_then;
+#pragma omp for schedule(dynamic, 1)
+    for (size_t chunk = 0; chunk < chunk_count; ++chunk) {
+      Value mine = Op::identity();
+      const uint64_t end = pull_chunks_[chunk + 1];
+      for (uint64_t v = pull_chunks_[chunk]; v < end; ++v) {
+        typename Combine::Value acc = Combine::identity();
+        examined += adj.template for_in_until<kBoth>(v, [&](Id u, W w) {
+          acc = Combine::combine(acc, program.message(program.source_value(u), w));
+          return false;
+        });
+        mine = Op::combine(mine, then(static_cast<Id>(v), acc));
+      }
+      per_chunk[chunk] = mine;
+    }
+  }
+  c.stats.edges_examined = examined;
+  Value total = Op::identity();
+  for (const Value& x : per_chunk) total = Op::combine(total, x);
+  return total;
+}
+
 // Splits a frontier list into tasks of roughly equal out-edge counts.
 template <typename Id, typename W>
 inline std::vector<size_t> Engine<Id, W>::edge_balanced_tasks(const std::vector<Id>& list) const {

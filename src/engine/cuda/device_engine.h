@@ -209,14 +209,12 @@ class DeviceEngine : public DeviceVertices<Id, W, Backend> {
     return next;
   }
 
-  // op-combination of before(u) over the frontier, then the edge pass if wanted(that value).
-  template <typename Op, typename Before, typename Wanted, typename Program>
-  std::pair<Set, typename Op::Value> edge_pass_after(Op op, Before before, Wanted wanted,
-                                                     const Program& program, const Set& frontier,
-                                                     PassOptions pass = {}) {
-    const auto value = reduce(op, frontier, before);
-    if (!wanted(value)) return {Set::of({}, 0), value};
-    return {edge_pass(program, frontier, pass), value};
+  // The edge pass into the program's target, then then(v, v's sum) at every vertex as a vertex
+  // pass that resets the target (engine/program.h's ThenFromTarget).
+  template <typename Op, typename Program, typename Then>
+  typename Op::Value gather_then(Op op, const Program& program, Then then) {
+    edge_pass(program, this->all());
+    return reduce(op, ThenFromTarget<Id, typename Program::Op, Then>{program.target(), then});
   }
 
   // ---- passes over neighbour lists (device_triangles.h, device_gather.h) ---------------------

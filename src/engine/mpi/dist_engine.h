@@ -27,10 +27,6 @@
 // accumulate and DistOptions::slices > 1, a push pass runs in slices of its frontier and each
 // slice's changed mirrors go out before the next slice is computed, so they travel while the
 // ranks compute (engine/mpi/sliced_push.h).
-// edge_pass_after (PageRank's apply, then its next gather) relaxes the barrier between the two:
-// in a push pass each rank applies its sources and pushes them without waiting for the others'
-// applies, and the ranks agree on the vertex pass's value at the edge pass's end
-// (DistOptions::relaxed_barrier).
 // Pull first ships every active master's source value (the program's source_value, computed by
 // its owner: "what a rank sends once per vertex") and the frontier's bitmap to all ranks, then
 // each rank reduces its masters' in-edges locally (a program whose source value is the source's
@@ -174,25 +170,18 @@ class DistEngine : public dist::RankVertices<Id, W> {
   VertexArray<int64_t> triangle_sums(F f);
   VertexArray<int64_t> neighbour_counts();
 
+  // The direction from job-wide figures, then pull over shipped source values or push
+  // (engine/mpi/pull_exchange.h).
   template <typename Program>
-  Set edge_pass(const Program& program, const Set& frontier, PassOptions<Id> options = {}) {
-    return edge_pass_readying(program, frontier, options, dist::NoHook{});
-  }
+  Set edge_pass(const Program& program, const Set& frontier, PassOptions<Id> options = {});
 
-  // A vertex pass that readies the sources of the edge pass after it (engine/cpu/engine.h). With a
-  // relaxed barrier, a push pass runs before() over a rank's members, then pushes them at once,
-  // and the ranks agree on the vertex pass's value when the edge pass ends: no rank waits for
-  // its peers' vertex passes before it pushes, so one rank's updates travel while another still
-  // applies (GraCXL's relaxed barrier: Apply of superstep N-1 overlaps Gather of N). A peer's
-  // messages into a master are taken in only after this rank's before() has run over all its
-  // members (they wait in the exchange meanwhile), so before(u) may read and reset u's target,
-  // as the contract allows. The edge pass is made whatever wanted says: it has started before
-  // the value is known. A pull pass reads every source's value from its owner, so it waits for
-  // every rank's vertex pass, as relaxed_barrier = false does for push.
-  template <typename Op, typename Before, typename Wanted, typename Program>
-  std::pair<Set, typename Op::Value> edge_pass_after(Op op, Before before, Wanted wanted,
-                                                     const Program& program, const Set& frontier,
-                                                     PassOptions<Id> options = {});
+  // The edge pass into the program's target, then then(v, v's sum) on every rank's masters as a
+  // vertex pass that resets the target (engine/program.h's ThenFromTarget), reduced job-wide.
+  template <typename Op, typename Program, typename Then>
+  typename Op::Value gather_then(Op op, const Program& program, Then then) {
+    edge_pass(program, this->all());
+    return reduce(op, ThenFromTarget<Id, typename Program::Op, Then>{program.target(), then});
+  }
 
  private:
   using typename Vertices::ArrayInfo;
@@ -203,19 +192,11 @@ class DistEngine : public dist::RankVertices<Id, W> {
   using Vertices::pass;
   using Vertices::replicas_;
 
-  // Edge passes on ranks: the direction from job-wide figures, pull over shipped source values,
-  // and every rank's members of a set (engine/mpi/pull_exchange.h).
-  template <typename Program, typename Ready>
-  Set edge_pass_readying(const Program& program, const Set& frontier, PassOptions<Id> options,
-                         Ready ready);
+  // Pull over shipped source values, and every rank's members of a set
+  // (engine/mpi/pull_exchange.h).
   template <typename Program>
   Set pull(const Program& program, const Set& frontier, const PassOptions<Id>& options);
   Set whole(const Set& s);
-  // How many of this rank's masters a set holds.
-  uint64_t local_members(const Set& s) const {
-    return s.kind() == Set::Kind::kAll ? local_.end_owned() - local_.first_owned()
-                                       : s.list().size();
-  }
 
   // The triangle pass's ranking (every rank's the same) and this rank's lists
   // (engine/mpi/triangle_ring.h).
@@ -223,12 +204,10 @@ class DistEngine : public dist::RankVertices<Id, W> {
   MasterLists<Id> master_lists(const DegreeRanking<Id>& ranking);
 
   // Push and the exchanges that carry its updates (engine/mpi/push_exchange.h).
-  template <typename Program, typename Ready>
-  Set push(const Program& program, const Set& frontier, const PassOptions<Id>& options,
-           Ready ready);
-  template <typename Program, typename Ready>
-  Set push_in_slices(const Program& program, const Set& frontier, const PassOptions<Id>& options,
-                     Ready ready);
+  template <typename Program>
+  Set push(const Program& program, const Set& frontier, const PassOptions<Id>& options);
+  template <typename Program>
+  Set push_in_slices(const Program& program, const Set& frontier, const PassOptions<Id>& options);
   template <typename Task, typename Program>
   void publish_tasks(const Program& program, const std::vector<Id>& list,
                      std::span<const size_t> cuts);
@@ -276,8 +255,8 @@ class DistEngine : public dist::RankVertices<Id, W> {
   mpi::CommCounters between_edge_passes_;
   std::vector<std::byte> shipped_;  // source values shipped for pull passes, reused
   std::vector<RankPassStats> passes_;
-  uint64_t updates_sent_ = 0, updates_sent_early_ = 0, slices_stolen_ = 0, updates_held_ = 0,
-           sources_readied_ = 0;  // in the edge pass under way
+  uint64_t updates_sent_ = 0, updates_sent_early_ = 0, slices_stolen_ = 0,
+           updates_held_ = 0;  // in the edge pass under way
   std::unique_ptr<dist::TaskBoard> board_;
   uint64_t push_passes_ = 0;       // sliced push passes so far: the task board's pass numbers
   std::vector<std::byte> stolen_;  // a stolen slice's records

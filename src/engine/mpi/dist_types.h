@@ -28,9 +28,6 @@ struct DistOptions {
   uint32_t slices = 1;
   // With slices: a rank whose own slices are taken steals its peers' (engine/mpi/steal.h).
   bool steal = false;
-  // edge_pass_after's push passes: no barrier between the vertex pass and the edge pass (each
-  // rank readies its sources as it pushes them); false: every rank's vertex pass ends first.
-  bool relaxed_barrier = true;
 };
 
 // What one rank did in one edge pass.
@@ -41,8 +38,6 @@ struct RankPassStats {
   uint64_t updates_sent_early = 0;  // of them, sent before the pass's last slice was computed
   uint64_t slices_stolen = 0;       // slices this rank took from its peers and pushed
   uint64_t updates_held = 0;  // of those sent, held to the pass's end: the sent-once list was full
-  uint64_t sources_readied =
-      0;  // sources whose vertex pass ran inside this pass (a relaxed barrier)
   double compute_seconds() const {
     return std::max(0.0, seconds - comm.communication_seconds - comm.wait_seconds);
   }
@@ -70,14 +65,5 @@ struct ShippedSources {
   bool wants(Value x) const requires HasWants<P> { return program.wants(x); }
   bool saturated(Value x) const requires HasSaturated<P> { return program.saturated(x); }
 };
-
-namespace dist {
-// What an edge pass runs before its sources when its caller asks nothing (edge_pass, as against
-// edge_pass_after).
-struct NoHook {
-  template <typename Sources>
-  void operator()(const Sources&) const {}
-};
-}  // namespace dist
 
 }  // namespace tg

@@ -1,5 +1,4 @@
-// An edge pass on MPI ranks, as every rank takes it (edge_pass_after too, whose relaxed barrier
-// readies the sources as a push starts): the direction decided on job-wide figures
+// An edge pass on MPI ranks, as every rank takes it: the direction decided on job-wide figures
 // (so every rank takes the same branch into the collectives that follow), pull over the active
 // masters' source values shipped to every rank (or only the frontier's bitmap, for a program
 // whose source value is the source's own id), and every rank's members of a set, which both need.
@@ -11,12 +10,10 @@
 
 namespace tg {
 
-// An edge pass whose push runs ready(sources) before the sources' messages are combined
-// (edge_pass_after; dist::NoHook for a plain edge pass).
 template <typename Id, typename W>
-template <typename Program, typename Ready>
-inline auto DistEngine<Id, W>::edge_pass_readying(const Program& program, const Set& frontier,
-                                                  PassOptions<Id> options, Ready ready) -> Set {
+template <typename Program>
+inline auto DistEngine<Id, W>::edge_pass(const Program& program, const Set& frontier,
+                                         PassOptions<Id> options) -> Set {
   Timer timer;
   between_edge_passes_ +=
       comm_.take_counters();  // the vertex passes' syncs and reductions since the last
@@ -29,35 +26,13 @@ inline auto DistEngine<Id, W>::edge_pass_readying(const Program& program, const 
     // Push combines into any vertex: a target set must name every rank's members.
     std::optional<Set> targets;
     if (options.targets) options.targets = &targets.emplace(whole(*options.targets));
-    next = push(program, frontier, options, ready);
+    next = push(program, frontier, options);
   }
   count_globally(next);
   passes_.push_back({comm_.take_counters(), timer.seconds(), updates_sent_, updates_sent_early_,
-                     slices_stolen_, updates_held_, sources_readied_});
-  updates_sent_ = updates_sent_early_ = slices_stolen_ = updates_held_ = sources_readied_ = 0;
+                     slices_stolen_, updates_held_});
+  updates_sent_ = updates_sent_early_ = slices_stolen_ = updates_held_ = 0;
   return next;
-}
-
-template <typename Id, typename W>
-template <typename Op, typename Before, typename Wanted, typename Program>
-inline auto DistEngine<Id, W>::edge_pass_after(Op op, Before before, Wanted wanted,
-                                               const Program& program, const Set& frontier,
-                                               PassOptions<Id> options)
-    -> std::pair<Set, typename Op::Value> {
-  if (!dist_.relaxed_barrier ||
-      local_.template direction_for<Program>(frontier, options) != Direction::kPush) {
-    const auto value = reduce(op, frontier, before);
-    if (!wanted(value)) return {Set::sparse(num_vertices(), {}, 0), value};
-    return {edge_pass(program, frontier, options), value};
-  }
-  typename Op::Value mine = Op::identity();
-  auto ready = [&](const Set& sources) {
-    replicas_.run_in_pass([&] { mine = Op::combine(mine, local_.reduce(op, sources, before)); });
-    sources_readied_ += local_members(sources);
-  };
-  Set next = edge_pass_readying(program, frontier, options, ready);
-  replicas_.sync();
-  return {std::move(next), across_ranks(op, mine)};
 }
 
 template <typename Id, typename W>

@@ -12,14 +12,12 @@ namespace tg {
 
 // Push: combine here (remote targets into their mirrors), send the changed mirrors to their
 // owners, take in what was sent here, and apply.
-// ready(sources) runs before the sources' messages are combined (edge_pass_after).
 template <typename Id, typename W>
-template <typename Program, typename Ready>
+template <typename Program>
 inline auto DistEngine<Id, W>::push(const Program& program, const Set& frontier,
-                                    const PassOptions<Id>& options, Ready ready) -> Set {
+                                    const PassOptions<Id>& options) -> Set {
   if (dist_.slices > 1 && dist_.exchange != Exchange::kCollective)
-    return push_in_slices(program, frontier, options, ready);
-  ready(frontier);
+    return push_in_slices(program, frontier, options);
   if (dist_.exchange == Exchange::kCollective) {
     Changed<Id> changed = local_.combine_pass(program, frontier, options);
     changed.lists.push_back(send_collectively(program, changed.lists));
@@ -41,9 +39,9 @@ inline auto DistEngine<Id, W>::push(const Program& program, const Set& frontier,
 // stealing, the slices go on this rank's task board: it takes its own from there, then takes
 // its peers' that are left (with their source values) and pushes those too.
 template <typename Id, typename W>
-template <typename Program, typename Ready>
+template <typename Program>
 inline auto DistEngine<Id, W>::push_in_slices(const Program& program, const Set& frontier,
-                                              const PassOptions<Id>& options, Ready ready) -> Set {
+                                              const PassOptions<Id>& options) -> Set {
   using Value = typename Program::Op::Value;
   using S = std::remove_cvref_t<decltype(program.source_value(Id{}))>;
   struct Task {
@@ -86,9 +84,6 @@ inline auto DistEngine<Id, W>::push_in_slices(const Program& program, const Set&
   std::vector<Id> held;
   if constexpr (ActivatesOnce<Program>) sent_once.reserve(sent_once_bytes() / sizeof(SentOnce));
   uint64_t last_slice = 0;  // what the latest slice handed on (early unless it was the last)
-  // Every source readied before any message is combined here (edge_pass_after's contract), so
-  // before the exchange opens; the board then carries the readied source values.
-  ready(frontier);
   auto arrived = one_sided(program, [&](auto send, auto take_arrived) {
     auto hand_on = [&](const std::vector<Id>& others) {
       updates_sent_early_ += last_slice;
