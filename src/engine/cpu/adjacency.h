@@ -68,6 +68,29 @@ class Adjacency {
     return for_in_until_blocks<kBoth>(v, f);
   }
 
+  // The Combine-combination of message(neighbour, weight) over v's in-edges (and its out-edges
+  // when kBoth is set), counting them into `examined`: gather_then's pull. The sum is built and
+  // returned by value, where for_in_until's function holds it by reference, which kept it (and
+  // the function's captures) in memory between vertices.
+  template <bool kBoth, typename Combine, typename Message>
+  typename Combine::Value combine_in(uint64_t v, const Message& message, uint64_t& examined) const {
+    if (flat_) {
+      auto acc = combine_flat<Combine>(in_flat_, v, message, examined);
+      if constexpr (kBoth) {
+        if (g_.directed())
+          acc = Combine::combine(acc, combine_flat<Combine>(out_flat_, v, message, examined));
+      }
+      return acc;
+    }
+    typename Combine::Value acc = Combine::identity();
+    auto take = [&](Id u, W w) {
+      acc = Combine::combine(acc, message(u, w));
+      return false;
+    };
+    examined += for_in_until_blocks<kBoth>(v, take);
+    return acc;
+  }
+
   // Calls f(neighbor) for u's out-edge number r (from 0, across its row), if it has one.
   template <typename F>
   void for_out_arc(uint64_t u, uint32_t r, F&& f) const {
@@ -191,6 +214,16 @@ class Adjacency {
     F call = f;
     const uint32_t end = local.offsets[u + 1];
     for (uint32_t k = local.offsets[u]; k < end; ++k) call(local.ids[k], weight_at(local, k));
+  }
+  template <typename Combine, typename Message>
+  static typename Combine::Value combine_flat(const Flat& b, uint64_t v, const Message& message,
+                                              uint64_t& examined) {
+    const uint32_t begin = b.offsets[v], end = b.offsets[v + 1];
+    typename Combine::Value acc = Combine::identity();
+    for (uint32_t k = begin; k < end; ++k)
+      acc = Combine::combine(acc, message(b.ids[k], weight_at(b, k)));
+    examined += end - begin;
+    return acc;
   }
   template <typename F>
   static bool scan_flat_until(const Flat& b, uint64_t v, F& f, uint64_t& examined) {

@@ -233,11 +233,8 @@ inline auto Engine<Id, W>::pull_then(const Program& shared, const Then& shared_t
       Value mine = Op::identity();
       const uint64_t end = pull_chunks_[chunk + 1];
       for (uint64_t v = pull_chunks_[chunk]; v < end; ++v) {
-        typename Combine::Value acc = Combine::identity();
-        examined += adj.template for_in_until<kBoth>(v, [&](Id u, W w) {
-          acc = Combine::combine(acc, program.message(program.source_value(u), w));
-          return false;
-        });
+        const auto acc = adj.template combine_in<kBoth, Combine>(
+            v, [&](Id u, W w) { return program.message(program.source_value(u), w); }, examined);
         mine = Op::combine(mine, then(static_cast<Id>(v), acc));
       }
       per_chunk[chunk] = mine;
