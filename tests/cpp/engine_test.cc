@@ -342,11 +342,10 @@ TEST_P(EngineTest, TriangleSumsSeeEachTriangleOnceWithItsArcs) {
 
 // Afforest's two passes: sample_pass(0) and sample_pass(1) give each vertex's first two out-arcs
 // (one each while it has one, each an arc of the file), and arc_pass(set, 2) the rest of its
-// members' arcs in the undirected view
-// (the other out-arcs and, on a directed graph, every in-arc, as (member, source)): together each
-// member's arcs once, whatever the grid, the thread count or the store (the mapped file, or a
-// copying store of two buffers, whose blocks arrive one at a time); with skip 0 over every
-// vertex, every arc of the view.
+// members' arcs in the undirected view (the other out-arcs and, on a directed graph, every
+// in-arc, as (member, source)): together each member's arcs once, whatever the grid, the thread
+// count or the store (the mapped file, or a copying store of two buffers, whose blocks arrive
+// one at a time); with skip 0 over every vertex, every arc of the view.
 TEST_P(EngineTest, SampleAndArcPassesVisitEachArcOfTheMembersOnce) {
   const std::string tag = GetParam() ? "u" : "d";
   for (const auto& file :

@@ -102,13 +102,10 @@ class Adjacency {
   void for_arcs_after(uint64_t u, uint32_t skip, bool in, F&& f) const {
     for_out_range(u, skip, UINT64_MAX, f);
     if (!in) return;
-    if (flat_) {
-      for (uint32_t k = in_flat_.offsets[u]; k < in_flat_.offsets[u + 1]; ++k) f(in_flat_.ids[k]);
-      return;
-    }
-    auto take = [&](Id v, W) { f(v); };
-    const uint32_t i = p_ == 1 ? 0 : range_of(u);
-    for (uint32_t j = 0; j < p_; ++j) scan(in_block(j, i), u, take);
+    for_in_until<false>(u, [&](Id v, W) {
+      f(v);
+      return false;  // every in-arc
+    });
   }
 
   // Vertex chunks of [first, end) (first a multiple of 64; chunks of whole 64-vertex words, so
